@@ -1,0 +1,232 @@
+/*
+ * boxtoi: exact first contact of two moving boxes.
+ *
+ * A box is given in its local frame by two corners lo and hi (lo <= hi per
+ * axis; a zero extent gives a plate, a segment or a point).  Its motion is a
+ * 4x4 matrix M(t) whose entries are polynomials in t.  M(t) maps homogeneous
+ * local points [x y z 1]^T to [P(t); w(t)]; the world point is P / w.  The
+ * bottom row of M(t) must be [0 0 0 w(t)] with w(t) != 0 on the interval, and
+ * the upper-left 3x3 part must be non-singular on the interval.  Rigid
+ * rational motions (a polynomial quaternion path) and affine motions (scale,
+ * shear: the box becomes a parallelepiped) both fit.
+ *
+ * boxtoi_solve() finds the first t in [t0, t1] at which the two closed solids
+ * share a point, when that first contact ends, which features touch, where,
+ * and along which normal.  The answer comes from the real roots of
+ * polynomials built from the motion coefficients: no time sampling and no
+ * conservative advancement.
+ *
+ * Promise: the reported time is never later than the true first contact by
+ * more than 1e-9 of the interval length; no contact deeper than 1e-9 of the
+ * boxes' size is missed, however brief; at the reported time the boxes are
+ * within that distance of touching.  Grazing contacts (the boxes touch without
+ * penetrating) lie inside that tolerance and may be reported either way.
+ *
+ * All functions are reentrant: no global mutable state, no heap allocation,
+ * nothing printed.  Units are the caller's: lengths in whatever unit the
+ * corners and the motion use, times in the unit of t.
+ */
+#ifndef BOXTOI_H
+#define BOXTOI_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(BOXTOI_BUILDING) && defined(__GNUC__)
+#define BOXTOI_API __attribute__((visibility("default")))
+#else
+#define BOXTOI_API
+#endif
+
+/** Highest polynomial degree accepted for one motion's entries. */
+#define BOXTOI_MAX_DEGREE 8
+
+/** A box in its local frame: the corners lo (X, Y, Z) and hi (X', Y', Z'). */
+typedef struct boxtoi_box {
+    double lo[3]; /**< local minimum corner */
+    double hi[3]; /**< local maximum corner, hi[i] >= lo[i] */
+} boxtoi_box;
+
+/**
+ * A motion M(t) = c[0] + c[1] t + ... + c[degree] t^degree.
+ * c[k][row][col] is the coefficient of t^k in entry (row, col) of M, acting
+ * on column vectors [x y z 1]^T.  Coefficients above `degree` are ignored.
+ * Row 3 must be [0 0 0 w(t)] for every power of t.
+ */
+typedef struct boxtoi_motion {
+    int degree;                                /**< 0 .. BOXTOI_MAX_DEGREE */
+    double c[BOXTOI_MAX_DEGREE + 1][4][4];     /**< c[k][row][col] */
+} boxtoi_motion;
+
+/** One first-contact question: two boxes, their motions and an interval. */
+typedef struct boxtoi_query {
+    boxtoi_box a;            /**< box A, local frame */
+    boxtoi_box b;            /**< box B, local frame */
+    boxtoi_motion motion_a;  /**< motion of A */
+    boxtoi_motion motion_b;  /**< motion of B */
+    double t0;               /**< interval start */
+    double t1;               /**< interval end, t1 >= t0 */
+} boxtoi_query;
+
+/** Outcome of a query.  The zero value means "not answered". */
+typedef enum boxtoi_state {
+    BOXTOI_UNKNOWN = 0, /**< not answered (a zeroed result) */
+    BOXTOI_HIT,         /**< separated at t0, first contact at toi in (t0, t1] */
+    BOXTOI_MISS,        /**< no contact anywhere in [t0, t1] */
+    BOXTOI_OVERLAP,     /**< touching or overlapping at t0 already; toi = t0 */
+    BOXTOI_INVALID,     /**< bad input; see boxtoi_result.reason */
+    BOXTOI_FAILED       /**< a bounded loop gave up; should not happen */
+} boxtoi_state;
+
+/** Why a query is invalid.  BOXTOI_REASON_NONE for valid input. */
+typedef enum boxtoi_reason {
+    BOXTOI_REASON_NONE = 0,
+    BOXTOI_REASON_NULL,            /**< a required pointer is NULL */
+    BOXTOI_REASON_BOX_NOT_FINITE,  /**< a box corner is NaN or infinite */
+    BOXTOI_REASON_BOX_INVERTED,    /**< lo > hi on some axis */
+    BOXTOI_REASON_MOTION_NOT_FINITE, /**< a motion coefficient is NaN or infinite */
+    BOXTOI_REASON_DEGREE,          /**< degree < 0 or > BOXTOI_MAX_DEGREE */
+    BOXTOI_REASON_BOTTOM_ROW,      /**< bottom row is not [0 0 0 w(t)] */
+    BOXTOI_REASON_W_VANISHES,      /**< w(t) = 0 somewhere in [t0, t1] */
+    BOXTOI_REASON_SINGULAR,        /**< the 3x3 part is singular somewhere in [t0, t1] */
+    BOXTOI_REASON_INTERVAL_NOT_FINITE, /**< t0 or t1 is NaN or infinite */
+    BOXTOI_REASON_INTERVAL_REVERSED,   /**< t0 > t1 */
+    BOXTOI_REASON_OUT_OF_RANGE     /**< numbers so large that the polynomials would overflow */
+} boxtoi_reason;
+
+/** Which pair of features touches at first contact. */
+typedef enum boxtoi_kind {
+    BOXTOI_KIND_NONE = 0,   /**< no contact reported */
+    BOXTOI_VERTEX_FACE,     /**< a vertex of A on a face of B */
+    BOXTOI_FACE_VERTEX,     /**< a face of A under a vertex of B */
+    BOXTOI_EDGE_EDGE        /**< an edge of A on an edge of B */
+} boxtoi_kind;
+
+/**
+ * A feature of a box in the origin document's notation.  side[i] is -1 when
+ * the feature lies in the local plane lo[i] (X, Y, Z), +1 in the plane hi[i]
+ * (X', Y', Z'), 0 when the feature extends along axis i.  A vertex has three
+ * non-zero sides ("X'YZ"), an edge two ("X-Z'", the edge shared by faces X
+ * and Z', running along Y), a face one ("Y'").
+ */
+typedef struct boxtoi_feature {
+    signed char side[3];
+} boxtoi_feature;
+
+/** Answer to a query, returned by value. */
+typedef struct boxtoi_result {
+    boxtoi_state state;
+    boxtoi_reason reason;      /**< for BOXTOI_INVALID: what is wrong */
+    int which;                 /**< for BOXTOI_INVALID: 0 = query/interval, 1 = A, 2 = B */
+    double toi;                /**< first contact time; t0 for OVERLAP; NaN otherwise */
+    double exit;               /**< end of the first contact (the first t > toi at which
+                                    the boxes are apart again); NaN for MISS, and when
+                                    exit_after_t1 is set */
+    int exit_after_t1;         /**< 1 when the first contact lasts through t1 */
+    boxtoi_kind kind;          /**< features in contact at toi */
+    boxtoi_feature feature_a;  /**< feature of A (vertex, edge or face) */
+    boxtoi_feature feature_b;  /**< feature of B */
+    double point[3];           /**< a world point common to both boxes at toi */
+    double normal[3];          /**< unit world normal at toi, pointing from A to B */
+    double depth;              /**< penetration along normal at toi (<= 0 means apart by
+                                    that much); about 0 for HIT, >= 0 for OVERLAP */
+    int iterations;            /**< work counter: advancing steps taken */
+} boxtoi_result;
+
+/** A query with two unit boxes, identity motions and the interval [0, 1]. */
+BOXTOI_API boxtoi_query boxtoi_default_query(void);
+
+/** Solve a first-contact query.  Never crashes on bad input: INVALID. */
+BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query);
+
+/**
+ * Do box A and box B share a point at time t?  Returns 1 (touching or
+ * overlapping), 0 (apart), or -1 with *reason set when the input is invalid
+ * at t (reason may be NULL).  Only query->a, b, motion_a, motion_b are read.
+ */
+BOXTOI_API int boxtoi_overlap_at(const boxtoi_query *query, double t,
+                                 boxtoi_reason *reason);
+
+/**
+ * World-frame axis-aligned box containing the moving box for every t in
+ * [t0, t1] (conservative, usually a little larger than the tightest).
+ * Returns BOXTOI_REASON_NONE and fills lo and hi, or the reason the input is
+ * invalid (lo, hi untouched).
+ */
+BOXTOI_API boxtoi_reason boxtoi_swept_aabb(const boxtoi_box *box,
+                                           const boxtoi_motion *motion,
+                                           double t0, double t1,
+                                           double lo[3], double hi[3]);
+
+/** Check one box and its motion over [t0, t1]; BOXTOI_REASON_NONE when usable. */
+BOXTOI_API boxtoi_reason boxtoi_validate(const boxtoi_box *box,
+                                         const boxtoi_motion *motion,
+                                         double t0, double t1);
+
+/** M(t) at one t, entry m[row][col]. */
+BOXTOI_API void boxtoi_motion_eval(const boxtoi_motion *motion, double t,
+                                   double m[4][4]);
+
+/** World position of local point p at time t (P / w). */
+BOXTOI_API void boxtoi_motion_apply(const boxtoi_motion *motion, double t,
+                                    const double p[3], double out[3]);
+
+/** The constant motion M(t) = m. */
+BOXTOI_API void boxtoi_motion_constant(boxtoi_motion *motion,
+                                       const double m[4][4]);
+
+/** The constant identity motion. */
+BOXTOI_API void boxtoi_motion_identity(boxtoi_motion *motion);
+
+/**
+ * A rigid rational motion from a polynomial quaternion path and a polynomial
+ * position path: q(t) = sum_k q[k] t^k (k = 0..qdeg, components w x y z,
+ * need not be unit) and p(t) = sum_k p[k] t^k (k = 0..pdeg).  The result maps
+ * local x to R(q(t)) x + p(t), exactly, as
+ * M = [Rq(t)  p(t)|q(t)|^2; 0 0 0 |q(t)|^2] with Rq the unnormalised rotation
+ * matrix.  Degree 2 qdeg + pdeg; returns BOXTOI_REASON_DEGREE when that exceeds
+ * BOXTOI_MAX_DEGREE (motion untouched), BOXTOI_REASON_NONE otherwise.
+ */
+BOXTOI_API boxtoi_reason boxtoi_motion_rigid(boxtoi_motion *motion,
+                                             const double q[][4], int qdeg,
+                                             const double p[][3], int pdeg);
+
+/**
+ * out = a * b (apply b first, then a).  Degrees add; returns
+ * BOXTOI_REASON_DEGREE when the sum exceeds BOXTOI_MAX_DEGREE (out untouched).
+ * out may alias a or b.
+ */
+BOXTOI_API boxtoi_reason boxtoi_motion_multiply(boxtoi_motion *out,
+                                                const boxtoi_motion *a,
+                                                const boxtoi_motion *b);
+
+/** "hit", "miss", "overlap", "invalid", "failed" or "unknown". */
+BOXTOI_API const char *boxtoi_state_name(boxtoi_state state);
+
+/** "vertex-face", "face-vertex", "edge-edge" or "none". */
+BOXTOI_API const char *boxtoi_kind_name(boxtoi_kind kind);
+
+/** A sentence describing an invalid-input reason. */
+BOXTOI_API const char *boxtoi_reason_message(boxtoi_reason reason);
+
+/**
+ * Write the feature's name ("X'YZ", "X-Z'", "Y'") into buf (at most
+ * BOXTOI_FEATURE_NAME_MAX bytes with the terminating NUL).  Returns buf;
+ * writes "" for an empty feature (all sides 0) or a NULL/short buffer-safe
+ * truncation when size is smaller.
+ */
+#define BOXTOI_FEATURE_NAME_MAX 8
+BOXTOI_API char *boxtoi_feature_name(boxtoi_feature feature, char *buf,
+                                     size_t size);
+
+/** Library version, "MAJOR.MINOR.PATCH". */
+BOXTOI_API const char *boxtoi_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BOXTOI_H */
