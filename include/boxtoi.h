@@ -69,7 +69,15 @@ typedef struct boxtoi_query {
     boxtoi_motion motion_b;  /**< motion of B */
     double t0;               /**< interval start */
     double t1;               /**< interval end, t1 >= t0 */
+    unsigned flags;          /**< 0, or BOXTOI_SKIP_EXIT */
 } boxtoi_query;
+
+/**
+ * Query flag: do not compute the exit time (boxtoi_result.exit is NaN and
+ * exit_after_t1 is 0); saves work for callers that only need the first
+ * contact, such as a physics step.
+ */
+#define BOXTOI_SKIP_EXIT 1u
 
 /** Outcome of a query.  The zero value means "not answered". */
 typedef enum boxtoi_state {

@@ -1,1 +1,398 @@
-/* motion.c */
+/*
+ * Motions: validation, preparation on an interval, evaluation, swept
+ * bounding boxes, and the helpers that build motions.
+ */
+#include "motion.h"
+#include "poly.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+/* Coefficients beyond this magnitude could overflow in the products. */
+#define RANGE_LIMIT 1e60
+
+boxtoi_reason bx_check_interval(double t0, double t1)
+{
+    if (!isfinite(t0) || !isfinite(t1))
+        return BOXTOI_REASON_INTERVAL_NOT_FINITE;
+    if (t0 > t1)
+        return BOXTOI_REASON_INTERVAL_REVERSED;
+    return BOXTOI_REASON_NONE;
+}
+
+static boxtoi_reason check_box(const boxtoi_box *box)
+{
+    for (int i = 0; i < 3; i++)
+        if (!isfinite(box->lo[i]) || !isfinite(box->hi[i]))
+            return BOXTOI_REASON_BOX_NOT_FINITE;
+    for (int i = 0; i < 3; i++)
+        if (box->lo[i] > box->hi[i])
+            return BOXTOI_REASON_BOX_INVERTED;
+    for (int i = 0; i < 3; i++)
+        if (fabs(box->lo[i]) > RANGE_LIMIT || fabs(box->hi[i]) > RANGE_LIMIT)
+            return BOXTOI_REASON_OUT_OF_RANGE;
+    return BOXTOI_REASON_NONE;
+}
+
+static boxtoi_reason check_motion(const boxtoi_motion *m)
+{
+    if (m->degree < 0 || m->degree > BOXTOI_MAX_DEGREE)
+        return BOXTOI_REASON_DEGREE;
+    for (int k = 0; k <= m->degree; k++)
+        for (int r = 0; r < 4; r++)
+            for (int c = 0; c < 4; c++)
+                if (!isfinite(m->c[k][r][c]))
+                    return BOXTOI_REASON_MOTION_NOT_FINITE;
+    for (int k = 0; k <= m->degree; k++)
+        for (int c = 0; c < 3; c++)
+            if (m->c[k][3][c] != 0.0)
+                return BOXTOI_REASON_BOTTOM_ROW;
+    return BOXTOI_REASON_NONE;
+}
+
+/* Entry (r, c) of the motion as a power series in s on [t0, t1], then SB. */
+static void entry_sbern(const boxtoi_motion *m, int r, int c, double t0,
+                        double t1, double *out)
+{
+    double tmp[BXM_CAP];
+    for (int k = 0; k <= m->degree; k++)
+        tmp[k] = m->c[k][r][c];
+    bxp_power_reparam(tmp, m->degree, t0, t1, tmp);
+    bxp_power_to_sbern(tmp, m->degree, out);
+}
+
+static double max_abs(const double *a, int n)
+{
+    double v = 0.0;
+    for (int i = 0; i <= n; i++)
+        v = fmax(v, fabs(a[i]));
+    return v;
+}
+
+/* Does the SB polynomial (degree n) reach zero on [0, 1]? */
+static int vanishes(const double *sb, int n)
+{
+    double b[BXP_MAX_DEGREE + 1], s;
+    int pos = 1, neg = 1;
+    bxp_sbern_to_bern(sb, n, b);
+    for (int i = 0; i <= n; i++) {
+        pos &= b[i] > 0.0;
+        neg &= b[i] < 0.0;
+    }
+    if (pos || neg)
+        return 0;
+    if (b[0] < 0.0)
+        for (int i = 0; i <= n; i++)
+            b[i] = -b[i];
+    return bxp_bern_first(b, n, 0.0, 1.0, 0, &s);
+}
+
+boxtoi_reason bx_prepare(const boxtoi_box *box, const boxtoi_motion *motion,
+                         double t0, double t1, bx_moving *out)
+{
+    boxtoi_reason why;
+    if (!box || !motion || !out)
+        return BOXTOI_REASON_NULL;
+    if ((why = check_box(box)) || (why = check_motion(motion)))
+        return why;
+    int d = motion->degree;
+    double centre[3], scale = 0.0;
+    out->d = d;
+    for (int i = 0; i < 3; i++) {
+        centre[i] = 0.5 * (box->lo[i] + box->hi[i]);
+        out->half[i] = 0.5 * (box->hi[i] - box->lo[i]);
+    }
+    out->size = sqrt(4.0 * (out->half[0] * out->half[0] +
+                            out->half[1] * out->half[1] +
+                            out->half[2] * out->half[2]));
+    entry_sbern(motion, 3, 3, t0, t1, out->w);
+    if (vanishes(out->w, d))
+        return BOXTOI_REASON_W_VANISHES;
+    double flip = out->w[0] < 0.0 ? -1.0 : 1.0;
+    if (flip < 0.0)
+        for (int i = 0; i <= d; i++)
+            out->w[i] = -out->w[i];
+    scale = max_abs(out->w, d);
+    for (int r = 0; r < 3; r++) {
+        double t[BXM_CAP];
+        entry_sbern(motion, r, 3, t0, t1, t);
+        for (int i = 0; i <= d; i++)
+            out->p[r][i] = flip * t[i];
+        for (int k = 0; k < 3; k++) {
+            entry_sbern(motion, r, k, t0, t1, out->u[k][r]);
+            for (int i = 0; i <= d; i++) {
+                out->u[k][r][i] *= flip;
+                out->p[r][i] += centre[k] * out->u[k][r][i];
+            }
+            scale = fmax(scale, max_abs(out->u[k][r], d));
+        }
+        scale = fmax(scale, max_abs(out->p[r], d));
+    }
+    if (!(scale <= RANGE_LIMIT))
+        return BOXTOI_REASON_OUT_OF_RANGE;
+    /* det(u) = u0 . (u1 x u2), degree 3d: must not vanish. */
+    double det[3 * BXM_CAP], cr[2 * BXM_CAP];
+    int n3 = 3 * d;
+    memset(det, 0, sizeof det);
+    for (int r = 0; r < 3; r++) {
+        int r1 = (r + 1) % 3, r2 = (r + 2) % 3;
+        bxp_sbern_mul(out->u[1][r1], d, out->u[2][r2], d, cr);
+        for (int i = 0; i <= 2 * d; i++)
+            cr[i] = -cr[i];
+        bxp_sbern_muladd(cr, 1.0, out->u[1][r2], d, out->u[2][r1], d);
+        /* cr = (u1 x u2)[r] with sign: u1[r2] u2[r1] - u1[r1] u2[r2] = -(u1 x u2)[r] */
+        bxp_sbern_muladd(det, -1.0, out->u[0][r], d, cr, 2 * d);
+    }
+    if (vanishes(det, n3))
+        return BOXTOI_REASON_SINGULAR;
+    out->det_sign = det[0] > 0.0 ? 1.0 : -1.0;
+    return BOXTOI_REASON_NONE;
+}
+
+/* Evaluate many SB polynomials of degree d at one s, sharing the powers. */
+void bx_pose_at(const bx_moving *m, double s, bx_pose *pose)
+{
+    int d = m->d, rev = fabs(s) > fabs(1.0 - s);
+    double r = rev ? (1.0 - s) / s : s / (1.0 - s), f = 1.0;
+    for (int i = 0; i < d; i++)
+        f *= rev ? s : 1.0 - s;
+#define BX_EVAL(a, out)                                     \
+    do {                                                    \
+        const double *c_ = (a);                             \
+        double v_;                                          \
+        if (rev) {                                          \
+            v_ = c_[0];                                     \
+            for (int i_ = 1; i_ <= d; i_++)                 \
+                v_ = v_ * r + c_[i_];                       \
+        } else {                                            \
+            v_ = c_[d];                                     \
+            for (int i_ = d - 1; i_ >= 0; i_--)             \
+                v_ = v_ * r + c_[i_];                       \
+        }                                                   \
+        (out) = v_ * f;                                     \
+    } while (0)
+    double w, iw;
+    BX_EVAL(m->w, w);
+    iw = 1.0 / w;
+    for (int row = 0; row < 3; row++) {
+        double v;
+        BX_EVAL(m->p[row], v);
+        pose->c[row] = v * iw;
+        for (int k = 0; k < 3; k++) {
+            BX_EVAL(m->u[k][row], v);
+            pose->axis[k][row] = v * iw;
+            pose->g[k][row] = pose->axis[k][row] * m->half[k];
+        }
+    }
+#undef BX_EVAL
+}
+
+/*
+ * Range of a rational curve num/den over [lo, hi] (Bernstein coefficients
+ * on that piece, den > 0): the convex hull of num_i / den_i once every den_i
+ * is positive; subdivide until then.
+ */
+static int rational_range(const double *num_hi, const double *num_lo,
+                          const double *den, int n, int depth, double *vmin,
+                          double *vmax)
+{
+    int ok = 1;
+    for (int i = 0; i <= n; i++)
+        ok &= den[i] > 0.0;
+    if (ok) {
+        for (int i = 0; i <= n; i++) {
+            *vmax = fmax(*vmax, num_hi[i] / den[i]);
+            *vmin = fmin(*vmin, num_lo[i] / den[i]);
+        }
+        return 1;
+    }
+    if (depth >= 24)
+        return 0;
+    double a[3][2][BXP_MAX_DEGREE + 1];
+    const double *src[3] = {num_hi, num_lo, den};
+    for (int j = 0; j < 3; j++) {
+        bxp_bern_restrict(src[j], n, 0.0, 0.5, a[j][0]);
+        bxp_bern_restrict(src[j], n, 0.5, 1.0, a[j][1]);
+    }
+    return rational_range(a[0][0], a[1][0], a[2][0], n, depth + 1, vmin, vmax) &&
+           rational_range(a[0][1], a[1][1], a[2][1], n, depth + 1, vmin, vmax);
+}
+
+int bx_swept_aabb(const bx_moving *m, double lo[3], double hi[3])
+{
+    int d = m->d;
+    double w[BXM_CAP];
+    bxp_sbern_to_bern(m->w, d, w);
+    for (int r = 0; r < 3; r++) {
+        /* Per control point: centre +- sum_k half_k |u_k| bounds every vertex. */
+        double up[BXM_CAP], dn[BXM_CAP], c[BXM_CAP];
+        bxp_sbern_to_bern(m->p[r], d, c);
+        for (int i = 0; i <= d; i++) {
+            double e = 0.0;
+            for (int k = 0; k < 3; k++)
+                e += m->half[k] * fabs(m->u[k][r][i]) / bxp_binomial(d, i);
+            up[i] = c[i] + e;
+            dn[i] = c[i] - e;
+        }
+        lo[r] = INFINITY;
+        hi[r] = -INFINITY;
+        if (!rational_range(up, dn, w, d, 0, &lo[r], &hi[r]))
+            return 0;
+    }
+    return 1;
+}
+
+BOXTOI_API boxtoi_reason boxtoi_validate(const boxtoi_box *box,
+                                         const boxtoi_motion *motion,
+                                         double t0, double t1)
+{
+    bx_moving m;
+    boxtoi_reason why = bx_check_interval(t0, t1);
+    if (why)
+        return why;
+    return bx_prepare(box, motion, t0, t1, &m);
+}
+
+BOXTOI_API boxtoi_reason boxtoi_swept_aabb(const boxtoi_box *box,
+                                           const boxtoi_motion *motion,
+                                           double t0, double t1,
+                                           double lo[3], double hi[3])
+{
+    bx_moving m;
+    double l[3], h[3];
+    boxtoi_reason why = bx_check_interval(t0, t1);
+    if (why)
+        return why;
+    if (!lo || !hi)
+        return BOXTOI_REASON_NULL;
+    if ((why = bx_prepare(box, motion, t0, t1, &m)))
+        return why;
+    if (!bx_swept_aabb(&m, l, h))
+        return BOXTOI_REASON_OUT_OF_RANGE;
+    for (int i = 0; i < 3; i++) {
+        lo[i] = l[i];
+        hi[i] = h[i];
+    }
+    return BOXTOI_REASON_NONE;
+}
+
+BOXTOI_API void boxtoi_motion_eval(const boxtoi_motion *motion, double t,
+                                   double m[4][4])
+{
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++) {
+            double v = 0.0;
+            for (int k = motion->degree; k >= 0; k--)
+                v = v * t + motion->c[k][r][c];
+            m[r][c] = v;
+        }
+}
+
+BOXTOI_API void boxtoi_motion_apply(const boxtoi_motion *motion, double t,
+                                    const double p[3], double out[3])
+{
+    double m[4][4];
+    boxtoi_motion_eval(motion, t, m);
+    for (int r = 0; r < 3; r++)
+        out[r] = (m[r][0] * p[0] + m[r][1] * p[1] + m[r][2] * p[2] + m[r][3]) /
+                 m[3][3];
+}
+
+BOXTOI_API void boxtoi_motion_constant(boxtoi_motion *motion,
+                                       const double m[4][4])
+{
+    memset(motion, 0, sizeof *motion);
+    memcpy(motion->c[0], m, sizeof motion->c[0]);
+}
+
+BOXTOI_API void boxtoi_motion_identity(boxtoi_motion *motion)
+{
+    memset(motion, 0, sizeof *motion);
+    for (int i = 0; i < 4; i++)
+        motion->c[0][i][i] = 1.0;
+}
+
+/* Power-series product of two scalar polynomials. */
+static void series_mul_add(double *out, double k, const double *a, int n,
+                           const double *b, int m)
+{
+    for (int i = 0; i <= n; i++)
+        for (int j = 0; j <= m; j++)
+            out[i + j] += k * a[i] * b[j];
+}
+
+BOXTOI_API boxtoi_reason boxtoi_motion_rigid(boxtoi_motion *motion,
+                                             const double q[][4], int qdeg,
+                                             const double p[][3], int pdeg)
+{
+    if (!motion || !q || (pdeg >= 0 && !p))
+        return BOXTOI_REASON_NULL;
+    if (qdeg < 0 || 2 * qdeg + (pdeg > 0 ? pdeg : 0) > BOXTOI_MAX_DEGREE)
+        return BOXTOI_REASON_DEGREE;
+    double c[4][BXM_CAP]; /* quaternion components w x y z as series */
+    boxtoi_motion out;
+    memset(&out, 0, sizeof out);
+    for (int j = 0; j < 4; j++)
+        for (int k = 0; k <= qdeg; k++)
+            c[j][k] = q[k][j];
+    const double *W = c[0], *X = c[1], *Y = c[2], *Z = c[3];
+    double e[4][4][2 * BXM_CAP];
+    memset(e, 0, sizeof e);
+    int n = qdeg;
+    /* Unnormalised rotation matrix of q (entries quadratic in q). */
+    series_mul_add(e[0][0], 1, W, n, W, n); series_mul_add(e[0][0], 1, X, n, X, n);
+    series_mul_add(e[0][0], -1, Y, n, Y, n); series_mul_add(e[0][0], -1, Z, n, Z, n);
+    series_mul_add(e[1][1], 1, W, n, W, n); series_mul_add(e[1][1], -1, X, n, X, n);
+    series_mul_add(e[1][1], 1, Y, n, Y, n); series_mul_add(e[1][1], -1, Z, n, Z, n);
+    series_mul_add(e[2][2], 1, W, n, W, n); series_mul_add(e[2][2], -1, X, n, X, n);
+    series_mul_add(e[2][2], -1, Y, n, Y, n); series_mul_add(e[2][2], 1, Z, n, Z, n);
+    series_mul_add(e[0][1], 2, X, n, Y, n); series_mul_add(e[0][1], -2, W, n, Z, n);
+    series_mul_add(e[1][0], 2, X, n, Y, n); series_mul_add(e[1][0], 2, W, n, Z, n);
+    series_mul_add(e[0][2], 2, X, n, Z, n); series_mul_add(e[0][2], 2, W, n, Y, n);
+    series_mul_add(e[2][0], 2, X, n, Z, n); series_mul_add(e[2][0], -2, W, n, Y, n);
+    series_mul_add(e[1][2], 2, Y, n, Z, n); series_mul_add(e[1][2], -2, W, n, X, n);
+    series_mul_add(e[2][1], 2, Y, n, Z, n); series_mul_add(e[2][1], 2, W, n, X, n);
+    for (int j = 0; j < 4; j++)
+        series_mul_add(e[3][3], 1, c[j], n, c[j], n);
+    /* Translation column p(t) |q(t)|^2. */
+    for (int r = 0; r < 3 && pdeg >= 0; r++) {
+        double pr[BXM_CAP];
+        for (int k = 0; k <= pdeg; k++)
+            pr[k] = p[k][r];
+        series_mul_add(e[r][3], 1, pr, pdeg, e[3][3], 2 * n);
+    }
+    int deg = 2 * n + (pdeg > 0 ? pdeg : 0);
+    out.degree = deg;
+    for (int r = 0; r < 4; r++)
+        for (int col = 0; col < 4; col++)
+            for (int k = 0; k <= deg; k++)
+                out.c[k][r][col] = e[r][col][k];
+    *motion = out;
+    return BOXTOI_REASON_NONE;
+}
+
+BOXTOI_API boxtoi_reason boxtoi_motion_multiply(boxtoi_motion *out,
+                                                const boxtoi_motion *a,
+                                                const boxtoi_motion *b)
+{
+    if (!out || !a || !b)
+        return BOXTOI_REASON_NULL;
+    if (a->degree < 0 || b->degree < 0 ||
+        a->degree + b->degree > BOXTOI_MAX_DEGREE)
+        return BOXTOI_REASON_DEGREE;
+    boxtoi_motion r;
+    memset(&r, 0, sizeof r);
+    r.degree = a->degree + b->degree;
+    for (int i = 0; i <= a->degree; i++)
+        for (int j = 0; j <= b->degree; j++)
+            for (int row = 0; row < 4; row++)
+                for (int col = 0; col < 4; col++) {
+                    double v = 0.0;
+                    for (int k = 0; k < 4; k++)
+                        v += a->c[i][row][k] * b->c[j][k][col];
+                    r.c[i + j][row][col] += v;
+                }
+    *out = r;
+    return BOXTOI_REASON_NONE;
+}

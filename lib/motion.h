@@ -1,1 +1,49 @@
-/* motion.h */
+/*
+ * A box and its motion prepared for one interval (internal).
+ *
+ * The interval [t0, t1] is mapped to s in [0, 1]; every entry of the motion
+ * is kept in scaled Bernstein form of the motion's degree d, with the sign
+ * chosen so that w(s) > 0.  Column k of the 3x3 part, u[k], is the image of
+ * local axis k (homogeneous: divide by w); p is the image of the box centre.
+ */
+#ifndef BOXTOI_MOTION_H
+#define BOXTOI_MOTION_H
+
+#include "boxtoi.h"
+
+#define BXM_CAP (BOXTOI_MAX_DEGREE + 1)
+
+typedef struct bx_moving {
+    int d;                      /* degree in s */
+    double u[3][3][BXM_CAP];    /* u[k][row]: column k of the 3x3 part */
+    double p[3][BXM_CAP];       /* centre, homogeneous */
+    double w[BXM_CAP];          /* w(s) > 0 on [0, 1] */
+    double half[3];             /* half extents (>= 0) */
+    double size;                /* length of the box's local diagonal */
+    double det_sign;            /* sign of det(u) on [0, 1] */
+} bx_moving;
+
+/** Fixed-s evaluation: world centre, generators g[k] = half[k] u[k] / w. */
+typedef struct bx_pose {
+    double c[3];
+    double g[3][3];             /* g[k][row] */
+    double axis[3][3];          /* axis[k] = u[k] / w (unscaled local axes) */
+} bx_pose;
+
+/**
+ * Validate and prepare box and motion over [t0, t1] (t0 <= t1 finite).
+ * Returns BOXTOI_REASON_NONE or why the input is unusable.
+ */
+boxtoi_reason bx_prepare(const boxtoi_box *box, const boxtoi_motion *motion,
+                         double t0, double t1, bx_moving *out);
+
+/** Pose at s in [0, 1]. */
+void bx_pose_at(const bx_moving *m, double s, bx_pose *pose);
+
+/** Conservative world AABB of the prepared box over s in [0, 1]. */
+int bx_swept_aabb(const bx_moving *m, double lo[3], double hi[3]);
+
+/** Check the interval: finite and ordered. */
+boxtoi_reason bx_check_interval(double t0, double t1);
+
+#endif

@@ -1,1 +1,447 @@
-/* poly.c */
+/*
+ * Univariate polynomials: power and Bernstein forms on [0, 1], products,
+ * first crossing and root isolation by Bernstein subdivision.  See poly.h.
+ */
+#include "poly.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#define CAP (BXP_MAX_DEGREE + 1)
+
+/* Pascal's triangle up to row BXP_MAX_DEGREE (exact in double). */
+static const double binomial_table[CAP][CAP] = {
+    {1.0},
+    {1.0, 1.0},
+    {1.0, 2.0, 1.0},
+    {1.0, 3.0, 3.0, 1.0},
+    {1.0, 4.0, 6.0, 4.0, 1.0},
+    {1.0, 5.0, 10.0, 10.0, 5.0, 1.0},
+    {1.0, 6.0, 15.0, 20.0, 15.0, 6.0, 1.0},
+    {1.0, 7.0, 21.0, 35.0, 35.0, 21.0, 7.0, 1.0},
+    {1.0, 8.0, 28.0, 56.0, 70.0, 56.0, 28.0, 8.0, 1.0},
+    {1.0, 9.0, 36.0, 84.0, 126.0, 126.0, 84.0, 36.0, 9.0, 1.0},
+    {1.0, 10.0, 45.0, 120.0, 210.0, 252.0, 210.0, 120.0, 45.0, 10.0, 1.0},
+    {1.0, 11.0, 55.0, 165.0, 330.0, 462.0, 462.0, 330.0, 165.0, 55.0, 11.0, 1.0},
+    {1.0, 12.0, 66.0, 220.0, 495.0, 792.0, 924.0, 792.0, 495.0, 220.0, 66.0, 12.0, 1.0},
+    {1.0, 13.0, 78.0, 286.0, 715.0, 1287.0, 1716.0, 1716.0, 1287.0, 715.0, 286.0, 78.0, 13.0, 1.0},
+    {1.0, 14.0, 91.0, 364.0, 1001.0, 2002.0, 3003.0, 3432.0, 3003.0, 2002.0, 1001.0, 364.0, 91.0, 14.0, 1.0},
+    {1.0, 15.0, 105.0, 455.0, 1365.0, 3003.0, 5005.0, 6435.0, 6435.0, 5005.0, 3003.0, 1365.0, 455.0, 105.0, 15.0, 1.0},
+    {1.0, 16.0, 120.0, 560.0, 1820.0, 4368.0, 8008.0, 11440.0, 12870.0, 11440.0, 8008.0, 4368.0, 1820.0, 560.0, 120.0, 16.0, 1.0},
+    {1.0, 17.0, 136.0, 680.0, 2380.0, 6188.0, 12376.0, 19448.0, 24310.0, 24310.0, 19448.0, 12376.0, 6188.0, 2380.0, 680.0, 136.0, 17.0, 1.0},
+    {1.0, 18.0, 153.0, 816.0, 3060.0, 8568.0, 18564.0, 31824.0, 43758.0, 48620.0, 43758.0, 31824.0, 18564.0, 8568.0, 3060.0, 816.0, 153.0, 18.0, 1.0},
+    {1.0, 19.0, 171.0, 969.0, 3876.0, 11628.0, 27132.0, 50388.0, 75582.0, 92378.0, 92378.0, 75582.0, 50388.0, 27132.0, 11628.0, 3876.0, 969.0, 171.0, 19.0, 1.0},
+    {1.0, 20.0, 190.0, 1140.0, 4845.0, 15504.0, 38760.0, 77520.0, 125970.0, 167960.0, 184756.0, 167960.0, 125970.0, 77520.0, 38760.0, 15504.0, 4845.0, 1140.0, 190.0, 20.0, 1.0},
+    {1.0, 21.0, 210.0, 1330.0, 5985.0, 20349.0, 54264.0, 116280.0, 203490.0, 293930.0, 352716.0, 352716.0, 293930.0, 203490.0, 116280.0, 54264.0, 20349.0, 5985.0, 1330.0, 210.0, 21.0, 1.0},
+    {1.0, 22.0, 231.0, 1540.0, 7315.0, 26334.0, 74613.0, 170544.0, 319770.0, 497420.0, 646646.0, 705432.0, 646646.0, 497420.0, 319770.0, 170544.0, 74613.0, 26334.0, 7315.0, 1540.0, 231.0, 22.0, 1.0},
+    {1.0, 23.0, 253.0, 1771.0, 8855.0, 33649.0, 100947.0, 245157.0, 490314.0, 817190.0, 1144066.0, 1352078.0, 1352078.0, 1144066.0, 817190.0, 490314.0, 245157.0, 100947.0, 33649.0, 8855.0, 1771.0, 253.0, 23.0, 1.0},
+    {1.0, 24.0, 276.0, 2024.0, 10626.0, 42504.0, 134596.0, 346104.0, 735471.0, 1307504.0, 1961256.0, 2496144.0, 2704156.0, 2496144.0, 1961256.0, 1307504.0, 735471.0, 346104.0, 134596.0, 42504.0, 10626.0, 2024.0, 276.0, 24.0, 1.0},
+    {1.0, 25.0, 300.0, 2300.0, 12650.0, 53130.0, 177100.0, 480700.0, 1081575.0, 2042975.0, 3268760.0, 4457400.0, 5200300.0, 5200300.0, 4457400.0, 3268760.0, 2042975.0, 1081575.0, 480700.0, 177100.0, 53130.0, 12650.0, 2300.0, 300.0, 25.0, 1.0},
+    {1.0, 26.0, 325.0, 2600.0, 14950.0, 65780.0, 230230.0, 657800.0, 1562275.0, 3124550.0, 5311735.0, 7726160.0, 9657700.0, 10400600.0, 9657700.0, 7726160.0, 5311735.0, 3124550.0, 1562275.0, 657800.0, 230230.0, 65780.0, 14950.0, 2600.0, 325.0, 26.0, 1.0},
+    {1.0, 27.0, 351.0, 2925.0, 17550.0, 80730.0, 296010.0, 888030.0, 2220075.0, 4686825.0, 8436285.0, 13037895.0, 17383860.0, 20058300.0, 20058300.0, 17383860.0, 13037895.0, 8436285.0, 4686825.0, 2220075.0, 888030.0, 296010.0, 80730.0, 17550.0, 2925.0, 351.0, 27.0, 1.0},
+    {1.0, 28.0, 378.0, 3276.0, 20475.0, 98280.0, 376740.0, 1184040.0, 3108105.0, 6906900.0, 13123110.0, 21474180.0, 30421755.0, 37442160.0, 40116600.0, 37442160.0, 30421755.0, 21474180.0, 13123110.0, 6906900.0, 3108105.0, 1184040.0, 376740.0, 98280.0, 20475.0, 3276.0, 378.0, 28.0, 1.0},
+    {1.0, 29.0, 406.0, 3654.0, 23751.0, 118755.0, 475020.0, 1560780.0, 4292145.0, 10015005.0, 20030010.0, 34597290.0, 51895935.0, 67863915.0, 77558760.0, 77558760.0, 67863915.0, 51895935.0, 34597290.0, 20030010.0, 10015005.0, 4292145.0, 1560780.0, 475020.0, 118755.0, 23751.0, 3654.0, 406.0, 29.0, 1.0},
+    {1.0, 30.0, 435.0, 4060.0, 27405.0, 142506.0, 593775.0, 2035800.0, 5852925.0, 14307150.0, 30045015.0, 54627300.0, 86493225.0, 119759850.0, 145422675.0, 155117520.0, 145422675.0, 119759850.0, 86493225.0, 54627300.0, 30045015.0, 14307150.0, 5852925.0, 2035800.0, 593775.0, 142506.0, 27405.0, 4060.0, 435.0, 30.0, 1.0},
+    {1.0, 31.0, 465.0, 4495.0, 31465.0, 169911.0, 736281.0, 2629575.0, 7888725.0, 20160075.0, 44352165.0, 84672315.0, 141120525.0, 206253075.0, 265182525.0, 300540195.0, 300540195.0, 265182525.0, 206253075.0, 141120525.0, 84672315.0, 44352165.0, 20160075.0, 7888725.0, 2629575.0, 736281.0, 169911.0, 31465.0, 4495.0, 465.0, 31.0, 1.0},
+    {1.0, 32.0, 496.0, 4960.0, 35960.0, 201376.0, 906192.0, 3365856.0, 10518300.0, 28048800.0, 64512240.0, 129024480.0, 225792840.0, 347373600.0, 471435600.0, 565722720.0, 601080390.0, 565722720.0, 471435600.0, 347373600.0, 225792840.0, 129024480.0, 64512240.0, 28048800.0, 10518300.0, 3365856.0, 906192.0, 201376.0, 35960.0, 4960.0, 496.0, 32.0, 1.0},
+};
+
+double bxp_binomial(int n, int k)
+{
+    return binomial_table[n][k];
+}
+
+/* p(x) = c[0] + x (c[1] + x (...)). */
+double bxp_power_eval(const double *c, int n, double x)
+{
+    double v = c[n];
+    for (int i = n - 1; i >= 0; i--)
+        v = v * x + c[i];
+    return v;
+}
+
+/* Taylor shift by t0 (repeated synthetic division), then scale s^i by h^i. */
+void bxp_power_reparam(const double *c, int n, double t0, double t1,
+                       double *out)
+{
+    double h = t1 - t0, hp = 1.0;
+    if (out != c)
+        memmove(out, c, (size_t)(n + 1) * sizeof *out);
+    if (t0 != 0.0)
+        for (int i = 0; i < n; i++)
+            for (int j = n - 1; j >= i; j--)
+                out[j] += t0 * out[j + 1];
+    for (int i = 0; i <= n; i++) {
+        out[i] *= hp;
+        hp *= h;
+    }
+}
+
+/* s^i = s^i (s + (1-s))^(n-i): a_j = sum_{i<=j} c_i C(n-i, j-i). */
+void bxp_power_to_sbern(const double *c, int n, double *out)
+{
+    double tmp[CAP];
+    for (int j = 0; j <= n; j++) {
+        double a = 0.0;
+        for (int i = 0; i <= j; i++)
+            a += c[i] * binomial_table[n - i][j - i];
+        tmp[j] = a;
+    }
+    memcpy(out, tmp, (size_t)(n + 1) * sizeof *out);
+}
+
+void bxp_sbern_to_bern(const double *sb, int n, double *out)
+{
+    for (int i = 0; i <= n; i++)
+        out[i] = sb[i] / binomial_table[n][i];
+}
+
+void bxp_sbern_mul(const double *a, int n, const double *b, int m, double *out)
+{
+    for (int k = 0; k <= n + m; k++)
+        out[k] = 0.0;
+    for (int i = 0; i <= n; i++)
+        for (int j = 0; j <= m; j++)
+            out[i + j] += a[i] * b[j];
+}
+
+void bxp_sbern_muladd(double *out, double k, const double *a, int n,
+                      const double *b, int m)
+{
+    for (int i = 0; i <= n; i++) {
+        double ka = k * a[i];
+        for (int j = 0; j <= m; j++)
+            out[i + j] += ka * b[j];
+    }
+}
+
+void bxp_sbern_elevate(const double *a, int n, int e, double *out)
+{
+    double tmp[CAP];
+    for (int k = 0; k <= n + e; k++) {
+        double v = 0.0;
+        int lo = k - e > 0 ? k - e : 0, hi = k < n ? k : n;
+        for (int i = lo; i <= hi; i++)
+            v += a[i] * binomial_table[e][k - i];
+        tmp[k] = v;
+    }
+    memcpy(out, tmp, (size_t)(n + e + 1) * sizeof *out);
+}
+
+/*
+ * sum a_i s^i (1-s)^(n-i) = (1-s)^n sum a_i r^i with r = s / (1-s) when
+ * |s| <= |1-s|, else s^n sum a_i u^(n-i) with u = (1-s) / s.
+ */
+double bxp_sbern_eval(const double *sb, int n, double s)
+{
+    double v, f = 1.0;
+    if (fabs(s) <= fabs(1.0 - s)) {
+        double r = s / (1.0 - s), one = 1.0 - s;
+        v = sb[n];
+        for (int i = n - 1; i >= 0; i--) {
+            v = v * r + sb[i];
+            f *= one;
+        }
+        return v * f;
+    }
+    double u = (1.0 - s) / s;
+    v = sb[0];
+    for (int i = 1; i <= n; i++) {
+        v = v * u + sb[i];
+        f *= s;
+    }
+    return v * f;
+}
+
+/* Same Horner scheme with the binomials folded in. */
+double bxp_bern_eval(const double *b, int n, double s)
+{
+    const double *C = binomial_table[n];
+    double v;
+    if (s <= 0.5) {
+        double r = s / (1.0 - s), f = 1.0 - s, fn = 1.0;
+        v = b[n] * C[n];
+        for (int i = n - 1; i >= 0; i--)
+            v = v * r + b[i] * C[i];
+        for (int i = 0; i < n; i++)
+            fn *= f;
+        return v * fn;
+    }
+    double u = (1.0 - s) / s, sn = 1.0;
+    v = b[0] * C[0];
+    for (int i = 1; i <= n; i++)
+        v = v * u + b[i] * C[i];
+    for (int i = 0; i < n; i++)
+        sn *= s;
+    return v * sn;
+}
+
+/* de Casteljau split at t: left on [0, t], right on [t, 1]. */
+static void bern_split(const double *b, int n, double t, double *left,
+                       double *right)
+{
+    double w[CAP];
+    memcpy(w, b, (size_t)(n + 1) * sizeof *w);
+    if (left)
+        left[0] = w[0];
+    if (right)
+        right[n] = w[n];
+    for (int r = 1; r <= n; r++) {
+        for (int i = 0; i <= n - r; i++)
+            w[i] += t * (w[i + 1] - w[i]);
+        if (left)
+            left[r] = w[0];
+        if (right)
+            right[n - r] = w[n - r];
+    }
+}
+
+void bxp_bern_restrict(const double *b, int n, double a, double c, double *out)
+{
+    double tmp[CAP];
+    if (c >= 1.0)
+        memcpy(tmp, b, (size_t)(n + 1) * sizeof *tmp);
+    else
+        bern_split(b, n, c, tmp, NULL);
+    if (a <= 0.0 || c <= 0.0)
+        memcpy(out, tmp, (size_t)(n + 1) * sizeof *out);
+    else
+        bern_split(tmp, n, a / c, NULL, out);
+}
+
+/* Largest absolute coefficient. */
+static double max_abs(const double *b, int n)
+{
+    double m = 0.0;
+    for (int i = 0; i <= n; i++)
+        if (fabs(b[i]) > m)
+            m = fabs(b[i]);
+    return m;
+}
+
+/* Sub-interval bisection depth limit: 2^-56 of the searched interval. */
+#define MAX_DEPTH 56
+
+struct first_search {
+    int n;
+    int want_positive;
+    double noise; /* coefficients this small are zero to rounding */
+    const double *orig; /* the polynomial on [0, 1], for polishing */
+};
+
+static int wanted(const struct first_search *fs, double v)
+{
+    return fs->want_positive ? v > 0.0 : v <= 0.0;
+}
+
+/*
+ * Bracketed root polish on [lo, hi] of the original polynomial, where
+ * p(lo) is unwanted and p(hi) wanted: Illinois regula falsi with a bisection
+ * fallback.  Returns a point on the wanted side within a few ulps of the
+ * crossing.
+ */
+static double polish(const struct first_search *fs, double lo, double hi)
+{
+    double flo = bxp_bern_eval(fs->orig, fs->n, lo);
+    double fhi = bxp_bern_eval(fs->orig, fs->n, hi);
+    int side = 0;
+    double last_width = hi - lo;
+    if (wanted(fs, flo))
+        return lo;
+    for (int it = 0; it < 200; it++) {
+        double width = hi - lo;
+        if (width <= 2.0 * DBL_EPSILON * fmax(fabs(lo), fabs(hi)) ||
+            width <= DBL_MIN)
+            break;
+        double x = hi - fhi * (hi - lo) / (fhi - flo);
+        /* Bisect when regula falsi stalls (bracket not halved in two steps). */
+        if (it % 2 == 1) {
+            if (width > 0.5 * last_width)
+                x = 0.5 * (lo + hi);
+            last_width = width;
+        }
+        if (!(x > lo && x < hi))
+            x = 0.5 * (lo + hi);
+        double fx = bxp_bern_eval(fs->orig, fs->n, x);
+        if (fx == 0.0 && !fs->want_positive)
+            return x;
+        if (wanted(fs, fx)) {
+            hi = x;
+            fhi = fx;
+            if (side == 1)
+                flo *= 0.5;
+            side = 1;
+        } else {
+            lo = x;
+            flo = fx;
+            if (side == -1)
+                fhi *= 0.5;
+            side = -1;
+        }
+    }
+    return hi;
+}
+
+/* First wanted point of the piece q (Bernstein on [lo, hi]). */
+static int first_rec(const struct first_search *fs, const double *q, double lo,
+                     double hi, int depth, double *s)
+{
+    int n = fs->n, any = 0, changes = 0;
+    if (wanted(fs, q[0])) {
+        *s = lo;
+        return 1;
+    }
+    for (int i = 0; i <= n; i++) {
+        int w = wanted(fs, q[i]);
+        any |= w;
+        if (i > 0 && w != wanted(fs, q[i - 1]))
+            changes++;
+    }
+    /*
+     * A piece that is zero to rounding counts as reaching "p <= 0" (a
+     * tangential touch) but never as "p > 0".
+     */
+    if (max_abs(q, n) <= fs->noise) {
+        if (fs->want_positive)
+            return 0;
+        *s = lo;
+        return 1;
+    }
+    if (!any)
+        return 0; /* stays on the unwanted side */
+    if (changes == 1) {
+        *s = polish(fs, lo, hi);
+        return 1;
+    }
+    if (depth >= MAX_DEPTH) {
+        *s = lo;
+        return 1;
+    }
+    double left[CAP], right[CAP], mid = 0.5 * (lo + hi);
+    bern_split(q, n, 0.5, left, right);
+    left[n] = right[0] = bxp_bern_eval(fs->orig, n, mid);
+    if (first_rec(fs, left, lo, mid, depth + 1, s))
+        return 1;
+    return first_rec(fs, right, mid, hi, depth + 1, s);
+}
+
+int bxp_bern_first_tol(const double *b, int n, double a, double c,
+                       int want_positive, double noise, double *s)
+{
+    struct first_search fs = {n, want_positive, noise, b};
+    double q[CAP];
+    if (!(a <= c))
+        return 0;
+    bxp_bern_restrict(b, n, a, c, q);
+    return first_rec(&fs, q, a, c, 0, s);
+}
+
+int bxp_bern_first(const double *b, int n, double a, double c,
+                   int want_positive, double *s)
+{
+    double noise = 64.0 * DBL_EPSILON * max_abs(b, n);
+    return bxp_bern_first_tol(b, n, a, c, want_positive, noise, s);
+}
+
+struct root_search {
+    int n;
+    double noise;
+    const double *orig;
+    double *roots;
+    int max, count;
+    double cluster_lo, cluster_hi; /* pending run of "zero to rounding" leaves */
+    int have_cluster;
+};
+
+static void push_root(struct root_search *rs, double r)
+{
+    if (rs->count > 0 && r <= rs->roots[rs->count - 1])
+        return;
+    if (rs->count < rs->max)
+        rs->roots[rs->count] = r;
+    rs->count++;
+}
+
+static void flush_cluster(struct root_search *rs)
+{
+    if (rs->have_cluster) {
+        push_root(rs, 0.5 * (rs->cluster_lo + rs->cluster_hi));
+        rs->have_cluster = 0;
+    }
+}
+
+static void add_leaf(struct root_search *rs, double lo, double hi)
+{
+    if (rs->have_cluster && lo <= rs->cluster_hi) {
+        rs->cluster_hi = hi;
+        return;
+    }
+    flush_cluster(rs);
+    rs->cluster_lo = lo;
+    rs->cluster_hi = hi;
+    rs->have_cluster = 1;
+}
+
+static int sign_of(double v)
+{
+    return (v > 0.0) - (v < 0.0);
+}
+
+static void roots_rec(struct root_search *rs, const double *q, double lo,
+                      double hi, int depth)
+{
+    int n = rs->n, changes = 0, prev = 0, pos = 0, neg = 0;
+    for (int i = 0; i <= n; i++) {
+        int sg = sign_of(q[i]);
+        pos |= sg > 0;
+        neg |= sg < 0;
+        if (sg != 0) {
+            if (prev != 0 && sg != prev)
+                changes++;
+            prev = sg;
+        }
+    }
+    int s0 = sign_of(q[0]), sn = sign_of(q[n]);
+    if (!(pos && neg) && s0 != 0 && sn != 0) {
+        if (max_abs(q, n) > rs->noise)
+            return; /* one strict sign on the piece: no root */
+    }
+    if (changes == 1 && s0 != 0 && sn != 0 && max_abs(q, n) > rs->noise) {
+        /* One simple crossing: bisect on sign. */
+        struct first_search fs = {n, s0 < 0, 0.0, rs->orig};
+        flush_cluster(rs);
+        push_root(rs, polish(&fs, lo, hi));
+        return;
+    }
+    if (depth >= MAX_DEPTH || max_abs(q, n) <= rs->noise) {
+        add_leaf(rs, lo, hi);
+        return;
+    }
+    double left[CAP], right[CAP], mid = 0.5 * (lo + hi);
+    bern_split(q, n, 0.5, left, right);
+    left[n] = right[0] = bxp_bern_eval(rs->orig, n, mid);
+    roots_rec(rs, left, lo, mid, depth + 1);
+    roots_rec(rs, right, mid, hi, depth + 1);
+}
+
+int bxp_bern_roots(const double *b, int n, double a, double c, double *roots,
+                   int max)
+{
+    double scale = max_abs(b, n), q[CAP];
+    struct root_search rs = {n, 64.0 * DBL_EPSILON * scale, b, roots, max, 0,
+                             0.0, 0.0, 0};
+    if (scale == 0.0)
+        return -1;
+    if (!(a <= c))
+        return 0;
+    bxp_bern_restrict(b, n, a, c, q);
+    /* Exact zeros at the ends are roots. */
+    if (q[0] == 0.0)
+        push_root(&rs, a);
+    roots_rec(&rs, q, a, c, 0);
+    flush_cluster(&rs);
+    if (q[n] == 0.0)
+        push_root(&rs, c);
+    return rs.count < max ? rs.count : max;
+}

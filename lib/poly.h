@@ -71,6 +71,13 @@ int bxp_bern_first(const double *b, int n, double a, double c,
                    int want_positive, double *s);
 
 /**
+ * bxp_bern_first with an explicit rounding level: coefficients of a piece no
+ * larger than noise in magnitude count as zero (a touch).
+ */
+int bxp_bern_first_tol(const double *b, int n, double a, double c,
+                       int want_positive, double noise, double *s);
+
+/**
  * Real roots of p (Bernstein form on [0, 1]) in [a, c], sorted, each
  * reported once: sign changes polished to full precision, and tangential
  * roots (p touches 0 without changing sign) located to about sqrt(eps).

@@ -1,1 +1,892 @@
-/* solve.c */
+/*
+ * First contact of two moving boxes.
+ *
+ * At a fixed time the boxes overlap iff the origin lies in the zonotope
+ * Z = A + (-B); its faces have the 15 directions of the separating-axis test
+ * (3 face normals of A, 3 of B, 9 cross products of an axis of A with an
+ * axis of B).  For an axis n the scaled separation
+ *
+ *   f_n = |n . D| - wB sum_k hA_k |n . uA_k| - wA sum_k hB_k |n . uB_k|,
+ *   D = pB wA - pA wB,
+ *
+ * equals wA wB times the gap between the boxes' projections on n, and is a
+ * polynomial in s wherever the signs inside the absolute values are fixed.
+ * Every product n . u is, up to sign, det(uA) or det(uB) (fixed sign) or one
+ * of the 18 products qAB[m][j] = nA_m . uB_j and qBA[m][i] = nB_m . uA_i,
+ * with nA_m = uA_{m+1} x uA_{m+2} the face normals.  Their real roots cut the
+ * interval into sections with fixed pairing of features (the origin
+ * document's homogeneous sections).
+ *
+ * First contact: starting at s = 0, while some axis separates, jump to the
+ * first s at which that axis stops separating (the first root of its
+ * piecewise polynomial); contact is the first s at which no axis separates.
+ * The exit is the first s after contact at which some axis separates again.
+ */
+#include "motion.h"
+#include "poly.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#define PCAP (BXP_MAX_DEGREE + 1)
+#define NAXES 15
+#define MAX_ADVANCE 2000
+
+/* Axis numbering: 0..2 faces of A, 3..5 faces of B, 6 + 3 i + j = uA_i x uB_j. */
+
+/* A term -coef * w * |q| of an axis function. */
+typedef struct term {
+    int q;       /* index of q: 0..8 qAB[m][j], 9..17 qBA[m][i], 18 detA, 19 detB */
+    int w_of_a;  /* 1: multiplied by wA, 0: by wB */
+    double coef; /* half extent (>= 0) */
+} term;
+
+typedef struct root_cache {
+    double from, next;
+    int zero; /* -1 unknown, 0 no, 1 zero to rounding */
+} root_cache;
+
+typedef struct solver {
+    const bx_moving *A, *B;
+    int dA, dB;
+    double tol;       /* separation (length) counted as touching */
+    double face_bias; /* preference of face axes over edge axes (length) */
+    unsigned have;    /* lazily built pieces, bit flags below */
+    double D[3][PCAP];
+    double nA[3][3][PCAP], nB[3][3][PCAP]; /* face normals [m][row] */
+    double q[20][PCAP];                  /* see term.q */
+    int qdeg[20];
+    double qscale[20];
+    int qbuilt[20];
+    root_cache qrc[20];
+    double x[NAXES][PCAP];
+    int xdeg[NAXES];
+    double xscale[NAXES];
+    root_cache xrc[NAXES];
+    unsigned xhave;
+} solver;
+
+#define HAVE_D 1u
+#define HAVE_NA 2u
+#define HAVE_NB 4u
+
+static double max_abs(const double *a, int n)
+{
+    double v = 0.0;
+    for (int i = 0; i <= n; i++)
+        v = fmax(v, fabs(a[i]));
+    return v;
+}
+
+/* A vector of three polynomials, by rows. */
+typedef struct pvec {
+    const double *r[3];
+} pvec;
+
+static pvec pv9(const double (*rows)[BXM_CAP])
+{
+    return (pvec){{rows[0], rows[1], rows[2]}};
+}
+
+static pvec pv33(const double (*rows)[PCAP])
+{
+    return (pvec){{rows[0], rows[1], rows[2]}};
+}
+
+/* out = a x b for vectors of SB polynomials (degrees n, m). */
+static void cross_poly(pvec a, int n, pvec b, int m, double out[3][PCAP])
+{
+    for (int r = 0; r < 3; r++) {
+        int r1 = (r + 1) % 3, r2 = (r + 2) % 3;
+        bxp_sbern_mul(a.r[r1], n, b.r[r2], m, out[r]);
+        bxp_sbern_muladd(out[r], -1.0, a.r[r2], n, b.r[r1], m);
+    }
+}
+
+/* Dot product of two vectors of SB polynomials, and the size of its terms. */
+static double dot_poly(pvec a, int n, pvec b, int m, double *out)
+{
+    double scale = 0.0;
+    memset(out, 0, (size_t)(n + m + 1) * sizeof *out);
+    for (int r = 0; r < 3; r++) {
+        bxp_sbern_muladd(out, 1.0, a.r[r], n, b.r[r], m);
+        scale += max_abs(a.r[r], n) * max_abs(b.r[r], m);
+    }
+    return scale;
+}
+
+static void need_D(solver *S)
+{
+    if (S->have & HAVE_D)
+        return;
+    for (int r = 0; r < 3; r++) {
+        bxp_sbern_mul(S->B->p[r], S->dB, S->A->w, S->dA, S->D[r]);
+        bxp_sbern_muladd(S->D[r], -1.0, S->A->p[r], S->dA, S->B->w, S->dB);
+    }
+    S->have |= HAVE_D;
+}
+
+static void need_normals(solver *S, int of_b)
+{
+    unsigned flag = of_b ? HAVE_NB : HAVE_NA;
+    if (S->have & flag)
+        return;
+    const bx_moving *M = of_b ? S->B : S->A;
+    double(*n)[3][PCAP] = of_b ? S->nB : S->nA;
+    for (int m = 0; m < 3; m++)
+        cross_poly(pv9(M->u[(m + 1) % 3]), M->d, pv9(M->u[(m + 2) % 3]), M->d, n[m]);
+    S->have |= flag;
+}
+
+/* Build q polynomial idx when needed. */
+static void need_q(solver *S, int idx)
+{
+    if (S->qbuilt[idx])
+        return;
+    if (idx < 9) {
+        int m = idx / 3, j = idx % 3;
+        need_normals(S, 0);
+        S->qdeg[idx] = 2 * S->dA + S->dB;
+        S->qscale[idx] = dot_poly(pv33(S->nA[m]), 2 * S->dA, pv9(S->B->u[j]), S->dB, S->q[idx]);
+    } else if (idx < 18) {
+        int m = (idx - 9) / 3, i = (idx - 9) % 3;
+        need_normals(S, 1);
+        S->qdeg[idx] = 2 * S->dB + S->dA;
+        S->qscale[idx] = dot_poly(pv33(S->nB[m]), 2 * S->dB, pv9(S->A->u[i]), S->dA, S->q[idx]);
+    } else {
+        int of_b = idx == 19;
+        const bx_moving *M = of_b ? S->B : S->A;
+        need_normals(S, of_b);
+        S->qdeg[idx] = 3 * M->d;
+        S->qscale[idx] = dot_poly(pv33(of_b ? S->nB[0] : S->nA[0]), 2 * M->d,
+                                  pv9(M->u[0]), M->d, S->q[idx]);
+    }
+    S->qbuilt[idx] = 1;
+    S->qrc[idx] = (root_cache){0.0, 0.0, -1};
+    S->qrc[idx].zero = max_abs(S->q[idx], S->qdeg[idx]) <=
+                       64.0 * DBL_EPSILON * S->qscale[idx];
+}
+
+/*
+ * Next sign change of an SB polynomial p (degree n, size scale) strictly
+ * after a and before stop, or stop.  The answer is cached per polynomial as
+ * "no sign change in (from, next)", so axes sharing a polynomial reuse it.
+ * Returns 2.0 for a polynomial that is zero to rounding (no sign to track).
+ */
+static double next_change(const double *p, int n, double scale, root_cache *rc,
+                          double a, double stop)
+{
+    if (rc->zero < 0)
+        rc->zero = max_abs(p, n) <= 64.0 * DBL_EPSILON * scale;
+    if (rc->zero)
+        return 2.0;
+    if (a >= rc->from && a < rc->next && (rc->next < 1.0 || stop <= rc->next))
+        return fmin(rc->next, stop);
+    double b[PCAP], sa, r;
+    bxp_sbern_to_bern(p, n, b);
+    /* Sign just after a: of the value at a, or of the derivative side. */
+    sa = bxp_bern_eval(b, n, a);
+    if (sa == 0.0)
+        sa = bxp_bern_eval(b, n, fmin(1.0, a + 1e-12));
+    if (sa < 0.0)
+        for (int i = 0; i <= n; i++)
+            b[i] = -b[i];
+    double noise = 64.0 * DBL_EPSILON * scale;
+    double lo = fmin(1.0, a + 4.0 * DBL_EPSILON);
+    if (!bxp_bern_first_tol(b, n, lo, stop, 0, noise, &r))
+        r = stop;
+    rc->from = a;
+    rc->next = r;
+    return r;
+}
+
+/* Axis direction polynomial (for cross axes) and x_n = n . D. */
+static void need_x(solver *S, int axis)
+{
+    if (S->xhave & (1u << axis))
+        return;
+    need_D(S);
+    int dD = S->dA + S->dB;
+    if (axis < 3) {
+        need_normals(S, 0);
+        S->xdeg[axis] = 2 * S->dA + dD;
+        S->xscale[axis] = dot_poly(pv33(S->nA[axis]), 2 * S->dA, pv33(S->D), dD, S->x[axis]);
+    } else if (axis < 6) {
+        need_normals(S, 1);
+        S->xdeg[axis] = 2 * S->dB + dD;
+        S->xscale[axis] = dot_poly(pv33(S->nB[axis - 3]), 2 * S->dB, pv33(S->D), dD, S->x[axis]);
+    } else {
+        int i = (axis - 6) / 3, j = (axis - 6) % 3;
+        double n[3][PCAP];
+        cross_poly(pv9(S->A->u[i]), S->dA, pv9(S->B->u[j]), S->dB, n);
+        S->xdeg[axis] = 2 * dD;
+        S->xscale[axis] = dot_poly(pv33(n), dD, pv33(S->D), dD, S->x[axis]);
+    }
+    S->xrc[axis] = (root_cache){0.0, 0.0, -1};
+    S->xhave |= 1u << axis;
+}
+
+/* The terms of axis function f_axis (at most 6). */
+static int axis_terms(const solver *S, int axis, term *t)
+{
+    const double *hA = S->A->half, *hB = S->B->half;
+    int n = 0;
+    if (axis < 3) {
+        int i = axis;
+        t[n++] = (term){18, 0, hA[i]};
+        for (int k = 0; k < 3; k++)
+            t[n++] = (term){3 * i + k, 1, hB[k]};
+    } else if (axis < 6) {
+        int j = axis - 3;
+        for (int k = 0; k < 3; k++)
+            t[n++] = (term){9 + 3 * j + k, 0, hA[k]};
+        t[n++] = (term){19, 1, hB[j]};
+    } else {
+        int i = (axis - 6) / 3, j = (axis - 6) % 3;
+        for (int k = 0; k < 3; k++)
+            if (k != i)
+                t[n++] = (term){3 * (3 - i - k) + j, 0, hA[k]};
+        for (int k = 0; k < 3; k++)
+            if (k != j)
+                t[n++] = (term){9 + 3 * (3 - j - k) + i, 1, hB[k]};
+    }
+    /* Drop flat directions (plates): they contribute nothing. */
+    int m = 0;
+    for (int k = 0; k < n; k++)
+        if (t[k].coef > 0.0)
+            t[m++] = t[k];
+    return m;
+}
+
+static int axis_certify(solver *S, int axis, double a, double stop,
+                        int want_positive, double noise);
+
+/*
+ * First s in [start, 1] at which f_axis > 0 (want_positive) or f_axis <= 0
+ * (!want_positive); values within rounding of zero count as zero, and with
+ * want_positive a value must exceed the rounding level.  Returns 1 and *out,
+ * or 0 when there is none.
+ */
+static int axis_first(solver *S, int axis, double start, double stop,
+                      int want_positive, double *out)
+{
+    term t[6];
+    int nt = axis_terms(S, axis, t);
+    need_x(S, axis);
+    int n = S->xdeg[axis];
+    double noise = S->xscale[axis];
+    for (int k = 0; k < nt; k++) {
+        const double *w = t[k].w_of_a ? S->A->w : S->B->w;
+        int dw = t[k].w_of_a ? S->dA : S->dB;
+        need_q(S, t[k].q);
+        noise += t[k].coef * max_abs(w, dw) * S->qscale[t[k].q];
+    }
+    noise *= 256.0 * DBL_EPSILON;
+    if (axis_certify(S, axis, start, stop, want_positive, noise))
+        return 0;
+    double a = start;
+    for (int piece = 0; piece < 8 * (BXP_MAX_DEGREE + 1) && a <= stop; piece++) {
+        double b = stop;
+        /*
+         * While the axis separates, n . D cannot change sign, so its roots
+         * only cut pieces when looking for the axis to start separating.
+         */
+        if (want_positive)
+            b = fmin(b, next_change(S->x[axis], n, S->xscale[axis],
+                                    &S->xrc[axis], a, stop));
+        for (int k = 0; k < nt; k++) {
+            int q = t[k].q;
+            b = fmin(b, next_change(S->q[q], S->qdeg[q], S->qscale[q],
+                                    &S->qrc[q], a, stop));
+        }
+        double mid = 0.5 * (a + b);
+        double g[PCAP], gb[PCAP];
+        double sx = bxp_sbern_eval(S->x[axis], n, want_positive ? mid : a) >= 0.0
+                        ? 1.0 : -1.0;
+        for (int i = 0; i <= n; i++)
+            g[i] = sx * S->x[axis][i];
+        for (int k = 0; k < nt; k++) {
+            const term *tk = &t[k];
+            if (S->qrc[tk->q].zero == 1)
+                continue;
+            const double *w = tk->w_of_a ? S->A->w : S->B->w;
+            int dw = tk->w_of_a ? S->dA : S->dB;
+            double sq = bxp_sbern_eval(S->q[tk->q], S->qdeg[tk->q], mid) >= 0.0
+                            ? 1.0 : -1.0;
+            bxp_sbern_muladd(g, -sq * tk->coef, S->q[tk->q], S->qdeg[tk->q], w, dw);
+        }
+        bxp_sbern_to_bern(g, n, gb);
+        if (want_positive)
+            for (int i = 0; i <= n; i++)
+                gb[i] -= noise;
+        if (bxp_bern_first_tol(gb, n, a, b, want_positive, noise, out))
+            return 1;
+        if (b >= stop)
+            return 0;
+        a = b;
+    }
+    return 0;
+}
+
+/*
+ * Bernstein bound over [a, stop]: returns 1 when it proves that f_axis has no
+ * wanted point there (f > 0 throughout for !want_positive, f <= noise
+ * throughout for want_positive), 0 when the bound is inconclusive.  Each term
+ * is restricted to [a, stop]; a term of one sign there is exact, a term of
+ * mixed sign is bounded by its largest coefficient.
+ */
+static int axis_certify(solver *S, int axis, double a, double stop,
+                        int want_positive, double noise)
+{
+    term t[6];
+    int nt = axis_terms(S, axis, t);
+    int n = S->xdeg[axis];
+    double acc[PCAP], tmp[PCAP], bern[PCAP], slack = 0.0;
+    int pos = 1, neg = 1;
+    bxp_sbern_to_bern(S->x[axis], n, bern);
+    bxp_bern_restrict(bern, n, a, stop, acc);
+    for (int i = 0; i <= n; i++) {
+        pos &= acc[i] > 0.0;
+        neg &= acc[i] < 0.0;
+    }
+    if (!pos && !neg) {
+        if (!want_positive)
+            return 0; /* |x| may reach 0: no lower bound */
+        double m = max_abs(acc, n);
+        for (int i = 0; i <= n; i++)
+            acc[i] = m;
+    } else if (neg) {
+        for (int i = 0; i <= n; i++)
+            acc[i] = -acc[i];
+    }
+    for (int k = 0; k < nt; k++) {
+        const term *tk = &t[k];
+        if (S->qrc[tk->q].zero == 1)
+            continue;
+        const double *w = tk->w_of_a ? S->A->w : S->B->w;
+        int dw = tk->w_of_a ? S->dA : S->dB;
+        bxp_sbern_mul(S->q[tk->q], S->qdeg[tk->q], w, dw, tmp);
+        bxp_sbern_to_bern(tmp, n, bern);
+        bxp_bern_restrict(bern, n, a, stop, tmp);
+        int tp = 1, tn = 1;
+        for (int i = 0; i <= n; i++) {
+            tp &= tmp[i] >= 0.0;
+            tn &= tmp[i] <= 0.0;
+        }
+        double sg = tp ? 1.0 : tn ? -1.0 : 0.0;
+        if (sg != 0.0) {
+            for (int i = 0; i <= n; i++)
+                acc[i] -= sg * tk->coef * tmp[i];
+        } else if (!want_positive) {
+            slack += tk->coef * max_abs(tmp, n);
+        }
+    }
+    for (int i = 0; i <= n; i++) {
+        if (want_positive ? acc[i] > noise : acc[i] - slack <= noise)
+            return 0;
+    }
+    return 1;
+}
+
+/* Normalised separation along every axis at one pose; ax[] unit axes. */
+typedef struct sat {
+    double d[NAXES];     /* gap along the axis (negative: overlap) */
+    double n[NAXES][3];  /* unit axis, oriented from A to B */
+    int valid[NAXES];    /* 0 for a degenerate (parallel edges) axis */
+    bx_pose pa, pb;
+} sat;
+
+static double dot3(const double *a, const double *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static void cross3(const double *a, const double *b, double *o)
+{
+    o[0] = a[1] * b[2] - a[2] * b[1];
+    o[1] = a[2] * b[0] - a[0] * b[2];
+    o[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static void sat_at(const solver *S, double s, sat *st)
+{
+    bx_pose_at(S->A, s, &st->pa);
+    bx_pose_at(S->B, s, &st->pb);
+    double dc[3];
+    for (int r = 0; r < 3; r++)
+        dc[r] = st->pb.c[r] - st->pa.c[r];
+    for (int axis = 0; axis < NAXES; axis++) {
+        double n[3], len, ref;
+        if (axis < 3) {
+            cross3(st->pa.axis[(axis + 1) % 3], st->pa.axis[(axis + 2) % 3], n);
+            ref = sqrt(dot3(st->pa.axis[(axis + 1) % 3], st->pa.axis[(axis + 1) % 3]) *
+                       dot3(st->pa.axis[(axis + 2) % 3], st->pa.axis[(axis + 2) % 3]));
+        } else if (axis < 6) {
+            int j = axis - 3;
+            cross3(st->pb.axis[(j + 1) % 3], st->pb.axis[(j + 2) % 3], n);
+            ref = sqrt(dot3(st->pb.axis[(j + 1) % 3], st->pb.axis[(j + 1) % 3]) *
+                       dot3(st->pb.axis[(j + 2) % 3], st->pb.axis[(j + 2) % 3]));
+        } else {
+            int i = (axis - 6) / 3, j = (axis - 6) % 3;
+            cross3(st->pa.axis[i], st->pb.axis[j], n);
+            ref = sqrt(dot3(st->pa.axis[i], st->pa.axis[i]) *
+                       dot3(st->pb.axis[j], st->pb.axis[j]));
+        }
+        len = sqrt(dot3(n, n));
+        st->valid[axis] = len > 1e-9 * ref;
+        if (!st->valid[axis]) {
+            st->d[axis] = -INFINITY;
+            continue;
+        }
+        for (int r = 0; r < 3; r++)
+            n[r] /= len;
+        double proj = dot3(n, dc), sum = 0.0;
+        if (proj < 0.0) {
+            proj = -proj;
+            for (int r = 0; r < 3; r++)
+                n[r] = -n[r];
+        }
+        for (int k = 0; k < 3; k++)
+            sum += fabs(dot3(n, st->pa.g[k])) + fabs(dot3(n, st->pb.g[k]));
+        st->d[axis] = proj - sum;
+        memcpy(st->n[axis], n, sizeof n);
+    }
+}
+
+/* Signed distance of the box's support along dir from its centre, per generator. */
+static signed char side_toward(const double *dir, const double *g)
+{
+    return dot3(dir, g) > 0.0 ? 1 : -1;
+}
+
+/* Map a world point to the box's normalised coordinates (box = [-1, 1]^3). */
+static int to_local(const bx_pose *p, const double *x, double *out)
+{
+    double m[3][3], v[3], det;
+    for (int r = 0; r < 3; r++) {
+        v[r] = x[r] - p->c[r];
+        for (int k = 0; k < 3; k++)
+            m[r][k] = p->g[k][r];
+    }
+    /* Cramer's rule on the generator matrix (columns g0 g1 g2). */
+    double c0[3] = {m[0][0], m[1][0], m[2][0]};
+    double c1[3] = {m[0][1], m[1][1], m[2][1]};
+    double c2[3] = {m[0][2], m[1][2], m[2][2]};
+    double x12[3], x20[3], x01[3];
+    cross3(c1, c2, x12);
+    cross3(c2, c0, x20);
+    cross3(c0, c1, x01);
+    det = dot3(c0, x12);
+    if (det == 0.0)
+        return 0;
+    out[0] = dot3(v, x12) / det;
+    out[1] = dot3(v, x20) / det;
+    out[2] = dot3(v, x01) / det;
+    return 1;
+}
+
+/* Clip a convex polygon (2D) to the square [-1, 1]^2; returns vertex count. */
+static int clip_square(double (*poly)[2], int n)
+{
+    double tmp[16][2];
+    for (int edge = 0; edge < 4; edge++) {
+        int axis = edge / 2, m = 0;
+        double sgn = edge % 2 ? -1.0 : 1.0;
+        for (int i = 0; i < n; i++) {
+            const double *p = poly[i], *q = poly[(i + 1) % n];
+            double dp = 1.0 - sgn * p[axis], dq = 1.0 - sgn * q[axis];
+            if (dp >= 0.0 && m < 16) {
+                tmp[m][0] = p[0];
+                tmp[m][1] = p[1];
+                m++;
+            }
+            if ((dp >= 0.0) != (dq >= 0.0) && m < 16) {
+                double u = dp / (dp - dq);
+                tmp[m][0] = p[0] + u * (q[0] - p[0]);
+                tmp[m][1] = p[1] + u * (q[1] - p[1]);
+                m++;
+            }
+        }
+        n = m;
+        memcpy(poly, tmp, (size_t)n * sizeof *tmp);
+        if (n == 0)
+            return 0;
+    }
+    return n;
+}
+
+/*
+ * Contact point for a face of box F (pose pf, local axis i, side sgn)
+ * touched by the support feature of box O (pose po) in direction dir (the
+ * outward normal of F's face): the part of O's support feature over F's face,
+ * averaged.  fside: which generators of O are free (parallel to the face).
+ */
+static void face_contact_point(const bx_pose *pf, int i, int sgn,
+                               const bx_pose *po, const double *dir,
+                               double tol, double *point)
+{
+    double corner[3], free_g[3][3];
+    int nfree = 0;
+    memcpy(corner, po->c, sizeof corner);
+    for (int k = 0; k < 3; k++) {
+        double gk = dot3(dir, po->g[k]);
+        double len = sqrt(dot3(po->g[k], po->g[k]));
+        if (fabs(gk) <= tol && len > 0.0 && nfree < 2) {
+            memcpy(free_g[nfree++], po->g[k], sizeof free_g[0]);
+            continue;
+        }
+        double sd = gk > 0.0 ? -1.0 : 1.0;
+        for (int r = 0; r < 3; r++)
+            corner[r] += sd * po->g[k][r];
+    }
+    /* Polygon of O's support feature, in F's normalised face coordinates. */
+    double pts[4][3], poly[16][2], loc[3];
+    int np = 0;
+    if (nfree == 0) {
+        memcpy(pts[np++], corner, sizeof pts[0]);
+    } else if (nfree == 1) {
+        for (int e = -1; e <= 1; e += 2) {
+            for (int r = 0; r < 3; r++)
+                pts[np][r] = corner[r] + e * free_g[0][r];
+            np++;
+        }
+    } else {
+        static const int sq[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+        for (int v = 0; v < 4; v++) {
+            for (int r = 0; r < 3; r++)
+                pts[np][r] = corner[r] + sq[v][0] * free_g[0][r] + sq[v][1] * free_g[1][r];
+            np++;
+        }
+    }
+    int a1 = (i + 1) % 3, a2 = (i + 2) % 3;
+    double depth_sum = 0.0;
+    for (int v = 0; v < np; v++) {
+        if (!to_local(pf, pts[v], loc)) {
+            memcpy(point, corner, sizeof corner);
+            return;
+        }
+        poly[v][0] = loc[a1];
+        poly[v][1] = loc[a2];
+        depth_sum += loc[i];
+    }
+    double lvl = depth_sum / np;
+    if (lvl > 1.0)
+        lvl = 1.0;
+    if (lvl < -1.0)
+        lvl = -1.0;
+    double u = 0.0, v2 = 0.0;
+    int nc;
+    if (np == 1) {
+        u = fmax(-1.0, fmin(1.0, poly[0][0]));
+        v2 = fmax(-1.0, fmin(1.0, poly[0][1]));
+    } else if (np == 2) {
+        /* A segment: clip it to the square by parameter. */
+        double t0 = 0.0, t1 = 1.0;
+        for (int ax = 0; ax < 2; ax++) {
+            double p = poly[0][ax], q = poly[1][ax] - poly[0][ax];
+            if (q == 0.0)
+                continue;
+            double ta = (-1.0 - p) / q, tb = (1.0 - p) / q;
+            if (ta > tb) {
+                double tt = ta;
+                ta = tb;
+                tb = tt;
+            }
+            t0 = fmax(t0, ta);
+            t1 = fmin(t1, tb);
+        }
+        double tm = t0 <= t1 ? 0.5 * (t0 + t1) : 0.5;
+        u = fmax(-1.0, fmin(1.0, poly[0][0] + tm * (poly[1][0] - poly[0][0])));
+        v2 = fmax(-1.0, fmin(1.0, poly[0][1] + tm * (poly[1][1] - poly[0][1])));
+    } else if ((nc = clip_square(poly, np)) > 0) {
+        for (int k = 0; k < nc; k++) {
+            u += poly[k][0];
+            v2 += poly[k][1];
+        }
+        u /= nc;
+        v2 /= nc;
+    } else {
+        double cu = 0.0, cv = 0.0;
+        for (int k = 0; k < np; k++) {
+            cu += poly[k][0];
+            cv += poly[k][1];
+        }
+        u = fmax(-1.0, fmin(1.0, cu / np));
+        v2 = fmax(-1.0, fmin(1.0, cv / np));
+    }
+    /* Stay on F's face (lvl of sgn side) unless O is deep inside. */
+    double coord[3];
+    coord[i] = sgn * fmin(1.0, fabs(lvl)) * (lvl * sgn >= 0.0 ? 1.0 : -1.0);
+    coord[i] = lvl;
+    coord[a1] = u;
+    coord[a2] = v2;
+    for (int r = 0; r < 3; r++)
+        point[r] = pf->c[r] + coord[0] * pf->g[0][r] + coord[1] * pf->g[1][r] +
+                   coord[2] * pf->g[2][r];
+}
+
+/* Closest points of two segments p + a u, q + b v (a, b in [-1, 1]); midpoint. */
+static void edge_contact_point(const double *p, const double *u, const double *q,
+                               const double *v, double *point)
+{
+    double w0[3] = {p[0] - q[0], p[1] - q[1], p[2] - q[2]};
+    double a = dot3(u, u), b = dot3(u, v), c = dot3(v, v);
+    double d = dot3(u, w0), e = dot3(v, w0);
+    double den = a * c - b * b, sa = 0.0, sb = 0.0;
+    if (den > 1e-300 && a > 0.0 && c > 0.0) {
+        sa = (b * e - c * d) / den;
+        sa = fmax(-1.0, fmin(1.0, sa));
+        sb = (b * sa + e) / c;
+        sb = fmax(-1.0, fmin(1.0, sb));
+        sa = fmax(-1.0, fmin(1.0, (b * sb - d) / a));
+    }
+    for (int r = 0; r < 3; r++)
+        point[r] = 0.5 * (p[r] + sa * u[r] + q[r] + sb * v[r]);
+}
+
+/* Fill kind, features, point, normal and depth from the pose at contact. */
+static void describe_contact(const solver *S, const sat *st, boxtoi_result *res)
+{
+    int best = -1;
+    double best_score = -INFINITY;
+    for (int axis = 0; axis < NAXES; axis++) {
+        if (!st->valid[axis])
+            continue;
+        double score = st->d[axis] + (axis < 6 ? S->face_bias : 0.0);
+        if (score > best_score) {
+            best_score = score;
+            best = axis;
+        }
+    }
+    if (best < 0)
+        best = 0;
+    const double *N = st->n[best];
+    const bx_pose *pa = &st->pa, *pb = &st->pb;
+    memcpy(res->normal, N, sizeof res->normal);
+    res->depth = -st->d[best];
+    double ftol = S->tol;
+    for (int k = 0; k < 3; k++) {
+        res->feature_a.side[k] = side_toward(N, pa->g[k]);
+        res->feature_b.side[k] = (signed char)-side_toward(N, pb->g[k]);
+    }
+    if (best < 3) {
+        int i = best;
+        res->kind = BOXTOI_FACE_VERTEX;
+        for (int k = 0; k < 3; k++)
+            if (k != i)
+                res->feature_a.side[k] = 0;
+        double out[3] = {-N[0], -N[1], -N[2]};
+        (void)out;
+        face_contact_point(pa, i, res->feature_a.side[i], pb, N, ftol,
+                           res->point);
+    } else if (best < 6) {
+        int j = best - 3;
+        double minus[3] = {-N[0], -N[1], -N[2]};
+        res->kind = BOXTOI_VERTEX_FACE;
+        for (int k = 0; k < 3; k++)
+            if (k != j)
+                res->feature_b.side[k] = 0;
+        face_contact_point(pb, j, res->feature_b.side[j], pa, minus, ftol,
+                           res->point);
+    } else {
+        int i = (best - 6) / 3, j = (best - 6) % 3;
+        double p[3], q[3];
+        res->kind = BOXTOI_EDGE_EDGE;
+        res->feature_a.side[i] = 0;
+        res->feature_b.side[j] = 0;
+        for (int r = 0; r < 3; r++) {
+            p[r] = pa->c[r];
+            q[r] = pb->c[r];
+            for (int k = 0; k < 3; k++) {
+                p[r] += res->feature_a.side[k] * pa->g[k][r];
+                q[r] += res->feature_b.side[k] * pb->g[k][r];
+            }
+        }
+        edge_contact_point(p, pa->g[i], q, pb->g[j], res->point);
+    }
+}
+
+static int separating_best(const solver *S, const sat *st, const unsigned stuck,
+                           int *axis)
+{
+    int best = -1;
+    double bd = S->tol;
+    for (int a = 0; a < NAXES; a++)
+        if (st->valid[a] && !(stuck & (1u << a)) && st->d[a] > bd) {
+            bd = st->d[a];
+            best = a;
+        }
+    *axis = best;
+    return best >= 0;
+}
+
+static boxtoi_result invalid(boxtoi_reason why, int which)
+{
+    boxtoi_result r;
+    memset(&r, 0, sizeof r);
+    r.state = BOXTOI_INVALID;
+    r.reason = why;
+    r.which = which;
+    r.toi = r.exit = NAN;
+    return r;
+}
+
+BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
+{
+    boxtoi_result res;
+    bx_moving A, B;
+    boxtoi_reason why;
+    if (!query)
+        return invalid(BOXTOI_REASON_NULL, 0);
+    if ((why = bx_check_interval(query->t0, query->t1)))
+        return invalid(why, 0);
+    if ((why = bx_prepare(&query->a, &query->motion_a, query->t0, query->t1, &A)))
+        return invalid(why, 1);
+    if ((why = bx_prepare(&query->b, &query->motion_b, query->t0, query->t1, &B)))
+        return invalid(why, 2);
+
+    memset(&res, 0, sizeof res);
+    res.toi = res.exit = NAN;
+    double h = query->t1 - query->t0;
+
+    /* Far apart over the whole interval: the swept boxes do not meet. */
+    double la[3], ha[3], lb[3], hb[3];
+    if (!bx_swept_aabb(&A, la, ha) || !bx_swept_aabb(&B, lb, hb))
+        return invalid(BOXTOI_REASON_OUT_OF_RANGE, 0);
+    double coord = 0.0;
+    for (int r = 0; r < 3; r++)
+        coord = fmax(coord, fmax(fmax(fabs(la[r]), fabs(ha[r])),
+                                 fmax(fabs(lb[r]), fabs(hb[r]))));
+    double size = fmax(A.size, B.size);
+    double tol = 1e-12 * size + 8.0 * DBL_EPSILON * coord;
+    for (int r = 0; r < 3; r++)
+        if (la[r] > hb[r] + tol || lb[r] > ha[r] + tol) {
+            res.state = BOXTOI_MISS;
+            return res;
+        }
+
+    solver S;
+    S.A = &A;
+    S.B = &B;
+    S.dA = A.d;
+    S.dB = B.d;
+    S.tol = tol;
+    S.face_bias = 1e-9 * size + tol;
+    S.have = 0;
+    S.xhave = 0;
+    memset(S.qbuilt, 0, sizeof S.qbuilt);
+
+    sat st;
+    double tau = 0.0;
+    int iter;
+    for (iter = 0; iter < MAX_ADVANCE; iter++) {
+        unsigned stuck = 0;
+        int axis;
+        sat_at(&S, tau, &st);
+        double next = -1.0;
+        while (separating_best(&S, &st, stuck, &axis)) {
+            double r;
+            if (!axis_first(&S, axis, tau, 1.0, 0, &r)) {
+                next = 2.0; /* separates through the end */
+                break;
+            }
+            if (r > tau) {
+                next = r;
+                break;
+            }
+            stuck |= 1u << axis; /* rounding: this axis gives no progress */
+        }
+        if (next < 0.0)
+            break; /* no axis separates: contact at tau */
+        if (next > 1.0) {
+            res.state = BOXTOI_MISS;
+            res.iterations = iter + 1;
+            return res;
+        }
+        tau = next;
+    }
+    res.iterations = iter + 1;
+    if (iter >= MAX_ADVANCE) {
+        res.state = BOXTOI_FAILED;
+        return res;
+    }
+    res.state = tau == 0.0 ? BOXTOI_OVERLAP : BOXTOI_HIT;
+    res.toi = tau >= 1.0 ? query->t1 : query->t0 + tau * h;
+    describe_contact(&S, &st, &res);
+
+    if (query->flags & BOXTOI_SKIP_EXIT)
+        return res;
+
+    /* Exit: the first s after tau at which some axis separates. */
+    double exit_s = 2.0;
+    int order[NAXES];
+    sat end;
+    sat_at(&S, 1.0, &end);
+    /* Axes most separated at the end first: the exit is likely theirs, and
+       an early exit shortens the search for every other axis. */
+    for (int k = 0; k < NAXES; k++) {
+        int j = k;
+        order[k] = k;
+        while (j > 0 && end.d[order[j - 1]] < end.d[order[j]]) {
+            int tmp = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = tmp;
+            j--;
+        }
+    }
+    for (int k = 0; k < NAXES; k++) {
+        double r;
+        int axis = order[k];
+        if (axis_first(&S, axis, tau, fmin(exit_s, 1.0), 1, &r) && r < exit_s)
+            exit_s = r;
+    }
+    if (exit_s > 1.0) {
+        res.exit_after_t1 = 1;
+    } else {
+        res.exit = exit_s >= 1.0 ? query->t1 : query->t0 + exit_s * h;
+    }
+    return res;
+}
+
+BOXTOI_API int boxtoi_overlap_at(const boxtoi_query *query, double t,
+                                 boxtoi_reason *reason)
+{
+    bx_moving A, B;
+    boxtoi_reason why = BOXTOI_REASON_NONE;
+    if (!query)
+        why = BOXTOI_REASON_NULL;
+    else if (!isfinite(t))
+        why = BOXTOI_REASON_INTERVAL_NOT_FINITE;
+    else if (!(why = bx_prepare(&query->a, &query->motion_a, t, t, &A)))
+        why = bx_prepare(&query->b, &query->motion_b, t, t, &B);
+    if (reason)
+        *reason = why;
+    if (why)
+        return -1;
+    solver S;
+    memset(&S, 0, sizeof S);
+    S.A = &A;
+    S.B = &B;
+    sat st;
+    sat_at(&S, 0.0, &st);
+    for (int a = 0; a < NAXES; a++)
+        if (st.valid[a] && st.d[a] > 0.0)
+            return 0;
+    return 1;
+}
+
+BOXTOI_API boxtoi_query boxtoi_default_query(void)
+{
+    boxtoi_query q;
+    memset(&q, 0, sizeof q);
+    for (int i = 0; i < 3; i++) {
+        q.a.lo[i] = q.b.lo[i] = -0.5;
+        q.a.hi[i] = q.b.hi[i] = 0.5;
+    }
+    boxtoi_motion_identity(&q.motion_a);
+    boxtoi_motion_identity(&q.motion_b);
+    q.t0 = 0.0;
+    q.t1 = 1.0;
+    return q;
+}
