@@ -61,19 +61,42 @@ double bxp_power_eval(const double *c, int n, double x)
     return v;
 }
 
-/* Taylor shift by t0 (repeated synthetic division), then scale s^i by h^i. */
+/* Double-double helpers: exact sum and product error terms (with fma). */
+static void two_sum(double a, double b, double *s, double *e)
+{
+    double x = a + b, z = x - a;
+    *s = x;
+    *e = (a - (x - z)) + (b - z);
+}
+
+/* (hi, lo) += t * (bh, bl), in double-double. */
+static void dd_mul_add(double *hi, double *lo, double t, double bh, double bl)
+{
+    double p = t * bh, pe = fma(t, bh, -p) + t * bl, s, e;
+    two_sum(*hi, p, &s, &e);
+    e += *lo + pe;
+    two_sum(s, e, hi, lo);
+}
+
+/*
+ * Taylor shift by t0 (repeated synthetic division) in double-double, so
+ * that the cancellation of a far-off t0 does not eat the coefficients; then
+ * scale s^i by h^i.
+ */
 void bxp_power_reparam(const double *c, int n, double t0, double t1,
                        double *out)
 {
-    double h = t1 - t0, hp = 1.0;
-    if (out != c)
-        memmove(out, c, (size_t)(n + 1) * sizeof *out);
+    double h = t1 - t0, hp = 1.0, hi[CAP], lo[CAP];
+    for (int i = 0; i <= n; i++) {
+        hi[i] = c[i];
+        lo[i] = 0.0;
+    }
     if (t0 != 0.0)
         for (int i = 0; i < n; i++)
             for (int j = n - 1; j >= i; j--)
-                out[j] += t0 * out[j + 1];
+                dd_mul_add(&hi[j], &lo[j], t0, hi[j + 1], lo[j + 1]);
     for (int i = 0; i <= n; i++) {
-        out[i] *= hp;
+        out[i] = (hi[i] + lo[i]) * hp;
         hp *= h;
     }
 }
@@ -344,14 +367,19 @@ int bxp_bern_first(const double *b, int n, double a, double c,
     return bxp_bern_first_tol(b, n, a, c, want_positive, noise, s);
 }
 
+/*
+ * Root isolation.  Each piece carries, beside its coefficients q, the
+ * coefficients aq of the same restriction applied to |b|: they bound the
+ * rounding error of q locally (de Casteljau has non-negative weights), so a
+ * piece counts as "zero to rounding" only when |q| is within a few ulps of
+ * aq, however small the polynomial is there.
+ */
 struct root_search {
-    int n;
-    double noise;
-    const double *orig;
     double *roots;
     int max, count;
     double cluster_lo, cluster_hi; /* pending run of "zero to rounding" leaves */
     int have_cluster;
+    int budget;                    /* pieces left to examine */
 };
 
 static void push_root(struct root_search *rs, double r)
@@ -388,12 +416,57 @@ static int sign_of(double v)
     return (v > 0.0) - (v < 0.0);
 }
 
-static void roots_rec(struct root_search *rs, const double *q, double lo,
-                      double hi, int depth)
+/* The single sign change of q (Bernstein, degree n, q[0] q[n] of opposite
+   signs) in local coordinates, polished to a few ulps, mapped to [lo, hi]. */
+static double polish_local(const double *q, int n, double lo, double hi)
 {
-    int n = rs->n, changes = 0, prev = 0, pos = 0, neg = 0;
+    double a = 0.0, b = 1.0, fa = q[0], fb = q[n];
+    int side = 0;
+    double last = 1.0;
+    for (int it = 0; it < 200 && b - a > 2.0 * DBL_EPSILON * b; it++) {
+        double x = b - fb * (b - a) / (fb - fa);
+        if (it % 2 == 1) {
+            if (b - a > 0.5 * last)
+                x = 0.5 * (a + b);
+            last = b - a;
+        }
+        if (!(x > a && x < b))
+            x = 0.5 * (a + b);
+        double fx = bxp_bern_eval(q, n, x);
+        if (fx == 0.0) {
+            a = b = x;
+            break;
+        }
+        if ((fx > 0.0) == (fb > 0.0)) {
+            b = x;
+            fb = fx;
+            if (side == 1)
+                fa *= 0.5;
+            side = 1;
+        } else {
+            a = x;
+            fa = fx;
+            if (side == -1)
+                fb *= 0.5;
+            side = -1;
+        }
+    }
+    double u = 0.5 * (a + b);
+    return lo + u * (hi - lo);
+}
+
+static void roots_rec(struct root_search *rs, const double *q, const double *aq,
+                      int n, double lo, double hi, int depth)
+{
+    int changes = 0, prev = 0, pos = 0, neg = 0, clear = 1;
+    double noise = 8.0 * (n + 1) * DBL_EPSILON * max_abs(aq, n);
+    if (--rs->budget < 0 || max_abs(q, n) <= noise || depth >= MAX_DEPTH) {
+        add_leaf(rs, lo, hi); /* zero to rounding (a multiple root) */
+        return;
+    }
     for (int i = 0; i <= n; i++) {
-        int sg = sign_of(q[i]);
+        int sg = fabs(q[i]) <= noise ? 0 : sign_of(q[i]);
+        clear &= sg != 0;
         pos |= sg > 0;
         neg |= sg < 0;
         if (sg != 0) {
@@ -402,46 +475,61 @@ static void roots_rec(struct root_search *rs, const double *q, double lo,
             prev = sg;
         }
     }
-    int s0 = sign_of(q[0]), sn = sign_of(q[n]);
-    if (!(pos && neg) && s0 != 0 && sn != 0) {
-        if (max_abs(q, n) > rs->noise)
-            return; /* one strict sign on the piece: no root */
-    }
-    if (changes == 1 && s0 != 0 && sn != 0 && max_abs(q, n) > rs->noise) {
-        /* One simple crossing: bisect on sign. */
-        struct first_search fs = {n, s0 < 0, 0.0, rs->orig};
+    if (!(pos && neg) && clear)
+        return; /* every coefficient clearly of one sign: no root */
+    if (changes == 1 && fabs(q[0]) > noise && fabs(q[n]) > noise &&
+        sign_of(q[0]) != sign_of(q[n])) {
         flush_cluster(rs);
-        push_root(rs, polish(&fs, lo, hi));
+        push_root(rs, polish_local(q, n, lo, hi));
         return;
     }
-    if (depth >= MAX_DEPTH || max_abs(q, n) <= rs->noise) {
-        add_leaf(rs, lo, hi);
-        return;
-    }
-    double left[CAP], right[CAP], mid = 0.5 * (lo + hi);
-    bern_split(q, n, 0.5, left, right);
-    left[n] = right[0] = bxp_bern_eval(rs->orig, n, mid);
-    roots_rec(rs, left, lo, mid, depth + 1);
-    roots_rec(rs, right, mid, hi, depth + 1);
+    double l[CAP], r[CAP], al[CAP], ar[CAP], mid = 0.5 * (lo + hi);
+    bern_split(q, n, 0.5, l, r);
+    bern_split(aq, n, 0.5, al, ar);
+    roots_rec(rs, l, al, n, lo, mid, depth + 1);
+    roots_rec(rs, r, ar, n, mid, hi, depth + 1);
 }
 
 int bxp_bern_roots(const double *b, int n, double a, double c, double *roots,
                    int max)
 {
-    double scale = max_abs(b, n), q[CAP];
-    struct root_search rs = {n, 64.0 * DBL_EPSILON * scale, b, roots, max, 0,
-                             0.0, 0.0, 0};
-    if (scale == 0.0)
+    double q[CAP], aq[CAP], ab[CAP];
+    struct root_search rs = {roots, max, 0, 0.0, 0.0, 0, 20000};
+    if (max_abs(b, n) == 0.0)
         return -1;
     if (!(a <= c))
         return 0;
+    for (int i = 0; i <= n; i++)
+        ab[i] = fabs(b[i]);
     bxp_bern_restrict(b, n, a, c, q);
-    /* Exact zeros at the ends are roots. */
-    if (q[0] == 0.0)
+    bxp_bern_restrict(ab, n, a, c, aq);
+    /*
+     * Exact zeros at the ends are roots: divide them out (u or 1 - u, with
+     * the Bernstein identities), so the rest sees no root there.
+     */
+    int lo_root = 0, hi_root = 0;
+    while (n > 0 && q[0] == 0.0) {
+        for (int j = 0; j < n; j++) {
+            q[j] = q[j + 1] / (j + 1);
+            aq[j] = aq[j + 1] / (j + 1);
+        }
+        n--;
+        lo_root = 1;
+    }
+    while (n > 0 && q[n] == 0.0) {
+        for (int j = 0; j < n; j++) {
+            q[j] = q[j] / (n - j);
+            aq[j] = aq[j] / (n - j);
+        }
+        n--;
+        hi_root = 1;
+    }
+    if (lo_root)
         push_root(&rs, a);
-    roots_rec(&rs, q, a, c, 0);
+    if (n > 0 && c > a)
+        roots_rec(&rs, q, aq, n, a, c, 0);
     flush_cluster(&rs);
-    if (q[n] == 0.0)
+    if (hi_root && c > a)
         push_root(&rs, c);
     return rs.count < max ? rs.count : max;
 }

@@ -259,22 +259,12 @@ static int axis_terms(const solver *S, int axis, term *t)
     return m;
 }
 
-static int axis_certify(solver *S, int axis, double a, double stop,
-                        int want_positive, double noise);
-
-/*
- * First s in [start, 1] at which f_axis > 0 (want_positive) or f_axis <= 0
- * (!want_positive); values within rounding of zero count as zero, and with
- * want_positive a value must exceed the rounding level.  Returns 1 and *out,
- * or 0 when there is none.
- */
-static int axis_first(solver *S, int axis, double start, double stop,
-                      int want_positive, double *out)
+/* Rounding level of f_axis: a few ulps of the size of its terms. */
+static double axis_noise(solver *S, int axis)
 {
     term t[6];
     int nt = axis_terms(S, axis, t);
     need_x(S, axis);
-    int n = S->xdeg[axis];
     double noise = S->xscale[axis];
     for (int k = 0; k < nt; k++) {
         const double *w = t[k].w_of_a ? S->A->w : S->B->w;
@@ -282,9 +272,40 @@ static int axis_first(solver *S, int axis, double start, double stop,
         need_q(S, t[k].q);
         noise += t[k].coef * max_abs(w, dw) * S->qscale[t[k].q];
     }
-    noise *= 256.0 * DBL_EPSILON;
-    if (axis_certify(S, axis, start, stop, want_positive, noise))
-        return 0;
+    return noise * 16.0 * DBL_EPSILON;
+}
+
+/* f_axis at s, from its polynomials. */
+static double axis_value(solver *S, int axis, double s)
+{
+    term t[6];
+    int nt = axis_terms(S, axis, t);
+    need_x(S, axis);
+    double f = fabs(bxp_sbern_eval(S->x[axis], S->xdeg[axis], s));
+    for (int k = 0; k < nt; k++) {
+        const double *w = t[k].w_of_a ? S->A->w : S->B->w;
+        int dw = t[k].w_of_a ? S->dA : S->dB;
+        need_q(S, t[k].q);
+        f -= t[k].coef * bxp_sbern_eval(w, dw, s) *
+             fabs(bxp_sbern_eval(S->q[t[k].q], S->qdeg[t[k].q], s));
+    }
+    return f;
+}
+
+/*
+ * First s in [start, stop] at which f_axis > level (want_positive) or
+ * f_axis <= level (!want_positive); a piece within noise of the level counts
+ * as reaching "<= level" but not "> level".  Returns 1 and *out, or 0 when
+ * there is none.
+ */
+static int axis_first(solver *S, int axis, double start, double stop,
+                      int want_positive, double level, double noise,
+                      double *out)
+{
+    term t[6];
+    int nt = axis_terms(S, axis, t);
+    need_x(S, axis);
+    int n = S->xdeg[axis];
     double a = start;
     for (int piece = 0; piece < 8 * (BXP_MAX_DEGREE + 1) && a <= stop; piece++) {
         double b = stop;
@@ -297,6 +318,7 @@ static int axis_first(solver *S, int axis, double start, double stop,
                                     &S->xrc[axis], a, stop));
         for (int k = 0; k < nt; k++) {
             int q = t[k].q;
+            need_q(S, q);
             b = fmin(b, next_change(S->q[q], S->qdeg[q], S->qscale[q],
                                     &S->qrc[q], a, stop));
         }
@@ -317,9 +339,8 @@ static int axis_first(solver *S, int axis, double start, double stop,
             bxp_sbern_muladd(g, -sq * tk->coef, S->q[tk->q], S->qdeg[tk->q], w, dw);
         }
         bxp_sbern_to_bern(g, n, gb);
-        if (want_positive)
-            for (int i = 0; i <= n; i++)
-                gb[i] -= noise;
+        for (int i = 0; i <= n; i++)
+            gb[i] -= level;
         if (bxp_bern_first_tol(gb, n, a, b, want_positive, noise, out))
             return 1;
         if (b >= stop)
@@ -330,63 +351,25 @@ static int axis_first(solver *S, int axis, double start, double stop,
 }
 
 /*
- * Bernstein bound over [a, stop]: returns 1 when it proves that f_axis has no
- * wanted point there (f > 0 throughout for !want_positive, f <= noise
- * throughout for want_positive), 0 when the bound is inconclusive.  Each term
- * is restricted to [a, stop]; a term of one sign there is exact, a term of
- * mixed sign is bounded by its largest coefficient.
+ * When the contact that started at tau ends on this axis: the first s at
+ * which f_axis > 0 after it has really gone below zero.  An axis touching at
+ * tau (|f| within rounding) must first reach -noise; if it rises above
+ * +noise before that, the contact was a graze and ends where it rises.
  */
-static int axis_certify(solver *S, int axis, double a, double stop,
-                        int want_positive, double noise)
+static int axis_exit(solver *S, int axis, double tau, double stop, double *out)
 {
-    term t[6];
-    int nt = axis_terms(S, axis, t);
-    int n = S->xdeg[axis];
-    double acc[PCAP], tmp[PCAP], bern[PCAP], slack = 0.0;
-    int pos = 1, neg = 1;
-    bxp_sbern_to_bern(S->x[axis], n, bern);
-    bxp_bern_restrict(bern, n, a, stop, acc);
-    for (int i = 0; i <= n; i++) {
-        pos &= acc[i] > 0.0;
-        neg &= acc[i] < 0.0;
+    double noise = axis_noise(S, axis), deep, up;
+    if (axis_value(S, axis, tau) < -noise)
+        return axis_first(S, axis, tau, stop, 1, 0.0, noise, out);
+    int rises = axis_first(S, axis, tau, stop, 1, noise, noise, &up);
+    if (axis_first(S, axis, tau, rises ? up : stop, 0, -noise, noise, &deep)) {
+        if (axis_first(S, axis, deep, stop, 1, 0.0, noise, out))
+            return 1;
+        return 0;
     }
-    if (!pos && !neg) {
-        if (!want_positive)
-            return 0; /* |x| may reach 0: no lower bound */
-        double m = max_abs(acc, n);
-        for (int i = 0; i <= n; i++)
-            acc[i] = m;
-    } else if (neg) {
-        for (int i = 0; i <= n; i++)
-            acc[i] = -acc[i];
-    }
-    for (int k = 0; k < nt; k++) {
-        const term *tk = &t[k];
-        if (S->qrc[tk->q].zero == 1)
-            continue;
-        const double *w = tk->w_of_a ? S->A->w : S->B->w;
-        int dw = tk->w_of_a ? S->dA : S->dB;
-        bxp_sbern_mul(S->q[tk->q], S->qdeg[tk->q], w, dw, tmp);
-        bxp_sbern_to_bern(tmp, n, bern);
-        bxp_bern_restrict(bern, n, a, stop, tmp);
-        int tp = 1, tn = 1;
-        for (int i = 0; i <= n; i++) {
-            tp &= tmp[i] >= 0.0;
-            tn &= tmp[i] <= 0.0;
-        }
-        double sg = tp ? 1.0 : tn ? -1.0 : 0.0;
-        if (sg != 0.0) {
-            for (int i = 0; i <= n; i++)
-                acc[i] -= sg * tk->coef * tmp[i];
-        } else if (!want_positive) {
-            slack += tk->coef * max_abs(tmp, n);
-        }
-    }
-    for (int i = 0; i <= n; i++) {
-        if (want_positive ? acc[i] > noise : acc[i] - slack <= noise)
-            return 0;
-    }
-    return 1;
+    if (rises)
+        *out = up;
+    return rises;
 }
 
 /* Normalised separation along every axis at one pose; ax[] unit axes. */
@@ -460,25 +443,20 @@ static signed char side_toward(const double *dir, const double *g)
     return dot3(dir, g) > 0.0 ? 1 : -1;
 }
 
-/* Map a world point to the box's normalised coordinates (box = [-1, 1]^3). */
+/*
+ * Coordinates of a world point along the box's local axes, about its centre
+ * (the box is |coordinate k| <= half[k]).  The axes are never singular.
+ */
 static int to_local(const bx_pose *p, const double *x, double *out)
 {
-    double m[3][3], v[3], det;
-    for (int r = 0; r < 3; r++) {
+    double v[3], x12[3], x20[3], x01[3];
+    for (int r = 0; r < 3; r++)
         v[r] = x[r] - p->c[r];
-        for (int k = 0; k < 3; k++)
-            m[r][k] = p->g[k][r];
-    }
-    /* Cramer's rule on the generator matrix (columns g0 g1 g2). */
-    double c0[3] = {m[0][0], m[1][0], m[2][0]};
-    double c1[3] = {m[0][1], m[1][1], m[2][1]};
-    double c2[3] = {m[0][2], m[1][2], m[2][2]};
-    double x12[3], x20[3], x01[3];
-    cross3(c1, c2, x12);
-    cross3(c2, c0, x20);
-    cross3(c0, c1, x01);
-    det = dot3(c0, x12);
-    if (det == 0.0)
+    cross3(p->axis[1], p->axis[2], x12);
+    cross3(p->axis[2], p->axis[0], x20);
+    cross3(p->axis[0], p->axis[1], x01);
+    double det = dot3(p->axis[0], x12);
+    if (det == 0.0 || !isfinite(det))
         return 0;
     out[0] = dot3(v, x12) / det;
     out[1] = dot3(v, x20) / det;
@@ -486,8 +464,8 @@ static int to_local(const bx_pose *p, const double *x, double *out)
     return 1;
 }
 
-/* Clip a convex polygon (2D) to the square [-1, 1]^2; returns vertex count. */
-static int clip_square(double (*poly)[2], int n)
+/* Clip a convex polygon (2D) to the rectangle |x| <= h[0], |y| <= h[1]. */
+static int clip_rect(double (*poly)[2], int n, const double h[2])
 {
     double tmp[16][2];
     for (int edge = 0; edge < 4; edge++) {
@@ -495,7 +473,7 @@ static int clip_square(double (*poly)[2], int n)
         double sgn = edge % 2 ? -1.0 : 1.0;
         for (int i = 0; i < n; i++) {
             const double *p = poly[i], *q = poly[(i + 1) % n];
-            double dp = 1.0 - sgn * p[axis], dq = 1.0 - sgn * q[axis];
+            double dp = h[axis] - sgn * p[axis], dq = h[axis] - sgn * q[axis];
             if (dp >= 0.0 && m < 16) {
                 tmp[m][0] = p[0];
                 tmp[m][1] = p[1];
@@ -516,114 +494,188 @@ static int clip_square(double (*poly)[2], int n)
     return n;
 }
 
-/*
- * Contact point for a face of box F (pose pf, local axis i, side sgn)
- * touched by the support feature of box O (pose po) in direction dir (the
- * outward normal of F's face): the part of O's support feature over F's face,
- * averaged.  fside: which generators of O are free (parallel to the face).
- */
-static void face_contact_point(const bx_pose *pf, int i, int sgn,
-                               const bx_pose *po, const double *dir,
-                               double tol, double *point)
+static double clampd(double v, double h)
 {
-    double corner[3], free_g[3][3];
-    int nfree = 0;
+    return v > h ? h : v < -h ? -h : v;
+}
+
+/*
+ * A point of O on the plane "coordinate i of F = level", over F's face
+ * rectangle: the section of O by the plane (the crossings of its 12 edges,
+ * sorted by angle) clipped to the rectangle, averaged.  Returns 0 when the
+ * clipped section is empty.
+ */
+static int section_point(const bx_pose *pf, const double *hf, int i,
+                         double level, const bx_pose *po, const double *ho,
+                         double *point)
+{
+    double vloc[8][3], pts[16][2], cx = 0.0, cy = 0.0;
+    int a1 = (i + 1) % 3, a2 = (i + 2) % 3, np = 0;
+    for (int v = 0; v < 8; v++) {
+        double x[3];
+        for (int r = 0; r < 3; r++)
+            x[r] = po->c[r] + ((v & 1) ? 1 : -1) * po->axis[0][r] * ho[0] +
+                   ((v & 2) ? 1 : -1) * po->axis[1][r] * ho[1] +
+                   ((v & 4) ? 1 : -1) * po->axis[2][r] * ho[2];
+        if (!to_local(pf, x, vloc[v]))
+            return 0;
+    }
+    for (int v = 0; v < 8; v++)
+        for (int bit = 1; bit < 8; bit <<= 1) {
+            int u = v | bit;
+            if (u == v)
+                continue;
+            double fv = vloc[v][i] - level, fu = vloc[u][i] - level;
+            if ((fv > 0.0) == (fu > 0.0) && fv != 0.0 && fu != 0.0)
+                continue;
+            double t = fv == fu ? 0.0 : fv / (fv - fu);
+            if (np < 16) {
+                pts[np][0] = vloc[v][a1] + t * (vloc[u][a1] - vloc[v][a1]);
+                pts[np][1] = vloc[v][a2] + t * (vloc[u][a2] - vloc[v][a2]);
+                cx += pts[np][0];
+                cy += pts[np][1];
+                np++;
+            }
+        }
+    if (np == 0)
+        return 0;
+    cx /= np;
+    cy /= np;
+    /* Order the crossings around their centre: a convex polygon. */
+    double ang[16];
+    for (int k = 0; k < np; k++)
+        ang[k] = atan2(pts[k][1] - cy, pts[k][0] - cx);
+    for (int k = 1; k < np; k++) {
+        double a = ang[k], p0 = pts[k][0], p1 = pts[k][1];
+        int j = k - 1;
+        while (j >= 0 && ang[j] > a) {
+            ang[j + 1] = ang[j];
+            pts[j + 1][0] = pts[j][0];
+            pts[j + 1][1] = pts[j][1];
+            j--;
+        }
+        ang[j + 1] = a;
+        pts[j + 1][0] = p0;
+        pts[j + 1][1] = p1;
+    }
+    double h2[2] = {hf[a1], hf[a2]};
+    int nc = clip_rect(pts, np, h2);
+    if (nc == 0)
+        return 0;
+    double coord[3] = {0, 0, 0};
+    for (int k = 0; k < nc; k++) {
+        coord[a1] += pts[k][0] / nc;
+        coord[a2] += pts[k][1] / nc;
+    }
+    coord[i] = level;
+    for (int r = 0; r < 3; r++)
+        point[r] = pf->c[r] + coord[0] * pf->axis[0][r] +
+                   coord[1] * pf->axis[1][r] + coord[2] * pf->axis[2][r];
+    return 1;
+}
+
+/*
+ * Contact point for face i of box F (pose pf, half extents hf) touched by
+ * box O (pose po, half extents ho) from direction dir (the outward normal of
+ * F's face): the part of O's support feature in that direction (a vertex, or
+ * an edge or face parallel to F's face) that lies over the face, averaged.
+ * oside (O's feature) gets, along the parallel directions, the side of the
+ * vertex nearest the point.
+ */
+static void face_contact_point(const bx_pose *pf, const double *hf, int i,
+                               const bx_pose *po, const double *ho,
+                               const double *dir, double tol,
+                               double tol_level, double *point,
+                               signed char *oside)
+{
+    double corner[3], free_g[2][3];
+    int nfree = 0, isfree[3] = {0, 0, 0};
     memcpy(corner, po->c, sizeof corner);
     for (int k = 0; k < 3; k++) {
         double gk = dot3(dir, po->g[k]);
-        double len = sqrt(dot3(po->g[k], po->g[k]));
-        if (fabs(gk) <= tol && len > 0.0 && nfree < 2) {
+        if (fabs(gk) <= tol && ho[k] > 0.0 && nfree < 2) {
             memcpy(free_g[nfree++], po->g[k], sizeof free_g[0]);
+            isfree[k] = 1;
             continue;
         }
-        double sd = gk > 0.0 ? -1.0 : 1.0;
+        double sd = dot3(dir, po->axis[k]) > 0.0 ? -1.0 : 1.0;
         for (int r = 0; r < 3; r++)
             corner[r] += sd * po->g[k][r];
     }
-    /* Polygon of O's support feature, in F's normalised face coordinates. */
     double pts[4][3], poly[16][2], loc[3];
     int np = 0;
-    if (nfree == 0) {
-        memcpy(pts[np++], corner, sizeof pts[0]);
-    } else if (nfree == 1) {
-        for (int e = -1; e <= 1; e += 2) {
-            for (int r = 0; r < 3; r++)
-                pts[np][r] = corner[r] + e * free_g[0][r];
-            np++;
+    static const int sq[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+    int nv = nfree == 0 ? 1 : nfree == 1 ? 2 : 4;
+    for (int v = 0; v < nv; v++) {
+        for (int r = 0; r < 3; r++) {
+            pts[np][r] = corner[r];
+            if (nfree == 1)
+                pts[np][r] += (v ? 1.0 : -1.0) * free_g[0][r];
+            else if (nfree == 2)
+                pts[np][r] += sq[v][0] * free_g[0][r] + sq[v][1] * free_g[1][r];
         }
-    } else {
-        static const int sq[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
-        for (int v = 0; v < 4; v++) {
-            for (int r = 0; r < 3; r++)
-                pts[np][r] = corner[r] + sq[v][0] * free_g[0][r] + sq[v][1] * free_g[1][r];
-            np++;
-        }
+        np++;
     }
     int a1 = (i + 1) % 3, a2 = (i + 2) % 3;
-    double depth_sum = 0.0;
-    for (int v = 0; v < np; v++) {
-        if (!to_local(pf, pts[v], loc)) {
+    double h2[2] = {hf[a1], hf[a2]}, level = 0.0, u = 0.0, v2 = 0.0;
+    for (int k = 0; k < np; k++) {
+        if (!to_local(pf, pts[k], loc)) {
             memcpy(point, corner, sizeof corner);
             return;
         }
-        poly[v][0] = loc[a1];
-        poly[v][1] = loc[a2];
-        depth_sum += loc[i];
+        poly[k][0] = loc[a1];
+        poly[k][1] = loc[a2];
+        level += loc[i];
     }
-    double lvl = depth_sum / np;
-    if (lvl > 1.0)
-        lvl = 1.0;
-    if (lvl < -1.0)
-        lvl = -1.0;
-    double u = 0.0, v2 = 0.0;
-    int nc;
-    if (np == 1) {
-        u = fmax(-1.0, fmin(1.0, poly[0][0]));
-        v2 = fmax(-1.0, fmin(1.0, poly[0][1]));
-    } else if (np == 2) {
-        /* A segment: clip it to the square by parameter. */
+    level /= np;
+    /*
+     * Overlapping: take the section of O half way between its deepest point
+     * and F's face (inside F's extent), which lies in both boxes.
+     */
+    double face = hf[i] * (dot3(dir, pf->axis[i]) >= 0.0 ? 1.0 : -1.0);
+    if (fabs(level - face) > tol_level &&
+        section_point(pf, hf, i, clampd(0.5 * (level + face), hf[i]), po, ho,
+                      point))
+        goto name_vertex;
+    level = clampd(level, hf[i]);
+    if (np == 2) {
+        /* A segment: keep the part inside the rectangle, by parameter. */
         double t0 = 0.0, t1 = 1.0;
         for (int ax = 0; ax < 2; ax++) {
-            double p = poly[0][ax], q = poly[1][ax] - poly[0][ax];
-            if (q == 0.0)
+            double p0 = poly[0][ax], d = poly[1][ax] - poly[0][ax];
+            if (d == 0.0)
                 continue;
-            double ta = (-1.0 - p) / q, tb = (1.0 - p) / q;
-            if (ta > tb) {
-                double tt = ta;
-                ta = tb;
-                tb = tt;
-            }
-            t0 = fmax(t0, ta);
-            t1 = fmin(t1, tb);
+            double ta = (-h2[ax] - p0) / d, tb = (h2[ax] - p0) / d;
+            t0 = fmax(t0, fmin(ta, tb));
+            t1 = fmin(t1, fmax(ta, tb));
         }
         double tm = t0 <= t1 ? 0.5 * (t0 + t1) : 0.5;
-        u = fmax(-1.0, fmin(1.0, poly[0][0] + tm * (poly[1][0] - poly[0][0])));
-        v2 = fmax(-1.0, fmin(1.0, poly[0][1] + tm * (poly[1][1] - poly[0][1])));
-    } else if ((nc = clip_square(poly, np)) > 0) {
-        for (int k = 0; k < nc; k++) {
+        u = poly[0][0] + tm * (poly[1][0] - poly[0][0]);
+        v2 = poly[0][1] + tm * (poly[1][1] - poly[0][1]);
+    } else {
+        int nc = np == 4 ? clip_rect(poly, np, h2) : 0;
+        int m = nc > 0 ? nc : np;
+        for (int k = 0; k < m; k++) {
             u += poly[k][0];
             v2 += poly[k][1];
         }
-        u /= nc;
-        v2 /= nc;
-    } else {
-        double cu = 0.0, cv = 0.0;
-        for (int k = 0; k < np; k++) {
-            cu += poly[k][0];
-            cv += poly[k][1];
-        }
-        u = fmax(-1.0, fmin(1.0, cu / np));
-        v2 = fmax(-1.0, fmin(1.0, cv / np));
+        u /= m;
+        v2 /= m;
     }
-    /* Stay on F's face (lvl of sgn side) unless O is deep inside. */
     double coord[3];
-    coord[i] = sgn * fmin(1.0, fabs(lvl)) * (lvl * sgn >= 0.0 ? 1.0 : -1.0);
-    coord[i] = lvl;
-    coord[a1] = u;
-    coord[a2] = v2;
+    coord[i] = level;
+    coord[a1] = clampd(u, h2[0]);
+    coord[a2] = clampd(v2, h2[1]);
     for (int r = 0; r < 3; r++)
-        point[r] = pf->c[r] + coord[0] * pf->g[0][r] + coord[1] * pf->g[1][r] +
-                   coord[2] * pf->g[2][r];
+        point[r] = pf->c[r] + coord[0] * pf->axis[0][r] +
+                   coord[1] * pf->axis[1][r] + coord[2] * pf->axis[2][r];
+name_vertex:;
+    /* Name the vertex of O's feature nearest the point. */
+    double ol[3];
+    if (nfree > 0 && to_local(po, point, ol))
+        for (int k = 0; k < 3; k++)
+            if (isfree[k])
+                oside[k] = ol[k] >= 0.0 ? 1 : -1;
 }
 
 /* Closest points of two segments p + a u, q + b v (a, b in [-1, 1]); midpoint. */
@@ -643,6 +695,93 @@ static void edge_contact_point(const double *p, const double *u, const double *q
     }
     for (int r = 0; r < 3; r++)
         point[r] = 0.5 * (p[r] + sa * u[r] + q[r] + sb * v[r]);
+}
+
+/* Is a point (given in box P's axis coordinates) inside P, within tol? */
+static int inside_local(const double *loc, const double *h, const double *tol)
+{
+    for (int k = 0; k < 3; k++)
+        if (fabs(loc[k]) > h[k] + tol[k])
+            return 0;
+    return 1;
+}
+
+/*
+ * A point of A and B when they overlap: the average of the vertices of the
+ * polytope A n B (vertices of one box inside the other, and crossings of an
+ * edge of one with a face of the other), a convex combination of points of
+ * both.  Returns 0 when none is found (the boxes only touch).
+ */
+static int overlap_point(const bx_pose *pose[2], const double *half[2],
+                         double len_tol, double *point)
+{
+    double sum[3] = {0, 0, 0}, tol[2][3];
+    int count = 0;
+    for (int b = 0; b < 2; b++)
+        for (int k = 0; k < 3; k++) {
+            double n = sqrt(dot3(pose[b]->axis[k], pose[b]->axis[k]));
+            tol[b][k] = n > 0.0 ? len_tol / n : 0.0;
+        }
+    for (int p = 0; p < 2; p++) {
+        const bx_pose *P = pose[p], *O = pose[1 - p];
+        const double *hp = half[p], *ho = half[1 - p];
+        for (int v = 0; v < 8; v++) {
+            /* Vertex v of P, and P's edges from it (increasing coordinate). */
+            double x[3], loc[3];
+            int side[3] = {(v & 1) ? 1 : -1, (v & 2) ? 1 : -1, (v & 4) ? 1 : -1};
+            for (int r = 0; r < 3; r++)
+                x[r] = P->c[r] + side[0] * hp[0] * P->axis[0][r] +
+                       side[1] * hp[1] * P->axis[1][r] +
+                       side[2] * hp[2] * P->axis[2][r];
+            if (!to_local(O, x, loc))
+                return 0;
+            if (inside_local(loc, ho, tol[1 - p])) {
+                for (int r = 0; r < 3; r++)
+                    sum[r] += x[r];
+                count++;
+            }
+            for (int e = 0; e < 3; e++) {
+                if (side[e] > 0 || hp[e] == 0.0)
+                    continue;
+                double y[3], ly[3];
+                for (int r = 0; r < 3; r++)
+                    y[r] = x[r] + 2.0 * hp[e] * P->axis[e][r];
+                if (!to_local(O, y, ly))
+                    return 0;
+                /* Crossings of the segment loc..ly with O's six face planes. */
+                for (int f = 0; f < 6; f++) {
+                    int k = f / 2;
+                    double plane = (f % 2 ? 1.0 : -1.0) * ho[k];
+                    double da = loc[k] - plane, db = ly[k] - plane;
+                    if ((da > 0.0) == (db > 0.0) || da == db)
+                        continue;
+                    double t = da / (da - db), c[3];
+                    for (int r = 0; r < 3; r++)
+                        c[r] = loc[r] + t * (ly[r] - loc[r]);
+                    c[k] = plane;
+                    if (!inside_local(c, ho, tol[1 - p]))
+                        continue;
+                    for (int r = 0; r < 3; r++)
+                        sum[r] += x[r] + t * (y[r] - x[r]);
+                    count++;
+                }
+            }
+        }
+    }
+    if (count == 0)
+        return 0;
+    for (int r = 0; r < 3; r++)
+        point[r] = sum[r] / count;
+    return 1;
+}
+
+/* A length along the normal of face i, in that face's coordinate units. */
+static double local_tol(const bx_pose *p, int i, double len)
+{
+    double n[3];
+    cross3(p->axis[(i + 1) % 3], p->axis[(i + 2) % 3], n);
+    double det = dot3(p->axis[i], n);
+    return det == 0.0 ? len : len * sqrt(dot3(n, n)) / fabs(det);
 }
 
 /* Fill kind, features, point, normal and depth from the pose at contact. */
@@ -667,8 +806,8 @@ static void describe_contact(const solver *S, const sat *st, boxtoi_result *res)
     res->depth = -st->d[best];
     double ftol = S->tol;
     for (int k = 0; k < 3; k++) {
-        res->feature_a.side[k] = side_toward(N, pa->g[k]);
-        res->feature_b.side[k] = (signed char)-side_toward(N, pb->g[k]);
+        res->feature_a.side[k] = side_toward(N, pa->axis[k]);
+        res->feature_b.side[k] = (signed char)-side_toward(N, pb->axis[k]);
     }
     if (best < 3) {
         int i = best;
@@ -676,10 +815,9 @@ static void describe_contact(const solver *S, const sat *st, boxtoi_result *res)
         for (int k = 0; k < 3; k++)
             if (k != i)
                 res->feature_a.side[k] = 0;
-        double out[3] = {-N[0], -N[1], -N[2]};
-        (void)out;
-        face_contact_point(pa, i, res->feature_a.side[i], pb, N, ftol,
-                           res->point);
+        face_contact_point(pa, S->A->half, i, pb, S->B->half, N, ftol,
+                           local_tol(pa, i, S->tol), res->point,
+                           res->feature_b.side);
     } else if (best < 6) {
         int j = best - 3;
         double minus[3] = {-N[0], -N[1], -N[2]};
@@ -687,8 +825,9 @@ static void describe_contact(const solver *S, const sat *st, boxtoi_result *res)
         for (int k = 0; k < 3; k++)
             if (k != j)
                 res->feature_b.side[k] = 0;
-        face_contact_point(pb, j, res->feature_b.side[j], pa, minus, ftol,
-                           res->point);
+        face_contact_point(pb, S->B->half, j, pa, S->A->half, minus, ftol,
+                           local_tol(pb, j, S->tol), res->point,
+                           res->feature_a.side);
     } else {
         int i = (best - 6) / 3, j = (best - 6) % 3;
         double p[3], q[3];
@@ -705,6 +844,11 @@ static void describe_contact(const solver *S, const sat *st, boxtoi_result *res)
         }
         edge_contact_point(p, pa->g[i], q, pb->g[j], res->point);
     }
+    /* Overlapping boxes: a point inside both. */
+    const bx_pose *poses[2] = {pa, pb};
+    const double *halves[2] = {S->A->half, S->B->half};
+    if (res->depth > S->tol)
+        overlap_point(poses, halves, S->tol, res->point);
 }
 
 static int separating_best(const solver *S, const sat *st, const unsigned stuck,
@@ -787,7 +931,7 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
         double next = -1.0;
         while (separating_best(&S, &st, stuck, &axis)) {
             double r;
-            if (!axis_first(&S, axis, tau, 1.0, 0, &r)) {
+            if (!axis_first(&S, axis, tau, 1.0, 0, 0.0, axis_noise(&S, axis), &r)) {
                 next = 2.0; /* separates through the end */
                 break;
             }
@@ -838,7 +982,7 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
     for (int k = 0; k < NAXES; k++) {
         double r;
         int axis = order[k];
-        if (axis_first(&S, axis, tau, fmin(exit_s, 1.0), 1, &r) && r < exit_s)
+        if (axis_exit(&S, axis, tau, fmin(exit_s, 1.0), &r) && r < exit_s)
             exit_s = r;
     }
     if (exit_s > 1.0) {

@@ -1,0 +1,291 @@
+/* Shared helpers for the solver's tests; see lib-util.h. */
+#include "lib-util.h"
+
+#include <math.h>
+#include <string.h>
+
+void tu_identity3(double m[3][3])
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            m[i][j] = i == j ? 1.0 : 0.0;
+}
+
+void tu_rot_x(double m[3][3], double a)
+{
+    double c = cos(a), s = sin(a);
+    tu_identity3(m);
+    m[1][1] = c;
+    m[1][2] = -s;
+    m[2][1] = s;
+    m[2][2] = c;
+}
+
+void tu_rot_y(double m[3][3], double a)
+{
+    double c = cos(a), s = sin(a);
+    tu_identity3(m);
+    m[0][0] = c;
+    m[0][2] = s;
+    m[2][0] = -s;
+    m[2][2] = c;
+}
+
+void tu_rot_z(double m[3][3], double a)
+{
+    double c = cos(a), s = sin(a);
+    tu_identity3(m);
+    m[0][0] = c;
+    m[0][1] = -s;
+    m[1][0] = s;
+    m[1][1] = c;
+}
+
+void tu_mul3(const double a[3][3], const double b[3][3], double out[3][3])
+{
+    double r[3][3];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            r[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
+    memcpy(out, r, sizeof r);
+}
+
+void tu_mul3v(const double m[3][3], const double v[3], double out[3])
+{
+    double r[3];
+    for (int i = 0; i < 3; i++)
+        r[i] = m[i][0] * v[0] + m[i][1] * v[1] + m[i][2] * v[2];
+    memcpy(out, r, sizeof r);
+}
+
+double tu_inverse3(const double m[3][3], double out[3][3])
+{
+    double c[3][3];
+    /* Cofactor matrix, transposed as we go (adjugate). */
+    c[0][0] = m[1][1] * m[2][2] - m[1][2] * m[2][1];
+    c[0][1] = m[0][2] * m[2][1] - m[0][1] * m[2][2];
+    c[0][2] = m[0][1] * m[1][2] - m[0][2] * m[1][1];
+    c[1][0] = m[1][2] * m[2][0] - m[1][0] * m[2][2];
+    c[1][1] = m[0][0] * m[2][2] - m[0][2] * m[2][0];
+    c[1][2] = m[0][2] * m[1][0] - m[0][0] * m[1][2];
+    c[2][0] = m[1][0] * m[2][1] - m[1][1] * m[2][0];
+    c[2][1] = m[0][1] * m[2][0] - m[0][0] * m[2][1];
+    c[2][2] = m[0][0] * m[1][1] - m[0][1] * m[1][0];
+    double det = m[0][0] * c[0][0] + m[0][1] * c[1][0] + m[0][2] * c[2][0];
+    if (det == 0.0)
+        return 0.0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            out[i][j] = c[i][j] / det;
+    return det;
+}
+
+void tu_cross(const double a[3], const double b[3], double out[3])
+{
+    double r[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+                   a[0] * b[1] - a[1] * b[0]};
+    memcpy(out, r, sizeof r);
+}
+
+double tu_dot(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+double tu_norm(const double a[3])
+{
+    return sqrt(tu_dot(a, a));
+}
+
+void tu_motion_zero(boxtoi_motion *m, int degree)
+{
+    memset(m, 0, sizeof *m);
+    m->degree = degree;
+}
+
+void tu_motion_rot_trans(boxtoi_motion *m, const double r[3][3],
+                         const double p[][3], int pdeg)
+{
+    tu_motion_zero(m, pdeg);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            m->c[0][i][j] = r[i][j];
+    for (int k = 0; k <= pdeg; k++)
+        for (int i = 0; i < 3; i++)
+            m->c[k][i][3] = p[k][i];
+    m->c[0][3][3] = 1.0;
+}
+
+void tu_motion_trans(boxtoi_motion *m, const double p[][3], int pdeg)
+{
+    double r[3][3];
+    tu_identity3(r);
+    tu_motion_rot_trans(m, r, p, pdeg);
+}
+
+void tu_eval(const boxtoi_motion *m, double t, double out[4][4])
+{
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            double v = 0.0;
+            for (int k = m->degree; k >= 0; k--)
+                v = v * t + m->c[k][i][j];
+            out[i][j] = v;
+        }
+}
+
+void tu_apply(const boxtoi_motion *m, double t, const double x[3],
+              double out[3])
+{
+    double e[4][4];
+    tu_eval(m, t, e);
+    double w = e[3][3];
+    for (int i = 0; i < 3; i++)
+        out[i] = (e[i][0] * x[0] + e[i][1] * x[1] + e[i][2] * x[2] + e[i][3]) / w;
+}
+
+int tu_to_local(const boxtoi_motion *m, double t, const double y[3],
+                double out[3])
+{
+    double e[4][4], a[3][3], inv[3][3], r[3];
+    tu_eval(m, t, e);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            a[i][j] = e[i][j];
+    if (tu_inverse3(a, inv) == 0.0)
+        return 0;
+    for (int i = 0; i < 3; i++)
+        r[i] = e[3][3] * y[i] - e[i][3];
+    tu_mul3v(inv, r, out);
+    return 1;
+}
+
+double tu_box_excess(const boxtoi_box *box, const double x[3])
+{
+    double e = 0.0;
+    for (int i = 0; i < 3; i++) {
+        if (box->lo[i] - x[i] > e)
+            e = box->lo[i] - x[i];
+        if (x[i] - box->hi[i] > e)
+            e = x[i] - box->hi[i];
+    }
+    return e;
+}
+
+double tu_box_size(const boxtoi_box *box)
+{
+    double s = 0.0;
+    for (int i = 0; i < 3; i++)
+        if (box->hi[i] - box->lo[i] > s)
+            s = box->hi[i] - box->lo[i];
+    return s;
+}
+
+void tu_parallelepiped(const boxtoi_box *box, const boxtoi_motion *m,
+                       double t, double centre[3], double g[3][3])
+{
+    double e[4][4];
+    tu_eval(m, t, e);
+    double w = e[3][3];
+    double mid[3];
+    for (int i = 0; i < 3; i++)
+        mid[i] = 0.5 * (box->lo[i] + box->hi[i]);
+    for (int i = 0; i < 3; i++)
+        centre[i] = (e[i][0] * mid[0] + e[i][1] * mid[1] + e[i][2] * mid[2] + e[i][3]) / w;
+    for (int k = 0; k < 3; k++) {
+        double h = 0.5 * (box->hi[k] - box->lo[k]);
+        for (int i = 0; i < 3; i++)
+            g[k][i] = e[i][k] * h / w;
+    }
+}
+
+/* Separation of the two parallelepipeds along axis n (any length, != 0). */
+static double sep_along(const double n[3], const double ca[3],
+                        const double ga[3][3], const double cb[3],
+                        const double gb[3][3])
+{
+    double d[3] = {cb[0] - ca[0], cb[1] - ca[1], cb[2] - ca[2]};
+    double s = fabs(tu_dot(n, d));
+    for (int k = 0; k < 3; k++)
+        s -= fabs(tu_dot(n, ga[k])) + fabs(tu_dot(n, gb[k]));
+    return s / tu_norm(n);
+}
+
+double tu_sat_separation(const boxtoi_box *a, const boxtoi_motion *ma,
+                         const boxtoi_box *b, const boxtoi_motion *mb,
+                         double t)
+{
+    double ca[3], ga[3][3], cb[3], gb[3][3];
+    tu_parallelepiped(a, ma, t, ca, ga);
+    tu_parallelepiped(b, mb, t, cb, gb);
+    /* Edge directions: the columns of the 3x3 parts (valid also for
+     * zero-extent axes, whose half-edge vector is 0). */
+    double ea[3][3], eb[3][3], e4[4][4];
+    tu_eval(ma, t, e4);
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < 3; i++)
+            ea[k][i] = e4[i][k];
+    tu_eval(mb, t, e4);
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < 3; i++)
+            eb[k][i] = e4[i][k];
+    double best = -INFINITY;
+    double n[3];
+    for (int k = 0; k < 3; k++) {
+        tu_cross(ea[(k + 1) % 3], ea[(k + 2) % 3], n);
+        double s = sep_along(n, ca, ga, cb, gb);
+        if (s > best)
+            best = s;
+        tu_cross(eb[(k + 1) % 3], eb[(k + 2) % 3], n);
+        s = sep_along(n, ca, ga, cb, gb);
+        if (s > best)
+            best = s;
+    }
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            tu_cross(ea[i], eb[j], n);
+            double len = tu_norm(n);
+            if (len < 1e-9 * tu_norm(ea[i]) * tu_norm(eb[j]))
+                continue; /* parallel edges: covered by the face axes */
+            double s = sep_along(n, ca, ga, cb, gb);
+            if (s > best)
+                best = s;
+        }
+    return best;
+}
+
+void tu_feature_name(const boxtoi_feature *f, char buf[16])
+{
+    static const char letters[3] = {'X', 'Y', 'Z'};
+    int n = 0, count = 0;
+    for (int i = 0; i < 3; i++)
+        if (f->side[i] != 0)
+            count++;
+    for (int i = 0; i < 3; i++) {
+        if (f->side[i] == 0)
+            continue;
+        if (count == 2 && n > 0)
+            buf[n++] = '-';
+        buf[n++] = letters[i];
+        if (f->side[i] > 0)
+            buf[n++] = '\'';
+    }
+    buf[n] = '\0';
+}
+
+boxtoi_feature tu_feature(int sx, int sy, int sz)
+{
+    boxtoi_feature f;
+    f.side[0] = (signed char)sx;
+    f.side[1] = (signed char)sy;
+    f.side[2] = (signed char)sz;
+    return f;
+}
+
+double tu_rand(unsigned long long *state, double lo, double hi)
+{
+    /* 64-bit linear congruential generator (Knuth's MMIX constants). */
+    *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+    double u = (double)(*state >> 11) * (1.0 / 9007199254740992.0);
+    return lo + (hi - lo) * u;
+}

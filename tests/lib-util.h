@@ -1,0 +1,81 @@
+/*
+ * Shared helpers for the solver's tests: building motions by filling the
+ * coefficient matrices directly, evaluating them without the library, small
+ * 3x3 linear algebra, and an independent separating-axis overlap test.
+ * Nothing here calls into the library, so the helpers can serve as a
+ * reference for it.
+ */
+#ifndef BOXTOI_TESTS_LIB_UTIL_H
+#define BOXTOI_TESTS_LIB_UTIL_H
+
+#include "boxtoi.h"
+
+#define TU_PI 3.14159265358979323846
+
+/* 3x3 helpers (row-major, m[row][col]). */
+void tu_identity3(double m[3][3]);
+void tu_rot_x(double m[3][3], double angle);
+void tu_rot_y(double m[3][3], double angle);
+void tu_rot_z(double m[3][3], double angle);
+void tu_mul3(const double a[3][3], const double b[3][3], double out[3][3]);
+void tu_mul3v(const double m[3][3], const double v[3], double out[3]);
+/* Inverse of m; returns the determinant (out untouched when it is 0). */
+double tu_inverse3(const double m[3][3], double out[3][3]);
+void tu_cross(const double a[3], const double b[3], double out[3]);
+double tu_dot(const double a[3], const double b[3]);
+double tu_norm(const double a[3]);
+
+/* All coefficients zero, the given degree. */
+void tu_motion_zero(boxtoi_motion *m, int degree);
+/*
+ * M(t) = [R p(t); 0 0 0 1] with p(t) = sum_k p[k] t^k, k = 0..pdeg; the
+ * motion's degree is pdeg.
+ */
+void tu_motion_rot_trans(boxtoi_motion *m, const double r[3][3],
+                         const double p[][3], int pdeg);
+/* Pure translation p(t) (identity rotation). */
+void tu_motion_trans(boxtoi_motion *m, const double p[][3], int pdeg);
+
+/* M(t) at t by Horner's rule on the coefficients (no library call). */
+void tu_eval(const boxtoi_motion *m, double t, double out[4][4]);
+/* World point of local x at t: P / w. */
+void tu_apply(const boxtoi_motion *m, double t, const double x[3],
+              double out[3]);
+/*
+ * Local coordinates of world point y at t (inverse of tu_apply).  Returns 0
+ * when the 3x3 part is singular.
+ */
+int tu_to_local(const boxtoi_motion *m, double t, const double y[3],
+                double out[3]);
+/* How far local point x lies outside box (0 inside), max over axes. */
+double tu_box_excess(const boxtoi_box *box, const double x[3]);
+/* Largest extent of the box in its local frame. */
+double tu_box_size(const boxtoi_box *box);
+
+/*
+ * The box at t as a parallelepiped: centre and three half-edge vectors
+ * g[k] (world).
+ */
+void tu_parallelepiped(const boxtoi_box *box, const boxtoi_motion *m,
+                       double t, double centre[3], double g[3][3]);
+/*
+ * Separating-axis test of two parallelepipeds over the 15 candidate axes
+ * (face normals of each and cross products of edge directions).  Returns the
+ * largest separation along a unit axis: > 0 apart, < 0 overlapping (then its
+ * magnitude bounds the overlap along every tested axis).
+ */
+double tu_sat_separation(const boxtoi_box *a, const boxtoi_motion *ma,
+                         const boxtoi_box *b, const boxtoi_motion *mb,
+                         double t);
+
+/*
+ * The feature's name written from its definition: letters X Y Z with a
+ * prime for the hi side; vertex "X'YZ", edge "X-Z'", face "Y'".
+ */
+void tu_feature_name(const boxtoi_feature *f, char buf[16]);
+boxtoi_feature tu_feature(int sx, int sy, int sz);
+
+/* Deterministic pseudo-random numbers in [lo, hi). */
+double tu_rand(unsigned long long *state, double lo, double hi);
+
+#endif

@@ -1,0 +1,738 @@
+/*
+ * The public API around the solver: invalid input (each with its own
+ * reason and the right `which`), names and messages, the default query,
+ * boxtoi_swept_aabb against dense sampling, boxtoi_overlap_at against an
+ * independent separating-axis test, boxtoi_motion_rigid against the
+ * quaternion formula, boxtoi_motion_multiply against applying two motions in
+ * turn, degree overflow, and reentrancy (two threads).
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "boxtoi.h"
+#include "lib-util.h"
+#include "tap/basic.h"
+
+static boxtoi_query base_query(void)
+{
+    /* A = [-1,1]^3 at rest, B = [-1,1]^3 moving from x = 5 to x = 1 (a hit
+     * at t = 3/4): a valid query the invalid ones are made from. */
+    boxtoi_query q;
+    memset(&q, 0, sizeof q);
+    for (int i = 0; i < 3; i++) {
+        q.a.lo[i] = q.b.lo[i] = -1.0;
+        q.a.hi[i] = q.b.hi[i] = 1.0;
+    }
+    double pa[1][3] = {{0, 0, 0}};
+    double pb[2][3] = {{5.0, 0.2, 0.1}, {-4.0, 0, 0}};
+    tu_motion_trans(&q.motion_a, pa, 0);
+    tu_motion_trans(&q.motion_b, pb, 1);
+    q.t0 = 0.0;
+    q.t1 = 1.0;
+    return q;
+}
+
+static void expect_invalid(const char *name, const boxtoi_query *q, boxtoi_reason reason,
+                           int which)
+{
+    boxtoi_result r = boxtoi_solve(q);
+    int good = r.state == BOXTOI_INVALID && r.reason == reason && r.which == which;
+    if (!ok(good, "invalid: %s -> reason %d, which %d", name, (int)reason, which))
+        diag("got state %s, reason %d (%s), which %d", boxtoi_state_name(r.state),
+             (int)r.reason, boxtoi_reason_message(r.reason), r.which);
+}
+
+static void expect_valid(const char *name, const boxtoi_query *q)
+{
+    boxtoi_result r = boxtoi_solve(q);
+    if (!ok(r.state == BOXTOI_HIT || r.state == BOXTOI_MISS || r.state == BOXTOI_OVERLAP,
+            "valid: %s is answered", name))
+        diag("got state %s, reason %d (%s), which %d", boxtoi_state_name(r.state),
+             (int)r.reason, boxtoi_reason_message(r.reason), r.which);
+}
+
+static void test_invalid(void)
+{
+    boxtoi_result r = boxtoi_solve(NULL);
+    ok(r.state == BOXTOI_INVALID && r.reason == BOXTOI_REASON_NULL && r.which == 0,
+       "invalid: NULL query");
+    ok(isnan(r.toi), "invalid: toi is NaN");
+
+    boxtoi_query q = base_query();
+    expect_valid("the base query", &q);
+    is_int(boxtoi_solve(&q).state, BOXTOI_HIT, "the base query is a hit");
+
+    q = base_query();
+    q.a.lo[1] = NAN;
+    expect_invalid("NaN corner of A", &q, BOXTOI_REASON_BOX_NOT_FINITE, 1);
+    q = base_query();
+    q.b.hi[2] = INFINITY;
+    expect_invalid("infinite corner of B", &q, BOXTOI_REASON_BOX_NOT_FINITE, 2);
+    q = base_query();
+    q.b.lo[0] = -INFINITY;
+    expect_invalid("-inf corner of B", &q, BOXTOI_REASON_BOX_NOT_FINITE, 2);
+    q = base_query();
+    q.a.lo[2] = 1.5;
+    expect_invalid("lo > hi in A", &q, BOXTOI_REASON_BOX_INVERTED, 1);
+    q = base_query();
+    q.b.hi[0] = -1.0 - 1e-12;
+    expect_invalid("lo > hi in B", &q, BOXTOI_REASON_BOX_INVERTED, 2);
+    q = base_query();
+    q.b.hi[0] = -1.0;
+    expect_valid("lo == hi (a plate)", &q);
+
+    q = base_query();
+    q.motion_a.c[0][1][2] = NAN;
+    expect_invalid("NaN motion coefficient of A", &q, BOXTOI_REASON_MOTION_NOT_FINITE, 1);
+    q = base_query();
+    q.motion_b.c[1][0][3] = INFINITY;
+    expect_invalid("inf motion coefficient of B", &q, BOXTOI_REASON_MOTION_NOT_FINITE, 2);
+    q = base_query();
+    q.motion_b.c[5][0][3] = NAN; /* above the degree: ignored */
+    expect_valid("NaN above the degree", &q);
+
+    q = base_query();
+    q.motion_a.degree = -1;
+    expect_invalid("degree -1", &q, BOXTOI_REASON_DEGREE, 1);
+    q = base_query();
+    q.motion_b.degree = BOXTOI_MAX_DEGREE + 1;
+    expect_invalid("degree MAX+1", &q, BOXTOI_REASON_DEGREE, 2);
+    q = base_query();
+    q.motion_b.degree = BOXTOI_MAX_DEGREE;
+    expect_valid("degree MAX with zero high coefficients", &q);
+
+    q = base_query();
+    q.motion_a.c[0][3][0] = 0.5;
+    expect_invalid("bottom row [0.5 0 0 1]", &q, BOXTOI_REASON_BOTTOM_ROW, 1);
+    q = base_query();
+    q.motion_b.c[1][3][2] = 1e-3;
+    expect_invalid("bottom row with t term", &q, BOXTOI_REASON_BOTTOM_ROW, 2);
+    q = base_query();
+    q.motion_b.c[3][3][1] = 1.0; /* above the degree: ignored */
+    expect_valid("bottom row entry above the degree", &q);
+
+    /* w(t) = t - 1/2 for B (3x3 part identity times w, translation column
+     * (5 - 4t) w): the world motion is a translation wherever w != 0. */
+    q = base_query();
+    boxtoi_motion *m = &q.motion_b;
+    tu_motion_zero(m, 2);
+    for (int i = 0; i < 3; i++) {
+        m->c[0][i][i] = -0.5;
+        m->c[1][i][i] = 1.0;
+    }
+    /* (5 - 4t)(t - 1/2) = -2.5 + 7t - 4t^2; y: 0.2 (t - 1/2), z: 0.1 (t - 1/2) */
+    m->c[0][0][3] = -2.5;
+    m->c[1][0][3] = 7.0;
+    m->c[2][0][3] = -4.0;
+    m->c[0][1][3] = -0.1;
+    m->c[1][1][3] = 0.2;
+    m->c[0][2][3] = -0.05;
+    m->c[1][2][3] = 0.1;
+    m->c[0][3][3] = -0.5;
+    m->c[1][3][3] = 1.0;
+    expect_invalid("w = t - 1/2 on [0, 1]", &q, BOXTOI_REASON_W_VANISHES, 2);
+    q.t0 = 0.6;
+    expect_valid("w = t - 1/2 on [0.6, 1]", &q);
+    boxtoi_result r2 = boxtoi_solve(&q);
+    is_double(r2.toi, 0.75, 1e-9, "w = t - 1/2 on [0.6, 1]: same hit at 0.75");
+    q.t0 = 0.0;
+    q.t1 = 0.5;
+    expect_invalid("w = t - 1/2 on [0, 0.5] (zero at t1)", &q, BOXTOI_REASON_W_VANISHES, 2);
+    q.t1 = 0.4;
+    expect_valid("w = t - 1/2 on [0, 0.4] (w < 0 throughout)", &q);
+
+    /* singular 3x3 part: A's z column scaled by (t - 1/2) */
+    q = base_query();
+    q.motion_a.degree = 1;
+    q.motion_a.c[0][2][2] = -0.5;
+    q.motion_a.c[1][2][2] = 1.0;
+    expect_invalid("3x3 part singular at t = 1/2", &q, BOXTOI_REASON_SINGULAR, 1);
+    q.t0 = 0.6;
+    expect_valid("3x3 part singular at 1/2, interval [0.6, 1]", &q);
+    q = base_query();
+    memset(q.motion_b.c[0], 0, sizeof q.motion_b.c[0]);
+    memset(q.motion_b.c[1], 0, sizeof q.motion_b.c[1]);
+    q.motion_b.c[0][3][3] = 1.0;
+    expect_invalid("3x3 part zero", &q, BOXTOI_REASON_SINGULAR, 2);
+
+    q = base_query();
+    q.t0 = NAN;
+    expect_invalid("t0 NaN", &q, BOXTOI_REASON_INTERVAL_NOT_FINITE, 0);
+    q = base_query();
+    q.t1 = NAN;
+    expect_invalid("t1 NaN", &q, BOXTOI_REASON_INTERVAL_NOT_FINITE, 0);
+    q = base_query();
+    q.t1 = INFINITY;
+    expect_invalid("t1 infinite", &q, BOXTOI_REASON_INTERVAL_NOT_FINITE, 0);
+    q = base_query();
+    q.t0 = 0.7;
+    q.t1 = 0.2;
+    expect_invalid("t0 > t1", &q, BOXTOI_REASON_INTERVAL_REVERSED, 0);
+    q = base_query();
+    q.t0 = q.t1 = 0.75;
+    expect_valid("t0 == t1", &q);
+
+    /* numbers so large that products overflow: either refused as out of
+     * range, or answered (never FAILED, never a wrong reason) */
+    q = base_query();
+    q.motion_b.c[0][0][3] = 1e300;
+    r = boxtoi_solve(&q);
+    ok((r.state == BOXTOI_INVALID && r.reason == BOXTOI_REASON_OUT_OF_RANGE &&
+        r.which == 2) ||
+           r.state == BOXTOI_MISS,
+       "huge translation (1e300): out of range or a miss (got %s, reason %d)",
+       boxtoi_state_name(r.state), (int)r.reason);
+
+    /* boxtoi_validate directly */
+    q = base_query();
+    is_int(boxtoi_validate(&q.b, &q.motion_b, 0.0, 1.0), BOXTOI_REASON_NONE,
+           "validate: valid box and motion");
+    is_int(boxtoi_validate(NULL, &q.motion_b, 0.0, 1.0), BOXTOI_REASON_NULL,
+           "validate: NULL box");
+    is_int(boxtoi_validate(&q.b, NULL, 0.0, 1.0), BOXTOI_REASON_NULL,
+           "validate: NULL motion");
+    q.b.lo[0] = 2.0;
+    is_int(boxtoi_validate(&q.b, &q.motion_b, 0.0, 1.0), BOXTOI_REASON_BOX_INVERTED,
+           "validate: inverted box");
+    q = base_query();
+    is_int(boxtoi_validate(&q.b, &q.motion_b, 1.0, 0.0),
+           BOXTOI_REASON_INTERVAL_REVERSED, "validate: reversed interval");
+
+    /* overlap_at with bad input */
+    q = base_query();
+    q.a.hi[0] = NAN;
+    boxtoi_reason why = BOXTOI_REASON_NONE;
+    is_int(boxtoi_overlap_at(&q, 0.5, &why), -1, "overlap_at: NaN box gives -1");
+    is_int(why, BOXTOI_REASON_BOX_NOT_FINITE, "overlap_at: ... with its reason");
+    is_int(boxtoi_overlap_at(&q, 0.5, NULL), -1, "overlap_at: reason may be NULL");
+    is_int(boxtoi_overlap_at(NULL, 0.5, &why), -1, "overlap_at: NULL query gives -1");
+    is_int(why, BOXTOI_REASON_NULL, "overlap_at: ... reason NULL");
+}
+
+static void test_names(void)
+{
+    int good = 1, distinct = 1;
+    const char *msg[BOXTOI_REASON_OUT_OF_RANGE + 1];
+    for (int i = 0; i <= BOXTOI_REASON_OUT_OF_RANGE; i++) {
+        msg[i] = boxtoi_reason_message((boxtoi_reason)i);
+        if (!msg[i] || !msg[i][0])
+            good = 0;
+    }
+    ok(good, "every reason has a non-empty message");
+    for (int i = 0; i <= BOXTOI_REASON_OUT_OF_RANGE; i++)
+        for (int j = 0; j < i; j++)
+            if (msg[i] && msg[j] && strcmp(msg[i], msg[j]) == 0) {
+                distinct = 0;
+                diag("reasons %d and %d share \"%s\"", i, j, msg[i]);
+            }
+    ok(distinct, "reason messages are distinct");
+
+    is_string(boxtoi_state_name(BOXTOI_HIT), "hit", "state name hit");
+    is_string(boxtoi_state_name(BOXTOI_MISS), "miss", "state name miss");
+    is_string(boxtoi_state_name(BOXTOI_OVERLAP), "overlap", "state name overlap");
+    is_string(boxtoi_state_name(BOXTOI_INVALID), "invalid", "state name invalid");
+    is_string(boxtoi_state_name(BOXTOI_FAILED), "failed", "state name failed");
+    is_string(boxtoi_state_name(BOXTOI_UNKNOWN), "unknown", "state name unknown");
+    is_string(boxtoi_kind_name(BOXTOI_VERTEX_FACE), "vertex-face", "kind vertex-face");
+    is_string(boxtoi_kind_name(BOXTOI_FACE_VERTEX), "face-vertex", "kind face-vertex");
+    is_string(boxtoi_kind_name(BOXTOI_EDGE_EDGE), "edge-edge", "kind edge-edge");
+    is_string(boxtoi_kind_name(BOXTOI_KIND_NONE), "none", "kind none");
+
+    /* all 26 features, against names written from the definition */
+    int count = 0, fine = 0;
+    for (int sx = -1; sx <= 1; sx++)
+        for (int sy = -1; sy <= 1; sy++)
+            for (int sz = -1; sz <= 1; sz++) {
+                if (!sx && !sy && !sz)
+                    continue;
+                boxtoi_feature f = tu_feature(sx, sy, sz);
+                char want[16], got[BOXTOI_FEATURE_NAME_MAX];
+                tu_feature_name(&f, want);
+                boxtoi_feature_name(f, got, sizeof got);
+                count++;
+                if (strcmp(got, want) == 0)
+                    fine++;
+                else
+                    diag("feature (%d %d %d): got \"%s\" want \"%s\"", sx, sy, sz, got,
+                         want);
+            }
+    is_int(count, 26, "26 features enumerated");
+    is_int(fine, 26, "all 26 feature names right");
+    char buf[BOXTOI_FEATURE_NAME_MAX];
+    is_string(boxtoi_feature_name(tu_feature(1, -1, -1), buf, sizeof buf), "X'YZ",
+              "vertex X'YZ");
+    is_string(boxtoi_feature_name(tu_feature(-1, 0, 1), buf, sizeof buf), "X-Z'",
+              "edge X-Z'");
+    is_string(boxtoi_feature_name(tu_feature(0, 1, 0), buf, sizeof buf), "Y'", "face Y'");
+    is_string(boxtoi_feature_name(tu_feature(1, 1, 1), buf, sizeof buf), "X'Y'Z'",
+              "vertex X'Y'Z'");
+    is_string(boxtoi_feature_name(tu_feature(0, 0, 0), buf, sizeof buf), "",
+              "empty feature");
+    char small[3] = {'#', '#', '#'};
+    boxtoi_feature_name(tu_feature(1, 1, 1), small, 3);
+    ok(small[2] == '\0' && strncmp(small, "X'", 2) == 0,
+       "short buffer: truncated and terminated");
+    char none[1] = {'#'};
+    boxtoi_feature_name(tu_feature(1, 1, 1), none, 0);
+    ok(none[0] == '#', "size 0: nothing written");
+    ok(boxtoi_feature_name(tu_feature(1, 0, 0), NULL, 8) == NULL, "NULL buffer: NULL");
+
+    const char *v = boxtoi_version();
+    int a, b, c, n = 0;
+    ok(v && sscanf(v, "%d.%d.%d%n", &a, &b, &c, &n) == 3 && v[n] == '\0',
+       "version is MAJOR.MINOR.PATCH (%s)", v ? v : "(null)");
+}
+
+static void test_defaults(void)
+{
+    boxtoi_result zero;
+    memset(&zero, 0, sizeof zero);
+    is_int(zero.state, BOXTOI_UNKNOWN, "a zeroed result is UNKNOWN");
+    is_int(zero.reason, BOXTOI_REASON_NONE, "a zeroed result has no reason");
+    is_int(zero.kind, BOXTOI_KIND_NONE, "a zeroed result has kind none");
+
+    boxtoi_query q = boxtoi_default_query();
+    int unit = 1;
+    for (int i = 0; i < 3; i++) {
+        if (q.a.hi[i] - q.a.lo[i] != 1.0 || q.b.hi[i] - q.b.lo[i] != 1.0)
+            unit = 0;
+    }
+    ok(unit, "default query: two unit boxes");
+    is_double(q.t0, 0.0, 0.0, "default query: t0 = 0");
+    is_double(q.t1, 1.0, 0.0, "default query: t1 = 1");
+    int ident = 1;
+    for (int s = 0; s <= 4; s++) {
+        double t = s / 4.0, ma[4][4], mb[4][4];
+        tu_eval(&q.motion_a, t, ma);
+        tu_eval(&q.motion_b, t, mb);
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++)
+                if (ma[i][j] != (i == j) || mb[i][j] != (i == j))
+                    ident = 0;
+    }
+    ok(ident && q.motion_a.degree >= 0 && q.motion_b.degree >= 0,
+       "default query: identity motions");
+    is_int(boxtoi_solve(&q).state, BOXTOI_OVERLAP, "default query: the boxes overlap");
+
+    boxtoi_motion m;
+    memset(&m, 0x55, sizeof m);
+    boxtoi_motion_identity(&m);
+    double e[4][4];
+    boxtoi_motion_eval(&m, 0.7, e);
+    int idok = 1;
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            if (e[i][j] != (i == j))
+                idok = 0;
+    ok(idok, "motion_identity evaluates to I");
+    double cm[4][4] = {{0, -1, 0, 2}, {1, 0, 0, 3}, {0, 0, 1, 4}, {0, 0, 0, 1}};
+    boxtoi_motion_constant(&m, cm);
+    double x[3] = {1, 2, 3}, y[3];
+    boxtoi_motion_apply(&m, 5.0, x, y);
+    ok(y[0] == 0.0 && y[1] == 4.0 && y[2] == 7.0, "motion_constant + motion_apply");
+}
+
+/* ---------- swept AABB ---------- */
+
+static void check_swept(const char *name, const boxtoi_box *box, const boxtoi_motion *m,
+                        double t0, double t1, int check_tight)
+{
+    double lo[3], hi[3];
+    boxtoi_reason r = boxtoi_swept_aabb(box, m, t0, t1, lo, hi);
+    if (!is_int(r, BOXTOI_REASON_NONE, "swept aabb %s: valid", name))
+        return;
+    double slo[3] = {INFINITY, INFINITY, INFINITY};
+    double shi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    const int N = 2000;
+    for (int s = 0; s <= N; s++) {
+        double t = t0 + (t1 - t0) * s / N;
+        for (int v = 0; v < 8; v++) {
+            double x[3] = {(v & 1) ? box->hi[0] : box->lo[0],
+                           (v & 2) ? box->hi[1] : box->lo[1],
+                           (v & 4) ? box->hi[2] : box->lo[2]};
+            double y[3];
+            tu_apply(m, t, x, y);
+            for (int i = 0; i < 3; i++) {
+                if (y[i] < slo[i])
+                    slo[i] = y[i];
+                if (y[i] > shi[i])
+                    shi[i] = y[i];
+            }
+        }
+    }
+    double scale = 0.0;
+    for (int i = 0; i < 3; i++)
+        scale = fmax(scale, fmax(fabs(slo[i]), fabs(shi[i])));
+    int contains = 1, tight = 1;
+    for (int i = 0; i < 3; i++) {
+        if (!(lo[i] <= slo[i] + 1e-12 * scale && hi[i] >= shi[i] - 1e-12 * scale))
+            contains = 0;
+        if (!(hi[i] - lo[i] <= 2.0 * (shi[i] - slo[i]) + 1e-9 * scale))
+            tight = 0;
+    }
+    if (!ok(contains, "swept aabb %s: contains every sampled vertex", name) || !tight)
+        for (int i = 0; i < 3; i++)
+            diag("axis %d: aabb [%.17g, %.17g] sampled [%.17g, %.17g]", i, lo[i], hi[i],
+                 slo[i], shi[i]);
+    if (check_tight)
+        ok(tight, "swept aabb %s: within 2x of the sampled extent", name);
+}
+
+static void test_swept(void)
+{
+    boxtoi_box unit = {{-1, -1, -1}, {1, 1, 1}};
+    boxtoi_box bar = {{0, -0.25, -1}, {4, 0.25, 1}};
+    boxtoi_motion m;
+
+    double p1[2][3] = {{5.0, 0.2, 0.1}, {-4.0, 1.0, 0.0}};
+    tu_motion_trans(&m, p1, 1);
+    check_swept("linear translation", &unit, &m, 0.0, 1.0, 1);
+
+    double p2[3][3] = {{0.0, 0.0, 0.0}, {1.0, -2.0, 0.5}, {-3.0, 2.0, 1.0}};
+    double rz[3][3];
+    tu_rot_z(rz, 0.3);
+    tu_motion_rot_trans(&m, rz, p2, 2);
+    check_swept("quadratic translation", &unit, &m, 0.0, 1.0, 1);
+    check_swept("quadratic translation on [-1, 2]", &unit, &m, -1.0, 2.0, 1);
+
+    /* quadratic rigid rotation: q = (1, 0, 0, -t), pivot (0, 3, 0) */
+    double qv[2][4] = {{1, 0, 0, 0}, {0, 0, 0, -1}};
+    double pv[1][3] = {{0, 3, 0}};
+    boxtoi_motion_rigid(&m, qv, 1, pv, 0);
+    check_swept("quadratic rotation", &bar, &m, 0.0, 1.0, 1);
+    /* a general rational rigid motion: q linear in all components, p quadratic */
+    double qg[2][4] = {{1, 0.2, -0.1, 0.3}, {0.2, -0.5, 0.4, 0.6}};
+    double pg[3][3] = {{1, 2, 3}, {-1, 0.5, 2}, {0.3, -0.2, -1}};
+    boxtoi_motion_rigid(&m, qg, 1, pg, 2);
+    check_swept("rational rigid, degree 4", &bar, &m, 0.0, 1.0, 0);
+    /* shear */
+    tu_motion_zero(&m, 1);
+    m.c[0][0][0] = m.c[0][1][1] = m.c[0][2][2] = m.c[0][3][3] = 1.0;
+    m.c[1][0][1] = -0.45;
+    m.c[1][0][2] = -0.8;
+    m.c[0][0][3] = 1.7;
+    check_swept("shear", &unit, &m, 0.0, 1.0, 1);
+    /* static plate */
+    boxtoi_box plate = {{-1, -1, 0}, {1, 1, 0}};
+    double p0[1][3] = {{0.5, 0.5, 0.5}};
+    tu_motion_trans(&m, p0, 0);
+    check_swept("static plate", &plate, &m, 0.0, 1.0, 1);
+
+    double lo[3] = {7, 7, 7}, hi[3] = {7, 7, 7};
+    boxtoi_box bad = {{0, 0, 0}, {-1, 1, 1}};
+    ok(boxtoi_swept_aabb(&bad, &m, 0.0, 1.0, lo, hi) == BOXTOI_REASON_BOX_INVERTED &&
+           lo[0] == 7 && hi[0] == 7,
+       "swept aabb: inverted box refused, output untouched");
+    ok(boxtoi_swept_aabb(&unit, &m, 1.0, 0.0, lo, hi) == BOXTOI_REASON_INTERVAL_REVERSED,
+       "swept aabb: reversed interval refused");
+}
+
+/* ---------- overlap_at against the SAT oracle ---------- */
+
+static void random_motion_r(unsigned long long *st, boxtoi_motion *m, double reach)
+{
+    /* random rotation (three angles), random scale/shear with probability
+     * 1/2, random quadratic translation */
+    double rx[3][3], ry[3][3], rz[3][3], r[3][3];
+    tu_rot_x(rx, tu_rand(st, -3.2, 3.2));
+    tu_rot_y(ry, tu_rand(st, -3.2, 3.2));
+    tu_rot_z(rz, tu_rand(st, -3.2, 3.2));
+    tu_mul3(rx, ry, r);
+    tu_mul3(r, rz, r);
+    if (tu_rand(st, 0, 1) < 0.5) {
+        double s[3][3] = {{tu_rand(st, 0.5, 1.5), tu_rand(st, -0.3, 0.3), 0},
+                          {0, tu_rand(st, 0.5, 1.5), tu_rand(st, -0.3, 0.3)},
+                          {0, 0, tu_rand(st, 0.5, 1.5)}};
+        tu_mul3(r, s, r);
+    }
+    double p[3][3];
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < 3; i++)
+            p[k][i] = tu_rand(st, -reach, reach);
+    tu_motion_rot_trans(m, r, p, 2);
+}
+
+static void random_motion(unsigned long long *st, boxtoi_motion *m)
+{
+    random_motion_r(st, m, 2.0);
+}
+
+static void test_overlap_at(void)
+{
+    unsigned long long st = 12345;
+    int agree = 0, compared = 0, skipped = 0, overlapping = 0;
+    for (int trial = 0; trial < 3000; trial++) {
+        boxtoi_query q;
+        memset(&q, 0, sizeof q);
+        for (int i = 0; i < 3; i++) {
+            q.a.lo[i] = tu_rand(&st, -1.0, 0.0);
+            q.a.hi[i] = q.a.lo[i] + tu_rand(&st, 0.0, 1.5);
+            q.b.lo[i] = tu_rand(&st, -1.0, 0.0);
+            q.b.hi[i] = q.b.lo[i] + tu_rand(&st, 0.0, 1.5);
+        }
+        random_motion_r(&st, &q.motion_a, 0.7);
+        random_motion_r(&st, &q.motion_b, 0.7);
+        q.t0 = 0.0;
+        q.t1 = 1.0;
+        double t = tu_rand(&st, 0.0, 1.0);
+        double s = tu_sat_separation(&q.a, &q.motion_a, &q.b, &q.motion_b, t);
+        if (fabs(s) < 1e-9) {
+            skipped++;
+            continue;
+        }
+        boxtoi_reason why;
+        int got = boxtoi_overlap_at(&q, t, &why);
+        compared++;
+        overlapping += s < 0.0;
+        if (got == (s < 0.0 ? 1 : 0))
+            agree++;
+        else if (compared - agree <= 3)
+            diag("trial %d t %.17g: overlap_at %d, separation %.17g", trial, t, got, s);
+    }
+    is_int(agree, compared, "overlap_at agrees with the SAT oracle (%d cases, %d skipped)",
+           compared, skipped);
+    ok(overlapping > compared / 5 && overlapping < compared * 4 / 5,
+       "overlap_at: the random cases mix overlapping (%d) and apart", overlapping);
+    /* exact touching counts as overlapping */
+    boxtoi_query q = base_query();
+    is_int(boxtoi_overlap_at(&q, 0.75, NULL), 1, "overlap_at: touching faces count");
+    is_int(boxtoi_overlap_at(&q, 0.7, NULL), 0, "overlap_at: apart");
+    is_int(boxtoi_overlap_at(&q, 0.8, NULL), 1, "overlap_at: overlapping");
+}
+
+/* ---------- rigid motions and products ---------- */
+
+/* R(q) x for q not necessarily unit: rotate by the normalised quaternion. */
+static void quat_rotate(const double q[4], const double x[3], double out[3])
+{
+    double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    double w = q[0] / n, u[3] = {q[1] / n, q[2] / n, q[3] / n};
+    /* x' = x + 2 w (u x x) + 2 u x (u x x) */
+    double c1[3], c2[3];
+    tu_cross(u, x, c1);
+    tu_cross(u, c1, c2);
+    for (int i = 0; i < 3; i++)
+        out[i] = x[i] + 2.0 * w * c1[i] + 2.0 * c2[i];
+}
+
+static void test_rigid(void)
+{
+    unsigned long long st = 777;
+    double worst = 0.0;
+    int built = 1;
+    for (int trial = 0; trial < 40; trial++) {
+        int qdeg = trial % 3, pdeg = (trial / 3) % 3;
+        double qc[3][4], pc[3][3];
+        for (int k = 0; k <= qdeg; k++)
+            for (int i = 0; i < 4; i++)
+                qc[k][i] = tu_rand(&st, -1.0, 1.0);
+        qc[0][0] += 2.0; /* keep |q| away from 0 */
+        for (int k = 0; k <= pdeg; k++)
+            for (int i = 0; i < 3; i++)
+                pc[k][i] = tu_rand(&st, -3.0, 3.0);
+        boxtoi_motion m;
+        if (boxtoi_motion_rigid(&m, qc, qdeg, pc, pdeg) != BOXTOI_REASON_NONE ||
+            m.degree != 2 * qdeg + pdeg)
+            built = 0;
+        for (int s = 0; s <= 10; s++) {
+            double t = s / 10.0;
+            double qt[4] = {0, 0, 0, 0}, pt[3] = {0, 0, 0};
+            for (int k = qdeg; k >= 0; k--)
+                for (int i = 0; i < 4; i++)
+                    qt[i] = qt[i] * t + qc[k][i];
+            for (int k = pdeg; k >= 0; k--)
+                for (int i = 0; i < 3; i++)
+                    pt[i] = pt[i] * t + pc[k][i];
+            double x[3] = {tu_rand(&st, -2, 2), tu_rand(&st, -2, 2), tu_rand(&st, -2, 2)};
+            double want[3], got[3], got2[3];
+            quat_rotate(qt, x, want);
+            for (int i = 0; i < 3; i++)
+                want[i] += pt[i];
+            boxtoi_motion_apply(&m, t, x, got);
+            tu_apply(&m, t, x, got2);
+            for (int i = 0; i < 3; i++) {
+                worst = fmax(worst, fabs(got[i] - want[i]));
+                worst = fmax(worst, fabs(got2[i] - want[i]));
+            }
+        }
+    }
+    ok(built, "rigid: built with degree 2 qdeg + pdeg");
+    ok(worst < 1e-12, "rigid: maps x to R(q(t)) x + p(t) (err %.3g)", worst);
+
+    /* degree overflow: 2*4 + 1 = 9 > 8, motion untouched */
+    double q5[5][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0}, {0}, {0, 0, 0, 1}};
+    double p1[2][3] = {{0, 0, 0}, {1, 1, 1}};
+    boxtoi_motion m, copy;
+    memset(&m, 0x33, sizeof m);
+    copy = m;
+    is_int(boxtoi_motion_rigid(&m, q5, 4, p1, 1), BOXTOI_REASON_DEGREE,
+           "rigid: degree 9 refused");
+    ok(memcmp(&m, &copy, sizeof m) == 0, "rigid: refused motion untouched");
+    is_int(boxtoi_motion_rigid(&m, q5, 4, p1, 0), BOXTOI_REASON_NONE,
+           "rigid: degree 8 accepted");
+    is_int(m.degree, 8, "rigid: degree 8");
+}
+
+static void test_multiply(void)
+{
+    unsigned long long st = 4242;
+    boxtoi_motion a, b, out;
+    double worst = 0.0, worst_alias = 0.0;
+    for (int trial = 0; trial < 30; trial++) {
+        random_motion(&st, &a);
+        double qv[2][4] = {{1.5, tu_rand(&st, -1, 1), tu_rand(&st, -1, 1), tu_rand(&st, -1, 1)},
+                           {tu_rand(&st, -1, 1), tu_rand(&st, -1, 1), tu_rand(&st, -1, 1),
+                            tu_rand(&st, -1, 1)}};
+        double pv[2][3] = {{1, 2, 3}, {tu_rand(&st, -1, 1), 0.5, -0.5}};
+        boxtoi_motion_rigid(&b, qv, 1, pv, 1); /* rational, degree 3 */
+        if (boxtoi_motion_multiply(&out, &a, &b) != BOXTOI_REASON_NONE)
+            worst = INFINITY;
+        boxtoi_motion al = a, bl = b;
+        boxtoi_motion_multiply(&al, &al, &b); /* out aliases a */
+        boxtoi_motion_multiply(&bl, &a, &bl); /* out aliases b */
+        for (int s = 0; s <= 8; s++) {
+            double t = s / 8.0;
+            double x[3] = {tu_rand(&st, -2, 2), tu_rand(&st, -2, 2), tu_rand(&st, -2, 2)};
+            double mid[3], want[3], got[3];
+            tu_apply(&b, t, x, mid);
+            tu_apply(&a, t, mid, want);
+            tu_apply(&out, t, x, got);
+            for (int i = 0; i < 3; i++)
+                worst = fmax(worst, fabs(got[i] - want[i]));
+            tu_apply(&al, t, x, got);
+            for (int i = 0; i < 3; i++)
+                worst_alias = fmax(worst_alias, fabs(got[i] - want[i]));
+            tu_apply(&bl, t, x, got);
+            for (int i = 0; i < 3; i++)
+                worst_alias = fmax(worst_alias, fabs(got[i] - want[i]));
+        }
+        if (out.degree != a.degree + b.degree)
+            worst = INFINITY;
+    }
+    ok(worst < 1e-11, "multiply: a * b applies b, then a (err %.3g)", worst);
+    ok(worst_alias < 1e-11, "multiply: output may alias a or b (err %.3g)", worst_alias);
+
+    /* degree overflow: 5 + 4 > 8, out untouched */
+    tu_motion_zero(&a, 5);
+    tu_motion_zero(&b, 4);
+    a.c[0][3][3] = b.c[0][3][3] = 1.0;
+    memset(&out, 0x44, sizeof out);
+    boxtoi_motion copy = out;
+    is_int(boxtoi_motion_multiply(&out, &a, &b), BOXTOI_REASON_DEGREE,
+           "multiply: degree 9 refused");
+    ok(memcmp(&out, &copy, sizeof out) == 0, "multiply: refused output untouched");
+    b.degree = 3;
+    is_int(boxtoi_motion_multiply(&out, &a, &b), BOXTOI_REASON_NONE,
+           "multiply: degree 8 accepted");
+}
+
+/* ---------- reentrancy ---------- */
+
+#define NQ 150
+
+typedef struct job {
+    const boxtoi_query *q;
+    boxtoi_result *r;
+    int n;
+} job;
+
+static void *run_job(void *arg)
+{
+    job *j = arg;
+    for (int i = 0; i < j->n; i++)
+        j->r[i] = boxtoi_solve(&j->q[i]);
+    return NULL;
+}
+
+static int same_double(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof a) == 0;
+}
+
+static int same_result(const boxtoi_result *a, const boxtoi_result *b)
+{
+    if (a->state != b->state || a->reason != b->reason || a->which != b->which ||
+        a->kind != b->kind || a->exit_after_t1 != b->exit_after_t1 ||
+        a->iterations != b->iterations)
+        return 0;
+    if (memcmp(&a->feature_a, &b->feature_a, sizeof a->feature_a) ||
+        memcmp(&a->feature_b, &b->feature_b, sizeof a->feature_b))
+        return 0;
+    if (!same_double(a->toi, b->toi) || !same_double(a->exit, b->exit) ||
+        !same_double(a->depth, b->depth))
+        return 0;
+    for (int i = 0; i < 3; i++)
+        if (!same_double(a->point[i], b->point[i]) ||
+            !same_double(a->normal[i], b->normal[i]))
+            return 0;
+    return 1;
+}
+
+static void test_threads(void)
+{
+    static boxtoi_query q[2][NQ];
+    static boxtoi_result seq[2][NQ], par[2][NQ];
+    unsigned long long st = 99;
+    int hits = 0;
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < NQ; i++) {
+            boxtoi_query *x = &q[k][i];
+            memset(x, 0, sizeof *x);
+            for (int d = 0; d < 3; d++) {
+                x->a.lo[d] = -tu_rand(&st, 0.2, 1.0);
+                x->a.hi[d] = tu_rand(&st, 0.2, 1.0);
+                x->b.lo[d] = -tu_rand(&st, 0.2, 1.0);
+                x->b.hi[d] = tu_rand(&st, 0.2, 1.0);
+            }
+            random_motion(&st, &x->motion_a);
+            random_motion(&st, &x->motion_b);
+            /* start B away from A so that hits and misses both occur */
+            x->motion_b.c[0][0][3] += k == 0 ? 3.0 : -3.0;
+            x->motion_b.c[1][0][3] += k == 0 ? -3.0 : 3.0;
+            x->t0 = 0.0;
+            x->t1 = 1.0;
+        }
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < NQ; i++) {
+            seq[k][i] = boxtoi_solve(&q[k][i]);
+            hits += seq[k][i].state == BOXTOI_HIT;
+        }
+    diag("threads: %d of %d queries are hits", hits, 2 * NQ);
+    pthread_t th[2];
+    job jobs[2];
+    for (int k = 0; k < 2; k++) {
+        jobs[k].q = q[k];
+        jobs[k].r = par[k];
+        jobs[k].n = NQ;
+    }
+    int started = 1;
+    for (int k = 0; k < 2; k++)
+        if (pthread_create(&th[k], NULL, run_job, &jobs[k]) != 0)
+            started = 0;
+    if (!started)
+        bail("pthread_create failed");
+    for (int k = 0; k < 2; k++)
+        pthread_join(th[k], NULL);
+    int same = 1;
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < NQ; i++)
+            if (!same_result(&seq[k][i], &par[k][i]))
+                same = 0;
+    ok(same, "two threads give the same answers as one");
+}
+
+int main(void)
+{
+    plan(0);
+    test_invalid();
+    test_names();
+    test_defaults();
+    test_swept();
+    test_overlap_at();
+    test_rigid();
+    test_multiply();
+    test_threads();
+    return tap_failures() ? 1 : 0;
+}

@@ -1,0 +1,1044 @@
+/*
+ * Hand-built first-contact cases whose answers are derived in closed form
+ * (the derivation is in the comment of each case).  Motions are written by
+ * filling the coefficient matrices c[k][row][col] directly.
+ *
+ * Every HIT is also checked for internal consistency: unit normal, the
+ * contact point on both boxes at toi, the point on the reported features,
+ * and the normal agreeing with the kind (face normal of A for face-vertex,
+ * minus face normal of B for vertex-face, perpendicular to both edges for
+ * edge-edge).  Each expectation is first checked against an independent
+ * separating-axis evaluation (tests/lib-util.c) around the expected times,
+ * so a slip in a derivation shows up as a failing "reference" line.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "boxtoi.h"
+#include "lib-util.h"
+#include "tap/basic.h"
+
+#define SQ2 1.41421356237309504880
+#define ISQ2 0.70710678118654752440
+#define DEG45 (TU_PI / 4.0)
+
+enum { EXIT_UNCHECKED = 0, EXIT_AT = 1, EXIT_AFTER_T1 = 2 };
+
+typedef struct expect {
+    boxtoi_state state;
+    double toi;        /* expected toi (HIT, OVERLAP) */
+    int exit_mode;     /* EXIT_* */
+    double exit;       /* for EXIT_AT */
+    int check_kind;
+    boxtoi_kind kind;
+    const char *fa;    /* expected feature names, NULL = not checked */
+    const char *fb;
+    int check_normal;
+    double normal[3];
+    int check_point;
+    double point[3];
+    int reference;     /* check the expectation with the SAT oracle */
+} expect;
+
+/* ---------- small builders ---------- */
+
+static boxtoi_box cube(double h)
+{
+    boxtoi_box b = {{-h, -h, -h}, {h, h, h}};
+    return b;
+}
+
+static boxtoi_box make_box(double x0, double y0, double z0, double x1, double y1,
+                           double z1)
+{
+    boxtoi_box b = {{x0, y0, z0}, {x1, y1, z1}};
+    return b;
+}
+
+/* Constant motion [R c; 0 1], degree 0. */
+static void motion_static(boxtoi_motion *m, const double r[3][3], double cx, double cy,
+                          double cz)
+{
+    double p[1][3] = {{cx, cy, cz}};
+    tu_motion_rot_trans(m, r, p, 0);
+}
+
+/* R = Ry(45) Rz(45): a cube rotated so a single vertex leads along -x
+ * (local vertex (-1,+1,-1), "XY'Z", at offset (-(1+1/sqrt2), 0, 1-1/sqrt2))
+ * and along -z (local vertex (+1,-1,-1), "X'YZ", at offset
+ * (1-1/sqrt2, 0, -(1+1/sqrt2))).  Rows of R: (1/2, -1/2, 1/sqrt2),
+ * (1/sqrt2, 1/sqrt2, 0), (-1/2, 1/2, 1/sqrt2). */
+static void rot_vertex_lead(double r[3][3])
+{
+    double ry[3][3], rz[3][3];
+    tu_rot_y(ry, DEG45);
+    tu_rot_z(rz, DEG45);
+    tu_mul3(ry, rz, r);
+}
+
+static boxtoi_query query_of(boxtoi_box a, const boxtoi_motion *ma, boxtoi_box b,
+                             const boxtoi_motion *mb, double t0, double t1)
+{
+    boxtoi_query q;
+    memset(&q, 0, sizeof q);
+    q.a = a;
+    q.b = b;
+    q.motion_a = *ma;
+    q.motion_b = *mb;
+    q.t0 = t0;
+    q.t1 = t1;
+    return q;
+}
+
+static boxtoi_query swapped(const boxtoi_query *q)
+{
+    return query_of(q->b, &q->motion_b, q->a, &q->motion_a, q->t0, q->t1);
+}
+
+static double qsize(const boxtoi_query *q)
+{
+    double a = tu_box_size(&q->a), b = tu_box_size(&q->b);
+    return a > b ? a : b;
+}
+
+static int nonzero_sides(boxtoi_feature f)
+{
+    return (f.side[0] != 0) + (f.side[1] != 0) + (f.side[2] != 0);
+}
+
+/* ---------- the reference (SAT) check of an expectation ---------- */
+
+static double sep(const boxtoi_query *q, double t)
+{
+    return tu_sat_separation(&q->a, &q->motion_a, &q->b, &q->motion_b, t);
+}
+
+static void check_reference(const char *name, const boxtoi_query *q, const expect *e)
+{
+    const int N = 400;
+    /* d: how close to the expected times the reference must already see the
+     * change; small enough to pin each expectation well inside the 1e-9
+     * tolerance, large enough to stay above rounding in these cases. */
+    double span = q->t1 - q->t0, d = 2e-10 * span;
+    int good = 1;
+    char why[200] = "";
+    if (e->state == BOXTOI_MISS) {
+        for (int i = 0; i <= N && good; i++) {
+            double t = q->t0 + span * i / N;
+            if (!(sep(q, t) > 0.0)) {
+                good = 0;
+                snprintf(why, sizeof why, "touching at t = %.17g", t);
+            }
+        }
+    } else if (e->state == BOXTOI_OVERLAP) {
+        if (!(sep(q, q->t0) <= 1e-12 * qsize(q))) {
+            good = 0;
+            snprintf(why, sizeof why, "apart at t0 (%.3g)", sep(q, q->t0));
+        }
+    } else if (e->state == BOXTOI_HIT) {
+        for (int i = 0; i <= N && good; i++) {
+            double t = q->t0 + (e->toi - d - q->t0) * i / N;
+            if (!(sep(q, t) > 0.0)) {
+                good = 0;
+                snprintf(why, sizeof why, "touching before toi, t = %.17g", t);
+            }
+        }
+        if (good && !(sep(q, e->toi + d) < 0.0)) {
+            good = 0;
+            snprintf(why, sizeof why, "not overlapping just after toi (%.3g)",
+                     sep(q, e->toi + d));
+        }
+    }
+    if (good && e->state != BOXTOI_MISS && e->exit_mode != EXIT_UNCHECKED) {
+        double end = e->exit_mode == EXIT_AT ? e->exit - d : q->t1;
+        for (int i = 0; i <= N && good; i++) {
+            double t = e->toi + d + (end - e->toi - d) * i / N;
+            if (!(sep(q, t) < 0.0)) {
+                good = 0;
+                snprintf(why, sizeof why, "apart before exit, t = %.17g", t);
+            }
+        }
+        if (good && e->exit_mode == EXIT_AT && !(sep(q, e->exit + d) > 0.0)) {
+            good = 0;
+            snprintf(why, sizeof why, "not apart just after exit");
+        }
+    }
+    if (good && e->check_point && e->state == BOXTOI_HIT) {
+        double la[3], lb[3];
+        tu_to_local(&q->motion_a, e->toi, e->point, la);
+        tu_to_local(&q->motion_b, e->toi, e->point, lb);
+        double ex = fmax(tu_box_excess(&q->a, la), tu_box_excess(&q->b, lb));
+        if (!(ex <= 1e-12 * qsize(q))) {
+            good = 0;
+            snprintf(why, sizeof why, "expected point off the boxes by %.3g", ex);
+        }
+    }
+    if (!ok(good, "%s: reference agrees with the expectation", name))
+        diag("%s", why);
+}
+
+/* ---------- checks of a result ---------- */
+
+/* Outward world normal of face (axis i, side s) of a box with motion m at t. */
+static void face_normal(const boxtoi_motion *m, double t, int i, int s, double n[3])
+{
+    double e[4][4], a[3][3], inv[3][3];
+    tu_eval(m, t, e);
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            a[r][c] = e[r][c];
+    tu_inverse3(a, inv);
+    double sg = (e[3][3] < 0 ? -1.0 : 1.0) * s;
+    for (int r = 0; r < 3; r++)
+        n[r] = sg * inv[i][r];
+    double len = tu_norm(n);
+    for (int r = 0; r < 3; r++)
+        n[r] /= len;
+}
+
+/* World direction of the edge of a box running along the axis with side 0. */
+static void edge_dir(const boxtoi_motion *m, double t, boxtoi_feature f, double d[3])
+{
+    double e[4][4];
+    tu_eval(m, t, e);
+    int j = f.side[0] == 0 ? 0 : f.side[1] == 0 ? 1 : 2;
+    for (int r = 0; r < 3; r++)
+        d[r] = e[r][j];
+}
+
+/* Does local point x lie on the feature (within tol)? */
+static int on_feature(const boxtoi_box *box, boxtoi_feature f, const double x[3],
+                      double tol)
+{
+    for (int i = 0; i < 3; i++) {
+        if (f.side[i] < 0 && fabs(x[i] - box->lo[i]) > tol)
+            return 0;
+        if (f.side[i] > 0 && fabs(x[i] - box->hi[i]) > tol)
+            return 0;
+    }
+    return 1;
+}
+
+/*
+ * Consistency of a HIT.  strict_features: the contact point must lie on the
+ * reported features (for contacts whose features are unique; for face on
+ * face and the like any point of the contact patch may be reported, so a
+ * mismatch is only noted).
+ */
+static void check_hit_geometry(const char *name, const boxtoi_query *q,
+                               const boxtoi_result *r, int strict_features)
+{
+    double size = qsize(q);
+    double len = tu_norm(r->normal);
+    if (!ok(fabs(len - 1.0) <= 1e-9, "%s: normal is a unit vector", name))
+        diag("|n| = %.17g", len);
+
+    double la[3], lb[3];
+    int inv = tu_to_local(&q->motion_a, r->toi, r->point, la) &&
+              tu_to_local(&q->motion_b, r->toi, r->point, lb);
+    double ea = inv ? tu_box_excess(&q->a, la) : INFINITY;
+    double eb = inv ? tu_box_excess(&q->b, lb) : INFINITY;
+    if (!ok(ea <= 1e-9 * size && eb <= 1e-9 * size,
+            "%s: contact point on both boxes at toi", name))
+        diag("point (%.17g, %.17g, %.17g): outside A by %.3g, B by %.3g (tol %.3g)",
+             r->point[0], r->point[1], r->point[2], ea, eb, 1e-9 * size);
+
+    int counts_ok = 0;
+    switch (r->kind) {
+    case BOXTOI_FACE_VERTEX:
+        counts_ok = nonzero_sides(r->feature_a) == 1 && nonzero_sides(r->feature_b) == 3;
+        break;
+    case BOXTOI_VERTEX_FACE:
+        counts_ok = nonzero_sides(r->feature_a) == 3 && nonzero_sides(r->feature_b) == 1;
+        break;
+    case BOXTOI_EDGE_EDGE:
+        counts_ok = nonzero_sides(r->feature_a) == 2 && nonzero_sides(r->feature_b) == 2;
+        break;
+    case BOXTOI_KIND_NONE:
+        break;
+    }
+    if (!ok(counts_ok, "%s: features fit the kind %s", name, boxtoi_kind_name(r->kind)))
+        diag("feature sides A (%d %d %d) B (%d %d %d)", r->feature_a.side[0],
+             r->feature_a.side[1], r->feature_a.side[2], r->feature_b.side[0],
+             r->feature_b.side[1], r->feature_b.side[2]);
+    if (!counts_ok)
+        return;
+    int fa_ok = inv && on_feature(&q->a, r->feature_a, la, 1e-8 * size);
+    int fb_ok = inv && on_feature(&q->b, r->feature_b, lb, 1e-8 * size);
+    char na[16], nb[16];
+    tu_feature_name(&r->feature_a, na);
+    tu_feature_name(&r->feature_b, nb);
+    if (strict_features) {
+        if (!ok(fa_ok && fb_ok, "%s: contact point lies on the reported features", name))
+            diag("features %s / %s; local A (%.17g %.17g %.17g) local B (%.17g %.17g "
+                 "%.17g)", na, nb, la[0], la[1], la[2], lb[0], lb[1], lb[2]);
+    } else if (!(fa_ok && fb_ok)) {
+        diag("%s: note: degenerate contact reported as %s %s / %s with the point "
+             "(%.17g %.17g %.17g) off those features", name, boxtoi_kind_name(r->kind),
+             na, nb, r->point[0], r->point[1], r->point[2]);
+    }
+
+    /* the normal agrees with the kind */
+    double n[3];
+    int nok = 1;
+    if (r->kind == BOXTOI_FACE_VERTEX || r->kind == BOXTOI_VERTEX_FACE) {
+        const boxtoi_motion *m = r->kind == BOXTOI_FACE_VERTEX ? &q->motion_a : &q->motion_b;
+        boxtoi_feature f = r->kind == BOXTOI_FACE_VERTEX ? r->feature_a : r->feature_b;
+        int i = f.side[0] ? 0 : f.side[1] ? 1 : 2;
+        face_normal(m, r->toi, i, f.side[i], n);
+        double sg = r->kind == BOXTOI_FACE_VERTEX ? 1.0 : -1.0;
+        for (int k = 0; k < 3; k++)
+            if (fabs(r->normal[k] - sg * n[k]) > 1e-6)
+                nok = 0;
+    } else {
+        double da[3], db[3], c[3];
+        edge_dir(&q->motion_a, r->toi, r->feature_a, da);
+        edge_dir(&q->motion_b, r->toi, r->feature_b, db);
+        tu_cross(da, db, c);
+        if (tu_norm(c) > 1e-6 * tu_norm(da) * tu_norm(db)) {
+            if (fabs(tu_dot(r->normal, da)) > 1e-6 * tu_norm(da) ||
+                fabs(tu_dot(r->normal, db)) > 1e-6 * tu_norm(db))
+                nok = 0;
+        }
+        /* from A to B: A's centre lies behind the contact point */
+        double ca[3], ga[3][3], d[3];
+        tu_parallelepiped(&q->a, &q->motion_a, r->toi, ca, ga);
+        for (int k = 0; k < 3; k++)
+            d[k] = r->point[k] - ca[k];
+        if (tu_dot(r->normal, d) < 0.0)
+            nok = 0;
+    }
+    if (!ok(nok, "%s: normal agrees with the kind and features", name))
+        diag("%s %s / %s, normal (%.17g %.17g %.17g)", boxtoi_kind_name(r->kind), na, nb,
+             r->normal[0], r->normal[1], r->normal[2]);
+}
+
+static boxtoi_result run_case(const char *name, const boxtoi_query *q, const expect *e)
+{
+    if (e->reference)
+        check_reference(name, q, e);
+    boxtoi_result r = boxtoi_solve(q);
+    double span = q->t1 - q->t0;
+    if (!is_int(r.state, e->state, "%s: state %s", name, boxtoi_state_name(e->state)))
+        diag("got %s (reason %d: %s)", boxtoi_state_name(r.state), (int)r.reason,
+             boxtoi_reason_message(r.reason));
+    if (e->state == BOXTOI_MISS) {
+        ok(isnan(r.toi) && isnan(r.exit), "%s: toi and exit are NaN", name);
+        is_int(r.kind, BOXTOI_KIND_NONE, "%s: kind none", name);
+        return r;
+    }
+    if (e->state == BOXTOI_OVERLAP) {
+        is_double(r.toi, q->t0, 0.0, "%s: toi = t0", name);
+        ok(r.depth >= -1e-12 * qsize(q), "%s: depth >= 0 (%.17g)", name, r.depth);
+    } else {
+        is_double(r.toi, e->toi, 1e-9 * span, "%s: toi %.17g", name, e->toi);
+    }
+    if (e->exit_mode == EXIT_AT) {
+        ok(r.exit_after_t1 == 0, "%s: contact ends before t1", name);
+        is_double(r.exit, e->exit, 1e-9 * span, "%s: exit %.17g", name, e->exit);
+    } else if (e->exit_mode == EXIT_AFTER_T1) {
+        ok(r.exit_after_t1 == 1 && isnan(r.exit), "%s: contact lasts through t1", name);
+    }
+    if (e->check_kind)
+        is_string(boxtoi_kind_name(r.kind), boxtoi_kind_name(e->kind), "%s: kind", name);
+    char got[BOXTOI_FEATURE_NAME_MAX];
+    if (e->fa)
+        is_string(boxtoi_feature_name(r.feature_a, got, sizeof got), e->fa,
+                  "%s: feature of A", name);
+    if (e->fb)
+        is_string(boxtoi_feature_name(r.feature_b, got, sizeof got), e->fb,
+                  "%s: feature of B", name);
+    if (e->check_normal) {
+        int good = 1;
+        for (int k = 0; k < 3; k++)
+            if (!(fabs(r.normal[k] - e->normal[k]) <= 1e-6))
+                good = 0;
+        if (!ok(good, "%s: normal (%.6g %.6g %.6g)", name, e->normal[0], e->normal[1],
+                e->normal[2]))
+            diag("got (%.17g %.17g %.17g)", r.normal[0], r.normal[1], r.normal[2]);
+    }
+    if (e->check_point && e->state == BOXTOI_HIT) {
+        int good = 1;
+        for (int k = 0; k < 3; k++)
+            if (!(fabs(r.point[k] - e->point[k]) <= 1e-8 * qsize(q)))
+                good = 0;
+        if (!ok(good, "%s: point (%.9g %.9g %.9g)", name, e->point[0], e->point[1],
+                e->point[2]))
+            diag("got (%.17g %.17g %.17g)", r.point[0], r.point[1], r.point[2]);
+    }
+    if (e->state == BOXTOI_HIT && r.state == BOXTOI_HIT)
+        check_hit_geometry(name, q, &r, e->check_kind);
+    return r;
+}
+
+/* Swapping A and B: same toi and exit, swapped features and kind, negated
+ * normal. */
+static void check_swap(const char *name, const boxtoi_query *q, const boxtoi_result *r)
+{
+    boxtoi_query s = swapped(q);
+    boxtoi_result w = boxtoi_solve(&s);
+    double span = q->t1 - q->t0;
+    is_int(w.state, r->state, "%s swapped: same state", name);
+    is_double(w.toi, r->toi, 1e-9 * span, "%s swapped: same toi", name);
+    if (!r->exit_after_t1)
+        is_double(w.exit, r->exit, 1e-9 * span, "%s swapped: same exit", name);
+    boxtoi_kind want = r->kind == BOXTOI_VERTEX_FACE   ? BOXTOI_FACE_VERTEX
+                       : r->kind == BOXTOI_FACE_VERTEX ? BOXTOI_VERTEX_FACE
+                                                       : r->kind;
+    is_string(boxtoi_kind_name(w.kind), boxtoi_kind_name(want), "%s swapped: kind", name);
+    char n1[16], n2[16], n3[16], n4[16];
+    tu_feature_name(&r->feature_a, n1);
+    tu_feature_name(&r->feature_b, n2);
+    tu_feature_name(&w.feature_a, n3);
+    tu_feature_name(&w.feature_b, n4);
+    if (!ok(memcmp(&w.feature_a, &r->feature_b, sizeof w.feature_a) == 0 &&
+                memcmp(&w.feature_b, &r->feature_a, sizeof w.feature_b) == 0,
+            "%s swapped: features swapped", name))
+        diag("direct %s / %s, swapped %s / %s", n1, n2, n3, n4);
+    int good = 1;
+    for (int k = 0; k < 3; k++)
+        if (!(fabs(w.normal[k] + r->normal[k]) <= 1e-9))
+            good = 0;
+    if (!ok(good, "%s swapped: normal negated", name))
+        diag("(%.17g %.17g %.17g) vs (%.17g %.17g %.17g)", w.normal[0], w.normal[1],
+             w.normal[2], r->normal[0], r->normal[1], r->normal[2]);
+}
+
+/* ---------- the cases ---------- */
+
+static void case_face_face(void)
+{
+    /* A = [-1,1]^3 at rest.  B = [-1,1]^3 translating, centre
+     * (5 - 8t, 0.3, -0.2).  B's face X (x = 4 - 8t) meets A's face X'
+     * (x = 1) at 4 - 8t = 1: t = 3/8; B's face X' (x = 6 - 8t) passes A's
+     * face X (x = -1) at 6 - 8t = -1: exit t = 7/8.  Face on face: the kind
+     * is ambiguous; the normal is +x, and every reported feature lies in
+     * A's face X' and B's face X. */
+    double id[3][3];
+    tu_identity3(id);
+    boxtoi_motion ma, mb;
+    motion_static(&ma, id, 0, 0, 0);
+    double p[2][3] = {{5.0, 0.3, -0.2}, {-8.0, 0.0, 0.0}};
+    tu_motion_trans(&mb, p, 1);
+    boxtoi_query q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    expect e = {.state = BOXTOI_HIT, .toi = 0.375, .exit_mode = EXIT_AT, .exit = 0.875,
+                .check_normal = 1, .normal = {1, 0, 0}, .reference = 1};
+    boxtoi_result r = run_case("face on face", &q, &e);
+    ok(r.feature_a.side[0] == 1 && r.feature_b.side[0] == -1,
+       "face on face: features lie in A's face X' and B's face X");
+}
+
+static void case_vertex_face(double scale, const char *name)
+{
+    /* A = [-1,1]^3 at rest.  B = [-1,1]^3 rotated by R = Ry(45) Rz(45), centre
+     * (4 - 3t, 0.1, 0.2) (all lengths times `scale`).  Along -x the single
+     * leading vertex of B is local (-1,+1,-1) ("XY'Z"), at offset
+     * R (-1,1,-1) = (-(1 + 1/sqrt2), 0, 1 - 1/sqrt2).  It reaches A's face
+     * X' (x = 1) when 4 - 3t - (1 + 1/sqrt2) = 1: t = (2 - 1/sqrt2)/3, at
+     * (1, 0.1, 0.2 + 1 - 1/sqrt2), inside the face.  Before that B lies in
+     * x > 1.  Face of A under a vertex of B: face-vertex, normal +x.  At
+     * t = 1 the centre is at x = 1: still overlapping, exit after t1. */
+    double r[3][3], id[3][3];
+    rot_vertex_lead(r);
+    tu_identity3(id);
+    boxtoi_motion ma, mb;
+    motion_static(&ma, id, 0, 0, 0);
+    double p[2][3] = {{4.0 * scale, 0.1 * scale, 0.2 * scale}, {-3.0 * scale, 0, 0}};
+    tu_motion_rot_trans(&mb, r, p, 1);
+    boxtoi_query q = query_of(cube(scale), &ma, cube(scale), &mb, 0.0, 1.0);
+    expect e = {.state = BOXTOI_HIT,
+                .toi = (2.0 - ISQ2) / 3.0,
+                .exit_mode = EXIT_AFTER_T1,
+                .check_kind = 1,
+                .kind = BOXTOI_FACE_VERTEX,
+                .fa = "X'",
+                .fb = "XY'Z",
+                .check_normal = 1,
+                .normal = {1, 0, 0},
+                .check_point = 1,
+                .point = {scale, 0.1 * scale, (0.2 + 1.0 - ISQ2) * scale},
+                .reference = 1};
+    boxtoi_result res = run_case(name, &q, &e);
+    check_swap(name, &q, &res);
+}
+
+/* A = [-1,1]^3 rotated 45 deg about x; B = [-1,1]^3 rotated 45 deg about y,
+ * with centre (0.2, -0.3, bz(t)). */
+static boxtoi_query edge_edge_query(const double bz[], int deg)
+{
+    double rx[3][3], ry[3][3];
+    tu_rot_x(rx, DEG45);
+    tu_rot_y(ry, DEG45);
+    boxtoi_motion ma, mb;
+    motion_static(&ma, rx, 0, 0, 0);
+    double p[3][3] = {{0.2, -0.3, 0.0}, {0, 0, 0}, {0, 0, 0}};
+    for (int k = 0; k <= deg; k++)
+        p[k][2] = bz[k];
+    tu_motion_rot_trans(&mb, ry, p, deg);
+    return query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+}
+
+static void case_edge_edge(void)
+{
+    /* A's highest points: Rx(45) has z row (0, s, c), maximal on the local
+     * edge y = +1, z = +1 ("Y'-Z'", along x), at world (x, 0, sqrt2).
+     * B's lowest points: Ry(45) has z row (-s, 0, c), minimal on the local
+     * edge x = +1, z = -1 ("X'-Z", along y), at world (0.2, -0.3 + y,
+     * bz - sqrt2).  The edges cross at (0.2, 0, .) (inside both edges).
+     *
+     * Linear: bz = 5 - 4t.  Contact when bz - sqrt2 = sqrt2:
+     * t = (5 - 2 sqrt2)/4.  Edge on edge, normal = x cross y = +z (A to B).
+     *
+     * Quadratic: bz = 2 sqrt2 - 0.01 + (t - 1/2)^2 = (2 sqrt2 + 0.24) - t +
+     * t^2.  B's lowest edge is below A's ridge exactly while
+     * (t - 1/2)^2 < 0.01, and then the crossing point lies in both boxes;
+     * otherwise B lies above z = sqrt2: contact on [0.4, 0.6]. */
+    double lin[2] = {5.0, -4.0};
+    boxtoi_query q = edge_edge_query(lin, 1);
+    double toi = (5.0 - 2.0 * SQ2) / 4.0;
+    expect e = {.state = BOXTOI_HIT,
+                .toi = toi,
+                .check_kind = 1,
+                .kind = BOXTOI_EDGE_EDGE,
+                .fa = "Y'-Z'",
+                .fb = "X'-Z",
+                .check_normal = 1,
+                .normal = {0, 0, 1},
+                .check_point = 1,
+                .point = {0.2, 0.0, SQ2},
+                .reference = 1};
+    boxtoi_result r = run_case("edge on edge, linear", &q, &e);
+    check_swap("edge on edge, linear", &q, &r);
+
+    double quad[3] = {2.0 * SQ2 + 0.24, -1.0, 1.0};
+    q = edge_edge_query(quad, 2);
+    e.toi = 0.4;
+    e.exit_mode = EXIT_AT;
+    e.exit = 0.6;
+    r = run_case("edge on edge, quadratic", &q, &e);
+    check_swap("edge on edge, quadratic", &q, &r);
+
+    /* Brief clip: bz = 2 sqrt2 - 1e-7 + 4000 (t - 1/2)^2.  Contact while
+     * 4000 (t - 1/2)^2 <= 1e-7, i.e. |t - 1/2| <= 5e-6: 1e-5 of the
+     * interval, 1e-7 deep (far above 1e-9 of the size). */
+    double clip[3] = {2.0 * SQ2 - 1e-7 + 1000.0, -4000.0, 4000.0};
+    q = edge_edge_query(clip, 2);
+    e.toi = 0.5 - 5e-6;
+    e.exit = 0.5 + 5e-6;
+    r = run_case("edge clips edge for 1e-5", &q, &e);
+    check_swap("edge clips edge for 1e-5", &q, &r);
+}
+
+static void case_corner_clip(void)
+{
+    /* A = [-1,1]^3 rotated 45 deg about z: its largest x is sqrt2, on the
+     * edge "X'-Y" (along z) at world (sqrt2, 0, z).  B = [-1,1]^3 rotated by
+     * R = Ry(45) Rz(45): its single smallest-x vertex "XY'Z" sits at offset
+     * (-(1 + 1/sqrt2), 0, 1 - 1/sqrt2).  B's centre is
+     * (sqrt2 + 1 + 1/sqrt2 - 1e-7 + 4000 (t - 1/2)^2, 0, 0.1), so the
+     * vertex moves along the line y = 0, z = 0.1 + 1 - 1/sqrt2 (within A's
+     * z range) with x = sqrt2 - 1e-7 + 4000 (t - 1/2)^2.  B lies in
+     * x >= vertex x; A's cross-section at y = 0 reaches x = sqrt2, so the
+     * boxes share a point exactly while the vertex has x <= sqrt2:
+     * |t - 1/2| <= 5e-6.  The vertex cuts 1e-7 into the edge region for
+     * 1e-5 of the interval.  Vertex on edge: kind and normal are not
+     * unique (the normal points into +x by at least cos 60 deg). */
+    double rz[3][3], r[3][3];
+    tu_rot_z(rz, DEG45);
+    rot_vertex_lead(r);
+    boxtoi_motion ma, mb;
+    motion_static(&ma, rz, 0, 0, 0);
+    double c0 = SQ2 + 1.0 + ISQ2 - 1e-7 + 1000.0;
+    double p[3][3] = {{c0, 0.0, 0.1}, {-4000.0, 0, 0}, {4000.0, 0, 0}};
+    tu_motion_rot_trans(&mb, r, p, 2);
+    boxtoi_query q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    expect e = {.state = BOXTOI_HIT,
+                .toi = 0.5 - 5e-6,
+                .exit_mode = EXIT_AT,
+                .exit = 0.5 + 5e-6,
+                .check_point = 1,
+                .point = {SQ2, 0.0, 0.1 + 1.0 - ISQ2},
+                .reference = 1};
+    boxtoi_result res = run_case("corner clips an edge for 1e-5", &q, &e);
+    ok(res.normal[0] > 0.49, "corner clip: normal points into +x (%.17g)", res.normal[0]);
+
+    /* The same vertex clipping A's face X' (A unrotated; the face lies at
+     * x = 1): vertex x = 1 - 1e-7 + 4000 (t - 1/2)^2, B lies in x >= vertex
+     * x, so contact exactly while |t - 1/2| <= 5e-6.  Face-vertex, "X'",
+     * "XY'Z", normal +x. */
+    double id[3][3];
+    tu_identity3(id);
+    motion_static(&ma, id, 0, 0, 0);
+    p[0][0] = 1.0 + 1.0 + ISQ2 - 1e-7 + 1000.0;
+    tu_motion_rot_trans(&mb, r, p, 2);
+    q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    expect f = {.state = BOXTOI_HIT,
+                .toi = 0.5 - 5e-6,
+                .exit_mode = EXIT_AT,
+                .exit = 0.5 + 5e-6,
+                .check_kind = 1,
+                .kind = BOXTOI_FACE_VERTEX,
+                .fa = "X'",
+                .fb = "XY'Z",
+                .check_normal = 1,
+                .normal = {1, 0, 0},
+                .check_point = 1,
+                .point = {1.0, 0.0, 0.1 + 1.0 - ISQ2},
+                .reference = 1};
+    res = run_case("corner clips a face for 1e-5", &q, &f);
+    check_swap("corner clips a face for 1e-5", &q, &res);
+}
+
+static void case_grazes(void)
+{
+    /* Quadratic graze: as in the vertex-face case, B's leading vertex at
+     * x = 1 + 4 (t - 1/2)^2: it touches A's face X' at t = 1/2 only, without
+     * penetrating.  Either MISS or HIT at t = 1/2 (a double root, located to
+     * about sqrt(eps): allow 1e-6). */
+    double r[3][3], id[3][3];
+    rot_vertex_lead(r);
+    tu_identity3(id);
+    boxtoi_motion ma, mb;
+    motion_static(&ma, id, 0, 0, 0);
+    double c0 = 1.0 + 1.0 + ISQ2 + 1.0;
+    double p[3][3] = {{c0, 0.1, 0.2}, {-4.0, 0, 0}, {4.0, 0, 0}};
+    tu_motion_rot_trans(&mb, r, p, 2);
+    boxtoi_query q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    boxtoi_result res = boxtoi_solve(&q);
+    ok(res.state == BOXTOI_MISS || (res.state == BOXTOI_HIT && fabs(res.toi - 0.5) <= 1e-6),
+       "vertex grazes a face: miss, or hit at 0.5 (got %s, toi %.17g)",
+       boxtoi_state_name(res.state), res.toi);
+    if (res.state == BOXTOI_HIT)
+        check_hit_geometry("vertex graze", &q, &res, 1);
+    ok(sep(&q, 0.5) <= 1e-12 && sep(&q, 0.5) >= -1e-12 && sep(&q, 0.4) > 0 &&
+           sep(&q, 0.6) > 0,
+       "vertex graze: reference touches at 0.5 only (%.3g)", sep(&q, 0.5));
+
+    /* Sliding graze: A = [-1,1]^3, B = [-1,1]^3 with centre (2, 5 - 4t, 0.3):
+     * the x ranges [1,3] and [-1,1] always touch at x = 1, never overlap;
+     * the y ranges [4 - 4t, 6 - 4t] and [-1,1] meet at t = 3/4.  Touching
+     * without penetration from 3/4 on: MISS, or HIT at 3/4. */
+    double pl[2][3] = {{2.0, 5.0, 0.3}, {0.0, -4.0, 0.0}};
+    tu_motion_trans(&mb, pl, 1);
+    q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    res = boxtoi_solve(&q);
+    ok(res.state == BOXTOI_MISS ||
+           (res.state == BOXTOI_HIT && fabs(res.toi - 0.75) <= 1e-9),
+       "face slides onto a face: miss, or hit at 0.75 (got %s, toi %.17g)",
+       boxtoi_state_name(res.state), res.toi);
+    if (res.state == BOXTOI_HIT)
+        check_hit_geometry("sliding graze", &q, &res, 0);
+}
+
+static void case_parallel_edges(void)
+{
+    /* A and B = [-1,1]^3, both rotated 45 deg about z.  A's largest x is
+     * sqrt2 on its edge "X'-Y" (along z); B's smallest x is its centre minus
+     * sqrt2, on its edge "X-Y'" (along z).  B's centre (5 - 4t, 0, 0.5):
+     * the parallel edges meet (over z in [-0.5, 1]) when
+     * 5 - 4t - sqrt2 = sqrt2: t = (5 - 2 sqrt2)/4.  The normal is any unit
+     * vector in the cone spanned by (1, +-1, 0)/sqrt2: z component 0, x
+     * component >= 1/sqrt2. */
+    double rz[3][3];
+    tu_rot_z(rz, DEG45);
+    boxtoi_motion ma, mb;
+    motion_static(&ma, rz, 0, 0, 0);
+    double p[2][3] = {{5.0, 0.0, 0.5}, {-4.0, 0, 0}};
+    tu_motion_rot_trans(&mb, rz, p, 1);
+    boxtoi_query q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    expect e = {.state = BOXTOI_HIT, .toi = (5.0 - 2.0 * SQ2) / 4.0, .reference = 1};
+    boxtoi_result r = run_case("parallel edges", &q, &e);
+    ok(fabs(r.normal[2]) <= 1e-9 && r.normal[0] >= ISQ2 - 1e-9,
+       "parallel edges: normal in the edges' common normal cone (%.17g %.17g %.17g)",
+       r.normal[0], r.normal[1], r.normal[2]);
+}
+
+static void case_plate(void)
+{
+    /* A = plate [-1,1] x [-1,1] x [0,0] at rest.  B = [-0.5,0.5]^3 rotated
+     * by R = Ry(45) Rz(45): its single lowest vertex is local
+     * 0.5 (+1,-1,-1) ("X'YZ"), at offset 0.5 (1 - 1/sqrt2, 0,
+     * -(1 + 1/sqrt2)).  B's centre (0.1, 0.2, 3 - 4t): the vertex reaches
+     * z = 0 when 3 - 4t = 0.5 (1 + 1/sqrt2): t = (2.5 - 1/(2 sqrt2))/4, at
+     * (0.1 + 0.5 (1 - 1/sqrt2), 0.2, 0), inside the plate.  Face Z' (the
+     * one facing +z) under a vertex of B, normal +z. */
+    double r[3][3], id[3][3];
+    rot_vertex_lead(r);
+    tu_identity3(id);
+    boxtoi_motion ma, mb;
+    motion_static(&ma, id, 0, 0, 0);
+    double p[2][3] = {{0.1, 0.2, 3.0}, {0, 0, -4.0}};
+    tu_motion_rot_trans(&mb, r, p, 1);
+    boxtoi_query q = query_of(make_box(-1, -1, 0, 1, 1, 0), &ma, cube(0.5), &mb, 0.0, 1.0);
+    expect e = {.state = BOXTOI_HIT,
+                .toi = (2.5 - 0.5 * ISQ2) / 4.0,
+                .check_kind = 1,
+                .kind = BOXTOI_FACE_VERTEX,
+                .fa = "Z'",
+                .fb = "X'YZ",
+                .check_normal = 1,
+                .normal = {0, 0, 1},
+                .check_point = 1,
+                .point = {0.1 + 0.5 * (1.0 - ISQ2), 0.2, 0.0},
+                .reference = 1};
+    /* Exit: B's highest vertex (offset 0.5 (1 + 1/sqrt2) above the centre)
+     * passes z = 0 when 3 - 4t = -0.5 (1 + 1/sqrt2):
+     * t = (3.5 + 1/(2 sqrt2))/4 = 0.96339; until then the centre (0.1, 0.2)
+     * keeps B's section at z = 0 over the plate. */
+    e.exit_mode = EXIT_AT;
+    e.exit = (3.5 + 0.5 * ISQ2) / 4.0;
+    boxtoi_result res = run_case("plate hit by a vertex", &q, &e);
+    check_swap("plate hit by a vertex", &q, &res);
+
+    /* Plate hit by a face (degenerate face on face): B = [-0.5,0.5]^3
+     * unrotated, centre (0.3, -0.2, 3 - 4t): bottom z = 2.5 - 4t = 0 at
+     * t = 5/8; top passes z = 0 at 3.5 - 4t = 0: t = 7/8.  Normal +z. */
+    double pf[2][3] = {{0.3, -0.2, 3.0}, {0, 0, -4.0}};
+    tu_motion_trans(&mb, pf, 1);
+    q = query_of(make_box(-1, -1, 0, 1, 1, 0), &ma, cube(0.5), &mb, 0.0, 1.0);
+    expect f = {.state = BOXTOI_HIT, .toi = 0.625, .exit_mode = EXIT_AT, .exit = 0.875,
+                .check_normal = 1, .normal = {0, 0, 1}, .reference = 1};
+    run_case("plate hit by a face", &q, &f);
+}
+
+static void case_t0(void)
+{
+    /* Touching at t0: A = [-1,1]^3, B = [-1,1]^3 centre (2 + t, 0.5, 0): the
+     * faces x = 1 touch at t = 0 (y overlap [-0.5, 1]).  OVERLAP, toi = 0. */
+    double id[3][3];
+    tu_identity3(id);
+    boxtoi_motion ma, mb;
+    motion_static(&ma, id, 0, 0, 0);
+    double p[2][3] = {{2.0, 0.5, 0.0}, {1.0, 0, 0}};
+    tu_motion_trans(&mb, p, 1);
+    boxtoi_query q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    expect e = {.state = BOXTOI_OVERLAP, .reference = 1};
+    run_case("touching at t0", &q, &e);
+
+    /* Overlapping at t0: centre (1.5 + 2t, 0.2, 0): B's face X at
+     * 0.5 + 2t passes x = 1 at t = 1/4: exit 0.25. */
+    double p2[2][3] = {{1.5, 0.2, 0.0}, {2.0, 0, 0}};
+    tu_motion_trans(&mb, p2, 1);
+    q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    expect f = {.state = BOXTOI_OVERLAP, .toi = 0.0, .exit_mode = EXIT_AT, .exit = 0.25,
+                .reference = 1};
+    run_case("overlapping at t0", &q, &f);
+
+    /* The same on [0.5, 2]: at 0.5 the centre is at 2.5, apart: MISS. */
+    q.t0 = 0.5;
+    q.t1 = 2.0;
+    expect g = {.state = BOXTOI_MISS, .reference = 1};
+    run_case("moving apart after 0.25", &q, &g);
+}
+
+static void case_miss(void)
+{
+    /* B = [-1,1]^3 centre (5 - 4t, 3, 0): y ranges [2,4] and [-1,1] never
+     * meet.  MISS. */
+    double id[3][3];
+    tu_identity3(id);
+    boxtoi_motion ma, mb;
+    motion_static(&ma, id, 0, 0, 0);
+    double p[2][3] = {{5.0, 3.0, 0.0}, {-4.0, 0, 0}};
+    tu_motion_trans(&mb, p, 1);
+    boxtoi_query q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    expect e = {.state = BOXTOI_MISS, .reference = 1};
+    run_case("passing by", &q, &e);
+
+    /* Centre (10 - 4t, 0, 0): contact would be at 10 - 4t = 2, t = 2 > 1. */
+    double p2[2][3] = {{10.0, 0.0, 0.0}, {-4.0, 0, 0}};
+    tu_motion_trans(&mb, p2, 1);
+    q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    run_case("contact after t1", &q, &e);
+    /* ... and on [0, 2.5] it is a hit at 2 (face on face, normal +x). */
+    q.t1 = 2.5;
+    expect f = {.state = BOXTOI_HIT, .toi = 2.0, .check_normal = 1, .normal = {1, 0, 0},
+                .reference = 1};
+    run_case("contact at 2 on [0, 2.5]", &q, &f);
+}
+
+static void case_both_moving(void)
+{
+    /* A = [-1,1]^3 centre (2t, 0, 0); B as in the vertex-face case with
+     * centre (6 - 3t, 0.1, 0.2).  B's vertex "XY'Z" at x = 6 - 3t -
+     * (1 + 1/sqrt2) meets A's face X' at x = 2t + 1:
+     * t = (4 - 1/sqrt2)/5, point (2t + 1, 0.1, 0.2 + 1 - 1/sqrt2). */
+    double r[3][3], id[3][3];
+    rot_vertex_lead(r);
+    tu_identity3(id);
+    boxtoi_motion ma, mb;
+    double pa[2][3] = {{0, 0, 0}, {2.0, 0, 0}};
+    tu_motion_rot_trans(&ma, id, pa, 1);
+    double pb[2][3] = {{6.0, 0.1, 0.2}, {-3.0, 0, 0}};
+    tu_motion_rot_trans(&mb, r, pb, 1);
+    boxtoi_query q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    double t = (4.0 - ISQ2) / 5.0;
+    expect e = {.state = BOXTOI_HIT,
+                .toi = t,
+                .exit_mode = EXIT_AFTER_T1,
+                .check_kind = 1,
+                .kind = BOXTOI_FACE_VERTEX,
+                .fa = "X'",
+                .fb = "XY'Z",
+                .check_normal = 1,
+                .normal = {1, 0, 0},
+                .check_point = 1,
+                .point = {2.0 * t + 1.0, 0.1, 0.2 + 1.0 - ISQ2},
+                .reference = 1};
+    boxtoi_result res = run_case("both moving", &q, &e);
+    check_swap("both moving", &q, &res);
+}
+
+static void case_interval(void)
+{
+    /* The vertex-face case shifted in time: B's centre
+     * (5 - 4 (t - 2.5), 0.1, 0.2) = (15 - 4t, 0.1, 0.2) on [2.5, 3.5].
+     * 15 - 4t - (1 + 1/sqrt2) = 1: t = (13 - 1/sqrt2)/4. */
+    double r[3][3], id[3][3];
+    rot_vertex_lead(r);
+    tu_identity3(id);
+    boxtoi_motion ma, mb;
+    motion_static(&ma, id, 0, 0, 0);
+    double p[2][3] = {{15.0, 0.1, 0.2}, {-4.0, 0, 0}};
+    tu_motion_rot_trans(&mb, r, p, 1);
+    boxtoi_query q = query_of(cube(1), &ma, cube(1), &mb, 2.5, 3.5);
+    expect e = {.state = BOXTOI_HIT,
+                .toi = (13.0 - ISQ2) / 4.0,
+                .exit_mode = EXIT_AFTER_T1,
+                .check_kind = 1,
+                .kind = BOXTOI_FACE_VERTEX,
+                .fa = "X'",
+                .fb = "XY'Z",
+                .check_normal = 1,
+                .normal = {1, 0, 0},
+                .check_point = 1,
+                .point = {1.0, 0.1, 0.2 + 1.0 - ISQ2},
+                .reference = 1};
+    boxtoi_result res = run_case("interval [2.5, 3.5]", &q, &e);
+    check_swap("interval [2.5, 3.5]", &q, &res);
+}
+
+/*
+ * The swinging bar.  A = [-1,1]^3 rotated 30 deg about x, at rest.  B = bar
+ * [0,4] x [-0.25,0.25] x [-1,1] rotating about z around the pivot
+ * p = (0, 3, 0) by theta = -phi (clockwise).  B's local y axis is
+ * n = (sin phi, cos phi, 0): its face "Y" (local y = -0.25) lies in the
+ * plane n.x = 3 cos phi - 0.25 with B on the side n.x >= that.  A's support
+ * along n: R_A^T n = (sin phi, c cos phi, -s cos phi) (c = cos 30, s = sin 30),
+ * so h_A = sin phi + (c + s) cos phi for phi in [0, pi/2], reached at the
+ * single vertex sign(R_A^T n) = (+1,+1,-1) ("X'Y'Z") at
+ * R_A (1,1,-1) = (1, c + s, s - c).  The gap
+ * g = K cos phi - sin phi - 0.25 with K = 3 - c - s decreases on [0, pi/2];
+ * it vanishes at phi* = acos(0.25 / sqrt(K^2 + 1)) - atan(1 / K).  The
+ * vertex projects into the face (bar coordinate cos phi + K sin phi = 1.90
+ * in [0, 4], z = s - c in [-1, 1]).  Vertex of A on face of B:
+ * vertex-face, normal n(phi*) from A to B.
+ */
+static double bar_phi(void)
+{
+    double c = cos(TU_PI / 6.0), s = sin(TU_PI / 6.0);
+    double k = 3.0 - c - s;
+    return acos(0.25 / sqrt(k * k + 1.0)) - atan(1.0 / k);
+}
+
+static void bar_query_a(boxtoi_motion *ma)
+{
+    double rx[3][3];
+    tu_rot_x(rx, TU_PI / 6.0);
+    motion_static(ma, rx, 0, 0, 0);
+}
+
+static void bar_expect(expect *e, double toi)
+{
+    double phi = bar_phi();
+    double c = cos(TU_PI / 6.0), s = sin(TU_PI / 6.0);
+    memset(e, 0, sizeof *e);
+    e->state = BOXTOI_HIT;
+    e->toi = toi;
+    e->exit_mode = EXIT_AFTER_T1;
+    e->check_kind = 1;
+    e->kind = BOXTOI_VERTEX_FACE;
+    e->fa = "X'Y'Z";
+    e->fb = "Y";
+    e->check_normal = 1;
+    e->normal[0] = sin(phi);
+    e->normal[1] = cos(phi);
+    e->normal[2] = 0.0;
+    e->check_point = 1;
+    e->point[0] = 1.0;
+    e->point[1] = c + s;
+    e->point[2] = s - c;
+    e->reference = 1;
+}
+
+static int same_motion(const boxtoi_motion *a, const boxtoi_motion *b, double tol)
+{
+    if (a->degree != b->degree)
+        return 0;
+    for (int k = 0; k <= a->degree; k++)
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++)
+                if (!(fabs(a->c[k][i][j] - b->c[k][i][j]) <= tol))
+                    return 0;
+    return 1;
+}
+
+static void case_rigid_rotation(void)
+{
+    boxtoi_box bar = make_box(0, -0.25, -1, 4, 0.25, 1);
+    boxtoi_motion ma, mb, mh;
+    bar_query_a(&ma);
+    double phi = bar_phi();
+    expect e;
+
+    /* Quadratic: q(t) = (1, 0, 0, -t): theta = -2 atan(t), so
+     * t* = tan(phi* / 2).  By hand, with z = -t: Rq = [[1 - t^2, 2t, 0],
+     * [-2t, 1 - t^2, 0], [0, 0, 1 + t^2]], w = 1 + t^2, translation column
+     * (0, 3 (1 + t^2), 0). */
+    double qv[2][4] = {{1, 0, 0, 0}, {0, 0, 0, -1}};
+    double pv[1][3] = {{0, 3, 0}};
+    is_int(boxtoi_motion_rigid(&mb, qv, 1, pv, 0), BOXTOI_REASON_NONE,
+           "rigid: quadratic motion built");
+    tu_motion_zero(&mh, 2);
+    mh.c[0][0][0] = 1;
+    mh.c[2][0][0] = -1;
+    mh.c[1][0][1] = 2;
+    mh.c[1][1][0] = -2;
+    mh.c[0][1][1] = 1;
+    mh.c[2][1][1] = -1;
+    mh.c[0][2][2] = 1;
+    mh.c[2][2][2] = 1;
+    mh.c[0][1][3] = 3;
+    mh.c[2][1][3] = 3;
+    mh.c[0][3][3] = 1;
+    mh.c[2][3][3] = 1;
+    ok(same_motion(&mb, &mh, 1e-15), "rigid: quadratic motion equals the hand-built one");
+    boxtoi_query q = query_of(cube(1), &ma, bar, &mh, 0.0, 1.0);
+    bar_expect(&e, tan(0.5 * phi));
+    boxtoi_result r = run_case("swinging bar, quadratic", &q, &e);
+    check_swap("swinging bar, quadratic", &q, &r);
+    q.motion_b = mb;
+    run_case("swinging bar, quadratic (boxtoi_motion_rigid)", &q, &e);
+
+    /* Quartic: q(t) = (1, 0, 0, -t^2): theta = -2 atan(t^2),
+     * t* = sqrt(tan(phi* / 2)).  With z = -t^2: Rq = [[1 - t^4, 2t^2, 0],
+     * [-2t^2, 1 - t^4, 0], [0, 0, 1 + t^4]], w = 1 + t^4. */
+    double q4[3][4] = {{1, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, -1}};
+    is_int(boxtoi_motion_rigid(&mb, q4, 2, pv, 0), BOXTOI_REASON_NONE,
+           "rigid: quartic motion built");
+    tu_motion_zero(&mh, 4);
+    mh.c[0][0][0] = 1;
+    mh.c[4][0][0] = -1;
+    mh.c[2][0][1] = 2;
+    mh.c[2][1][0] = -2;
+    mh.c[0][1][1] = 1;
+    mh.c[4][1][1] = -1;
+    mh.c[0][2][2] = 1;
+    mh.c[4][2][2] = 1;
+    mh.c[0][1][3] = 3;
+    mh.c[4][1][3] = 3;
+    mh.c[0][3][3] = 1;
+    mh.c[4][3][3] = 1;
+    ok(same_motion(&mb, &mh, 1e-15), "rigid: quartic motion equals the hand-built one");
+    q = query_of(cube(1), &ma, bar, &mh, 0.0, 1.0);
+    bar_expect(&e, sqrt(tan(0.5 * phi)));
+    r = run_case("swinging bar, quartic", &q, &e);
+    check_swap("swinging bar, quartic", &q, &r);
+}
+
+static void case_quartic_translation(void)
+{
+    /* The vertex-face case with centre (6 - 5t^4, 0.1, 0.2): contact when
+     * 6 - 5t^4 - (1 + 1/sqrt2) = 1, t = ((4 - 1/sqrt2)/5)^(1/4). */
+    double r[3][3], id[3][3];
+    rot_vertex_lead(r);
+    tu_identity3(id);
+    boxtoi_motion ma, mb;
+    motion_static(&ma, id, 0, 0, 0);
+    double p[5][3] = {{6.0, 0.1, 0.2}, {0}, {0}, {0}, {-5.0, 0, 0}};
+    tu_motion_rot_trans(&mb, r, p, 4);
+    boxtoi_query q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    expect e = {.state = BOXTOI_HIT,
+                .toi = pow((4.0 - ISQ2) / 5.0, 0.25),
+                .exit_mode = EXIT_AFTER_T1,
+                .check_kind = 1,
+                .kind = BOXTOI_FACE_VERTEX,
+                .fa = "X'",
+                .fb = "XY'Z",
+                .check_normal = 1,
+                .normal = {1, 0, 0},
+                .check_point = 1,
+                .point = {1.0, 0.1, 0.2 + 1.0 - ISQ2},
+                .reference = 1};
+    boxtoi_result res = run_case("quartic translation", &q, &e);
+    check_swap("quartic translation", &q, &res);
+}
+
+static void case_shear(void)
+{
+    /* A = [-1,1]^3 at rest.  B = [0,1]^3 under the shearing affine motion
+     * x' = 1.7 + x - 0.45 t y - 0.8 t z, y' = y - 0.3, z' = z - 0.6 (a
+     * parallelepiped for t > 0).  Over B, x' is smallest at the single
+     * vertex x = 0, y = 1, z = 1 ("XY'Z'"): 1.7 - 1.25 t.  It reaches A's
+     * face X' at t = 0.7/1.25 = 0.56, at (1, 0.7, 0.4), inside the face;
+     * before, B lies in x' > 1.  Face-vertex, normal +x.  x' keeps
+     * decreasing to 0.45 at t = 1: exit after t1. */
+    double id[3][3];
+    tu_identity3(id);
+    boxtoi_motion ma, mb;
+    motion_static(&ma, id, 0, 0, 0);
+    tu_motion_zero(&mb, 1);
+    mb.c[0][0][0] = mb.c[0][1][1] = mb.c[0][2][2] = mb.c[0][3][3] = 1.0;
+    mb.c[1][0][1] = -0.45;
+    mb.c[1][0][2] = -0.8;
+    mb.c[0][0][3] = 1.7;
+    mb.c[0][1][3] = -0.3;
+    mb.c[0][2][3] = -0.6;
+    boxtoi_query q = query_of(cube(1), &ma, make_box(0, 0, 0, 1, 1, 1), &mb, 0.0, 1.0);
+    expect e = {.state = BOXTOI_HIT,
+                .toi = 0.56,
+                .exit_mode = EXIT_AFTER_T1,
+                .check_kind = 1,
+                .kind = BOXTOI_FACE_VERTEX,
+                .fa = "X'",
+                .fb = "XY'Z'",
+                .check_normal = 1,
+                .normal = {1, 0, 0},
+                .check_point = 1,
+                .point = {1.0, 0.7, 0.4},
+                .reference = 1};
+    boxtoi_result res = run_case("shearing motion", &q, &e);
+    check_swap("shearing motion", &q, &res);
+
+    /* The same with the whole motion of B written with w = 2 (every entry
+     * of B's matrix doubled, rows 0-2 and w): the same world motion. */
+    for (int k = 0; k <= 1; k++)
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++)
+                mb.c[k][i][j] *= 2.0;
+    q.motion_b = mb;
+    run_case("shearing motion, homogeneous w = 2", &q, &e);
+}
+
+int main(void)
+{
+    plan(0);
+    case_face_face();
+    case_vertex_face(1.0, "vertex on face");
+    case_vertex_face(1e3, "vertex on face, x1000");
+    case_vertex_face(1e-3, "vertex on face, x0.001");
+    case_edge_edge();
+    case_corner_clip();
+    case_grazes();
+    case_parallel_edges();
+    case_plate();
+    case_t0();
+    case_miss();
+    case_both_moving();
+    case_interval();
+    case_rigid_rotation();
+    case_quartic_translation();
+    case_shear();
+    return tap_failures() ? 1 : 0;
+}
