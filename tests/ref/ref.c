@@ -1,0 +1,1201 @@
+/*
+ * Independent reference for the first contact of two moving boxes; see
+ * ref.h for the formulation.  Self-contained: polynomials, root finding and
+ * geometry are all local to this file.
+ */
+#include "ref.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXD BOXTOI_MAX_DEGREE
+#define PMAX (4 * MAXD) /* highest event polynomial degree */
+
+/* Tolerance on the in-feature parameters at an event (fraction of an edge). */
+#define FEATURE_TOL 1e-9
+/* Relative level below which a local extremum counts as a double root. */
+#define TOUCH_REL 1e-12
+
+/* ------------------------------------------------------------------ */
+/* Polynomials in power form: a[0] + a[1] s + ... + a[n] s^n.           */
+
+typedef struct poly {
+    int n; /* degree; -1 for the zero polynomial */
+    double a[PMAX + 1];
+} poly;
+
+static void p_zero(poly *p)
+{
+    p->n = -1;
+}
+
+static void p_trim(poly *p)
+{
+    while (p->n >= 0 && p->a[p->n] == 0.0)
+        p->n--;
+}
+
+static void p_add(poly *r, const poly *x, const poly *y, double sy)
+{
+    poly t;
+    int n = x->n > y->n ? x->n : y->n;
+    for (int k = 0; k <= n; k++) {
+        double v = 0.0;
+        if (k <= x->n)
+            v += x->a[k];
+        if (k <= y->n)
+            v += sy * y->a[k];
+        t.a[k] = v;
+    }
+    t.n = n;
+    p_trim(&t);
+    *r = t;
+}
+
+static void p_mul(poly *r, const poly *x, const poly *y)
+{
+    poly t;
+    if (x->n < 0 || y->n < 0) {
+        p_zero(r);
+        return;
+    }
+    t.n = x->n + y->n;
+    for (int k = 0; k <= t.n; k++)
+        t.a[k] = 0.0;
+    for (int i = 0; i <= x->n; i++)
+        for (int j = 0; j <= y->n; j++)
+            t.a[i + j] += x->a[i] * y->a[j];
+    p_trim(&t);
+    *r = t;
+}
+
+static double p_maxabs(const poly *p)
+{
+    double m = 0.0;
+    for (int k = 0; k <= p->n; k++)
+        if (fabs(p->a[k]) > m)
+            m = fabs(p->a[k]);
+    return m;
+}
+
+static double horner(const double *a, int n, double x)
+{
+    double r = a[n];
+    for (int k = n - 1; k >= 0; k--)
+        r = r * x + a[k];
+    return r;
+}
+
+static double horner_abs(const double *a, int n, double x)
+{
+    double r = fabs(a[n]), ax = fabs(x);
+    for (int k = n - 1; k >= 0; k--)
+        r = r * ax + fabs(a[k]);
+    return r;
+}
+
+/* Root of a polynomial in (x0, x1), where f0 and f1 have opposite signs:
+ * Illinois false position with a bisection step every fourth iteration. */
+static double bracket_root(const double *a, int n, double x0, double x1,
+                           double f0, double f1)
+{
+    int side = 0;
+    for (int it = 0; it < 400; it++) {
+        double x;
+        if (it % 4 == 3)
+            x = 0.5 * (x0 + x1);
+        else
+            x = (x0 * f1 - x1 * f0) / (f1 - f0);
+        if (!(x > x0 && x < x1))
+            x = 0.5 * (x0 + x1);
+        if (!(x > x0 && x < x1))
+            break;
+        if (x1 - x0 <= 1e-300)
+            break;
+        double f = horner(a, n, x);
+        if (f == 0.0)
+            return x;
+        if ((f < 0.0) == (f0 < 0.0)) {
+            x0 = x;
+            f0 = f;
+            if (side == -1)
+                f1 *= 0.5;
+            side = -1;
+        } else {
+            x1 = x;
+            f1 = f;
+            if (side == 1)
+                f0 *= 0.5;
+            side = 1;
+        }
+    }
+    return 0.5 * (x0 + x1);
+}
+
+/*
+ * All real roots in [lo, hi]: the roots of each derivative split the
+ * interval into pieces where the one above is monotone, from the linear
+ * derivative up to the polynomial itself.  At the last level, interior
+ * extrema whose value is zero to rounding count as (double) roots.
+ */
+/*
+ * Cheap exclusion: the Taylor expansion of p about the middle of [lo, hi]
+ * bounds |p(s) - p(mid)| by sum |p^(k)(mid)| r^k / k!; when |p(mid)| is
+ * larger there is no root in [lo, hi].
+ */
+static int no_root_taylor(const double *a, int n, double lo, double hi)
+{
+    double b[PMAX + 1] = {0}, c = 0.5 * (lo + hi), r = 0.5 * (hi - lo);
+    for (int k = 0; k <= n; k++)
+        b[k] = a[k];
+    for (int i = 0; i < n; i++)
+        for (int j = n - 1; j >= i; j--)
+            b[j] += c * b[j + 1];
+    double bound = 0.0, rk = 1.0, mag = fabs(b[0]);
+    for (int k = 1; k <= n; k++) {
+        rk *= r;
+        bound += fabs(b[k]) * rk;
+        mag += fabs(b[k]) * rk;
+    }
+    /* the shifted coefficients carry rounding errors of a few ulps of the
+     * largest term: keep a margin */
+    return fabs(b[0]) > bound + 1e-12 * mag;
+}
+
+static int poly_roots_isolate(const double *a0, int n0, double lo, double hi,
+                              double *roots);
+
+int ref_poly_roots(const double *a0, int n0, double lo, double hi,
+                   double *roots)
+{
+    int n = n0;
+    while (n > 0 && a0[n] == 0.0)
+        n--;
+    if (n <= 0 || n > PMAX || !(lo <= hi))
+        return 0;
+    if (no_root_taylor(a0, n, lo, hi))
+        return 0;
+    double mid = 0.5 * (lo + hi);
+    int l = no_root_taylor(a0, n, lo, mid), r = no_root_taylor(a0, n, mid, hi);
+    if (l && r && horner(a0, n, mid) != 0.0)
+        return 0;
+    if (l && horner(a0, n, mid) != 0.0)
+        return poly_roots_isolate(a0, n, mid, hi, roots);
+    if (r && horner(a0, n, mid) != 0.0)
+        return poly_roots_isolate(a0, n, lo, mid, roots);
+    return poly_roots_isolate(a0, n, lo, hi, roots);
+}
+
+static int poly_roots_isolate(const double *a0, int n0, double lo, double hi,
+                              double *roots)
+{
+    static const int cap = PMAX;
+    double d[PMAX + 1][PMAX + 1];
+    double crit[PMAX + 2], found[PMAX + 2];
+    double pts[PMAX + 4], vals[PMAX + 4];
+    int n = n0, nc = 0;
+
+    if (n > cap || !(lo <= hi))
+        return 0;
+    while (n > 0 && a0[n] == 0.0)
+        n--;
+    if (n <= 0)
+        return 0;
+    for (int j = 0; j <= n; j++)
+        d[0][j] = a0[j];
+    for (int k = 1; k < n; k++)
+        for (int j = 0; j <= n - k; j++)
+            d[k][j] = (j + 1) * d[k - 1][j + 1];
+
+    for (int lev = n - 1; lev >= 0; lev--) {
+        const double *p = d[lev];
+        int m = n - lev, np = 0, nf = 0;
+        pts[np++] = lo;
+        for (int i = 0; i < nc; i++)
+            if (crit[i] > pts[np - 1] && crit[i] < hi)
+                pts[np++] = crit[i];
+        if (hi > pts[np - 1])
+            pts[np++] = hi;
+        for (int i = 0; i < np; i++)
+            vals[i] = horner(p, m, pts[i]);
+        for (int i = 0; i < np; i++) {
+            int interior = i > 0 && i < np - 1;
+            if (vals[i] == 0.0) {
+                if (lev == 0 || interior)
+                    found[nf++] = pts[i];
+                continue;
+            }
+            if (lev == 0 && interior) {
+                /* an extremum that touches zero without crossing */
+                int cross_l = vals[i - 1] != 0.0 && (vals[i - 1] < 0.0) != (vals[i] < 0.0);
+                int cross_r = vals[i + 1] != 0.0 && (vals[i + 1] < 0.0) != (vals[i] < 0.0);
+                if (!cross_l && !cross_r &&
+                    fabs(vals[i]) <= TOUCH_REL * horner_abs(p, m, pts[i]))
+                    found[nf++] = pts[i];
+            }
+            if (i + 1 < np && vals[i + 1] != 0.0 &&
+                (vals[i] < 0.0) != (vals[i + 1] < 0.0))
+                found[nf++] = bracket_root(p, m, pts[i], pts[i + 1], vals[i],
+                                           vals[i + 1]);
+        }
+        for (int i = 0; i < nf; i++)
+            crit[i] = found[i];
+        nc = nf;
+    }
+    for (int i = 0; i < nc; i++)
+        roots[i] = crit[i];
+    return nc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Small vector helpers.                                                */
+
+static double dot3(const double *a, const double *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static void cross3(double *r, const double *a, const double *b)
+{
+    double t0 = a[1] * b[2] - a[2] * b[1];
+    double t1 = a[2] * b[0] - a[0] * b[2];
+    double t2 = a[0] * b[1] - a[1] * b[0];
+    r[0] = t0;
+    r[1] = t1;
+    r[2] = t2;
+}
+
+static double norm3(const double *a)
+{
+    return sqrt(dot3(a, a));
+}
+
+/* ------------------------------------------------------------------ */
+/* A box at one time: world corner o (local lo) and world edges g[j].   */
+
+typedef struct pp {
+    double o[3];
+    double g[3][3];
+} pp;
+
+/*
+ * Error-free transformations for evaluating motions accurately: motion
+ * coefficients written in powers of an absolute time far from the interval
+ * cancel heavily, and plain Horner would add noise far above 1e-9.
+ */
+static void two_sum(double a, double b, double *s, double *e)
+{
+    double x = a + b, bb = x - a;
+    *s = x;
+    *e = (a - (x - bb)) + (b - bb);
+}
+
+static void two_prod(double a, double b, double *p, double *e)
+{
+    double x = a * b;
+    *p = x;
+    *e = fma(a, b, -x);
+}
+
+/* Compensated Horner: as accurate as Horner in twice the precision. */
+static double horner_comp(const double *a, int stride, int n, double x)
+{
+    double s = a[n * stride], c = 0.0;
+    for (int k = n - 1; k >= 0; k--) {
+        double p, pe, se;
+        two_prod(s, x, &p, &pe);
+        two_sum(p, a[k * stride], &s, &se);
+        c = c * x + (pe + se);
+    }
+    return s + c;
+}
+
+static void motion_at(const boxtoi_motion *m, double t, double r[4][4])
+{
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            r[i][j] = horner_comp(&m->c[0][i][j], 16, m->degree, t);
+}
+
+void ref_apply(const boxtoi_motion *m, double t, const double p[3],
+               double out[3])
+{
+    double r[4][4];
+    motion_at(m, t, r);
+    for (int i = 0; i < 3; i++)
+        out[i] = (r[i][0] * p[0] + r[i][1] * p[1] + r[i][2] * p[2] + r[i][3]) /
+                 r[3][3];
+}
+
+static void pp_at(const boxtoi_box *b, const boxtoi_motion *m, double t,
+                  pp *out)
+{
+    double r[4][4];
+    motion_at(m, t, r);
+    double w = r[3][3];
+    for (int i = 0; i < 3; i++) {
+        out->o[i] = (r[i][0] * b->lo[0] + r[i][1] * b->lo[1] +
+                     r[i][2] * b->lo[2] + r[i][3]) / w;
+        for (int j = 0; j < 3; j++)
+            out->g[j][i] = r[i][j] * (b->hi[j] - b->lo[j]) / w;
+    }
+}
+
+static void pp_vertex(const pp *b, int bits, double v[3])
+{
+    for (int i = 0; i < 3; i++) {
+        v[i] = b->o[i];
+        for (int j = 0; j < 3; j++)
+            if (bits & (1 << j))
+                v[i] += b->g[j][i];
+    }
+}
+
+/* Edge e (0..11): along axis e / 4, offsets on the two other axes from the
+ * low bits.  Start point p, vector d. */
+static void pp_edge(const pp *b, int e, double p[3], double d[3])
+{
+    int i = e / 4, j = (i + 1) % 3, k = (i + 2) % 3;
+    int bits = ((e & 1) ? 1 << j : 0) | ((e & 2) ? 1 << k : 0);
+    pp_vertex(b, bits, p);
+    for (int c = 0; c < 3; c++)
+        d[c] = b->g[i][c];
+}
+
+/* Face f (0..5): normal axis f / 2, side f % 2.  Corner q, edges f1, f2. */
+static void pp_face(const pp *b, int f, double q[3], double f1[3], double f2[3])
+{
+    int i = f / 2, j = (i + 1) % 3, k = (i + 2) % 3;
+    pp_vertex(b, (f & 1) ? 1 << i : 0, q);
+    for (int c = 0; c < 3; c++) {
+        f1[c] = b->g[j][c];
+        f2[c] = b->g[k][c];
+    }
+}
+
+static double pp_diagonal(const pp *b)
+{
+    double best = 0.0;
+    for (int s = 0; s < 4; s++) {
+        double v[3];
+        for (int c = 0; c < 3; c++)
+            v[c] = b->g[0][c] + ((s & 1) ? -1 : 1) * b->g[1][c] +
+                   ((s & 2) ? -1 : 1) * b->g[2][c];
+        double l = norm3(v);
+        if (l > best)
+            best = l;
+    }
+    return best;
+}
+
+/* Solve [c0 c1 c2] x = r by Cramer's rule; 0 when (nearly) singular. */
+static int solve3(const double *c0, const double *c1, const double *c2,
+                  const double *r, double x[3])
+{
+    double t[3];
+    cross3(t, c1, c2);
+    double det = dot3(c0, t);
+    double scale = norm3(c0) * norm3(c1) * norm3(c2);
+    if (!(fabs(det) > 1e-13 * scale))
+        return 0;
+    x[0] = dot3(r, t) / det;
+    cross3(t, r, c2);
+    x[1] = dot3(c0, t) / det;
+    cross3(t, c1, r);
+    x[2] = dot3(c0, t) / det;
+    return 1;
+}
+
+static int in01(double x)
+{
+    return x >= 0.0 && x <= 1.0;
+}
+
+/* Closed box contains the point (non-degenerate boxes only). */
+static int pp_contains(const pp *b, const double p[3])
+{
+    double r[3], x[3];
+    for (int c = 0; c < 3; c++)
+        r[c] = p[c] - b->o[c];
+    if (!solve3(b->g[0], b->g[1], b->g[2], r, x))
+        return 0;
+    return in01(x[0]) && in01(x[1]) && in01(x[2]);
+}
+
+/* Does an edge of a cross a face of b (transversally)? */
+static int edges_cross_faces(const pp *a, const pp *b)
+{
+    for (int e = 0; e < 12; e++) {
+        double p[3], d[3], md[3];
+        pp_edge(a, e, p, d);
+        for (int c = 0; c < 3; c++)
+            md[c] = d[c];
+        for (int f = 0; f < 6; f++) {
+            double q[3], f1[3], f2[3], n1[3], n2[3], r[3], x[3];
+            pp_face(b, f, q, f1, f2);
+            for (int c = 0; c < 3; c++) {
+                n1[c] = -f1[c];
+                n2[c] = -f2[c];
+                r[c] = q[c] - p[c];
+            }
+            if (solve3(md, n1, n2, r, x) && in01(x[0]) && in01(x[1]) &&
+                in01(x[2]))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+static int pp_overlap(const pp *a, const pp *b)
+{
+    double v[3];
+    for (int s = 0; s < 8; s++) {
+        pp_vertex(a, s, v);
+        if (pp_contains(b, v))
+            return 1;
+        pp_vertex(b, s, v);
+        if (pp_contains(a, v))
+            return 1;
+    }
+    return edges_cross_faces(a, b) || edges_cross_faces(b, a);
+}
+
+static double point_segment(const double p[3], const double a[3],
+                            const double d[3])
+{
+    double r[3], u = 0.0, dd = dot3(d, d);
+    for (int c = 0; c < 3; c++)
+        r[c] = p[c] - a[c];
+    if (dd > 0.0) {
+        u = dot3(r, d) / dd;
+        u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
+    }
+    for (int c = 0; c < 3; c++)
+        r[c] -= u * d[c];
+    return norm3(r);
+}
+
+static double point_parallelogram(const double p[3], const double q[3],
+                                  const double f1[3], const double f2[3])
+{
+    double r[3];
+    for (int c = 0; c < 3; c++)
+        r[c] = p[c] - q[c];
+    double g11 = dot3(f1, f1), g12 = dot3(f1, f2), g22 = dot3(f2, f2);
+    double det = g11 * g22 - g12 * g12;
+    if (det > 1e-24 * g11 * g22 && det > 0.0) {
+        double b1 = dot3(f1, r), b2 = dot3(f2, r);
+        double al = (b1 * g22 - b2 * g12) / det;
+        double be = (g11 * b2 - g12 * b1) / det;
+        if (in01(al) && in01(be)) {
+            for (int c = 0; c < 3; c++)
+                r[c] -= al * f1[c] + be * f2[c];
+            return norm3(r);
+        }
+    }
+    double q2[3], q3[3];
+    for (int c = 0; c < 3; c++) {
+        q2[c] = q[c] + f1[c];
+        q3[c] = q[c] + f2[c];
+    }
+    double best = point_segment(p, q, f1);
+    double t = point_segment(p, q, f2);
+    if (t < best)
+        best = t;
+    t = point_segment(p, q2, f2);
+    if (t < best)
+        best = t;
+    t = point_segment(p, q3, f1);
+    if (t < best)
+        best = t;
+    return best;
+}
+
+static double segment_segment(const double p[3], const double e[3],
+                              const double q[3], const double f[3])
+{
+    double r[3];
+    for (int c = 0; c < 3; c++)
+        r[c] = q[c] - p[c];
+    double ee = dot3(e, e), ef = dot3(e, f), ff = dot3(f, f);
+    double det = ee * ff - ef * ef;
+    if (det > 1e-24 * ee * ff && det > 0.0) {
+        double b1 = dot3(e, r), b2 = -dot3(f, r);
+        /* [ee -ef; -ef ff] [u v] = [b1 b2] */
+        double u = (b1 * ff + ef * b2) / det;
+        double v = (ee * b2 + ef * b1) / det;
+        if (in01(u) && in01(v)) {
+            double d[3];
+            for (int c = 0; c < 3; c++)
+                d[c] = p[c] + u * e[c] - q[c] - v * f[c];
+            return norm3(d);
+        }
+    }
+    double p2[3], q2[3];
+    for (int c = 0; c < 3; c++) {
+        p2[c] = p[c] + e[c];
+        q2[c] = q[c] + f[c];
+    }
+    double best = point_segment(p, q, f), t;
+    t = point_segment(p2, q, f);
+    if (t < best)
+        best = t;
+    t = point_segment(q, p, e);
+    if (t < best)
+        best = t;
+    t = point_segment(q2, p, e);
+    if (t < best)
+        best = t;
+    return best;
+}
+
+/* Distance between two boxes that do not overlap: the least vertex-face or
+ * edge-edge distance.  Pairs whose bounding spheres are farther apart than
+ * the best distance so far are skipped. */
+static double pp_distance(const pp *a, const pp *b)
+{
+    double best = INFINITY;
+    const pp *box[2] = {a, b};
+    for (int side = 0; side < 2; side++) {
+        const pp *x = box[side], *y = box[1 - side];
+        for (int f = 0; f < 6; f++) {
+            double q[3], f1[3], f2[3], fc[3], d1[3], d2[3];
+            pp_face(y, f, q, f1, f2);
+            for (int c = 0; c < 3; c++) {
+                fc[c] = q[c] + 0.5 * (f1[c] + f2[c]);
+                d1[c] = f1[c] + f2[c];
+                d2[c] = f1[c] - f2[c];
+            }
+            double rad = 0.5 * fmax(norm3(d1), norm3(d2));
+            for (int s = 0; s < 8; s++) {
+                double v[3], r[3];
+                pp_vertex(x, s, v);
+                for (int c = 0; c < 3; c++)
+                    r[c] = v[c] - fc[c];
+                if (norm3(r) - rad >= best)
+                    continue;
+                double t = point_parallelogram(v, q, f1, f2);
+                if (t < best)
+                    best = t;
+            }
+        }
+    }
+    for (int ea = 0; ea < 12; ea++) {
+        double p[3], e[3], ma[3];
+        pp_edge(a, ea, p, e);
+        for (int c = 0; c < 3; c++)
+            ma[c] = p[c] + 0.5 * e[c];
+        double ra = 0.5 * norm3(e);
+        for (int eb = 0; eb < 12; eb++) {
+            double q[3], f[3], r[3];
+            pp_edge(b, eb, q, f);
+            for (int c = 0; c < 3; c++)
+                r[c] = q[c] + 0.5 * f[c] - ma[c];
+            if (norm3(r) - ra - 0.5 * norm3(f) >= best)
+                continue;
+            double t = segment_segment(p, e, q, f);
+            if (t < best)
+                best = t;
+        }
+    }
+    return best;
+}
+
+/* Penetration depth of overlapping boxes: least distance from the origin to
+ * a face plane of the Minkowski difference (normals: face normals of each
+ * box and cross products of their edges). */
+static double pp_depth_axis(const pp *a, const pp *b, double axis[3])
+{
+    double ca[3], cb[3], dc[3], best = INFINITY;
+    for (int c = 0; c < 3; c++) {
+        ca[c] = a->o[c] + 0.5 * (a->g[0][c] + a->g[1][c] + a->g[2][c]);
+        cb[c] = b->o[c] + 0.5 * (b->g[0][c] + b->g[1][c] + b->g[2][c]);
+        dc[c] = cb[c] - ca[c];
+    }
+    for (int ax = 0; ax < 15; ax++) {
+        const double *u, *v;
+        if (ax < 3) {
+            u = a->g[(ax + 1) % 3];
+            v = a->g[(ax + 2) % 3];
+        } else if (ax < 6) {
+            u = b->g[(ax + 1) % 3];
+            v = b->g[(ax + 2) % 3];
+        } else {
+            u = a->g[(ax - 6) / 3];
+            v = b->g[(ax - 6) % 3];
+        }
+        double n[3];
+        cross3(n, u, v);
+        double nn = dot3(n, n);
+        if (!(nn > 1e-20 * dot3(u, u) * dot3(v, v)) || nn == 0.0)
+            continue;
+        double l = sqrt(nn);
+        for (int c = 0; c < 3; c++)
+            n[c] /= l;
+        double r = 0.0;
+        for (int j = 0; j < 3; j++)
+            r += 0.5 * (fabs(dot3(n, a->g[j])) + fabs(dot3(n, b->g[j])));
+        double nd = dot3(n, dc);
+        double val = r - fabs(nd);
+        if (val < best) {
+            best = val;
+            if (axis)
+                for (int c = 0; c < 3; c++)
+                    axis[c] = nd < 0.0 ? -n[c] : n[c];
+        }
+    }
+    if (!(best < INFINITY))
+        best = 0.0;
+    return best;
+}
+
+static double pp_depth(const pp *a, const pp *b)
+{
+    double d = pp_depth_axis(a, b, NULL);
+    return d > 0.0 ? d : 0.0;
+}
+
+static double pp_signed_distance(const pp *a, const pp *b)
+{
+    if (pp_overlap(a, b))
+        return pp_depth(a, b);
+    return -pp_distance(a, b);
+}
+
+double ref_size(const boxtoi_query *q, double t)
+{
+    pp a, b;
+    pp_at(&q->a, &q->motion_a, t, &a);
+    pp_at(&q->b, &q->motion_b, t, &b);
+    double da = pp_diagonal(&a), db = pp_diagonal(&b);
+    return da > db ? da : db;
+}
+
+int ref_overlap(const boxtoi_query *q, double t)
+{
+    pp a, b;
+    pp_at(&q->a, &q->motion_a, t, &a);
+    pp_at(&q->b, &q->motion_b, t, &b);
+    return pp_overlap(&a, &b);
+}
+
+double ref_signed_distance(const boxtoi_query *q, double t)
+{
+    pp a, b;
+    pp_at(&q->a, &q->motion_a, t, &a);
+    pp_at(&q->b, &q->motion_b, t, &b);
+    return pp_signed_distance(&a, &b);
+}
+
+double ref_point_box_distance(const boxtoi_box *box, const boxtoi_motion *m,
+                              double t, const double p[3])
+{
+    pp b;
+    pp_at(box, m, t, &b);
+    if (pp_contains(&b, p))
+        return 0.0;
+    double best = INFINITY;
+    for (int f = 0; f < 6; f++) {
+        double q[3], f1[3], f2[3];
+        pp_face(&b, f, q, f1, f2);
+        double d = point_parallelogram(p, q, f1, f2);
+        if (d < best)
+            best = d;
+    }
+    return best;
+}
+
+/* Extreme of the signed distance over [ta, tb]: sign = +1 for the maximum,
+ * -1 for the minimum.  n + 1 samples, then golden-section search around the
+ * best sample; the time of the extreme goes to *at when at is not NULL. */
+typedef double (*sd_fn)(const boxtoi_query *q, double t);
+
+static double extreme_sd_fn(const boxtoi_query *q, double ta, double tb, int sign,
+                            int n, double *at, sd_fn fn)
+{
+    double best = -INFINITY, bt = ta;
+    if (n < 2)
+        n = 2;
+    if (!(tb > ta)) {
+        if (at)
+            *at = ta;
+        return fn(q, ta);
+    }
+    for (int i = 0; i <= n; i++) {
+        double t = i == n ? tb : ta + (tb - ta) * i / n;
+        double v = sign * fn(q, t);
+        if (v > best) {
+            best = v;
+            bt = t;
+        }
+    }
+    double h = (tb - ta) / n;
+    double lo = bt - h < ta ? ta : bt - h, hi = bt + h > tb ? tb : bt + h;
+    const double gr = 0.6180339887498949;
+    double x1 = hi - gr * (hi - lo), x2 = lo + gr * (hi - lo);
+    double f1 = sign * fn(q, x1);
+    double f2 = sign * fn(q, x2);
+    for (int it = 0; it < 80 && hi - lo > 1e-12 * (tb - ta) + 1e-16 * fabs(lo);
+         it++) {
+        if (f1 > f2) {
+            hi = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = hi - gr * (hi - lo);
+            f1 = sign * fn(q, x1);
+        } else {
+            lo = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = lo + gr * (hi - lo);
+            f2 = sign * fn(q, x2);
+        }
+    }
+    if (f1 > best) {
+        best = f1;
+        bt = x1;
+    }
+    if (f2 > best) {
+        best = f2;
+        bt = x2;
+    }
+    if (at)
+        *at = bt;
+    return sign * best;
+}
+
+static double extreme_sd(const boxtoi_query *q, double ta, double tb, int sign,
+                         int n, double *at)
+{
+    return extreme_sd_fn(q, ta, tb, sign, n, at, ref_signed_distance);
+}
+
+double ref_max_signed_distance(const boxtoi_query *q, double ta, double tb)
+{
+    return extreme_sd(q, ta, tb, 1, 16, NULL);
+}
+
+double ref_min_signed_distance(const boxtoi_query *q, double ta, double tb)
+{
+    return extreme_sd(q, ta, tb, -1, 16, NULL);
+}
+
+double ref_max_signed_distance_at(const boxtoi_query *q, double ta, double tb,
+                                  int samples, double *at)
+{
+    return extreme_sd(q, ta, tb, 1, samples, at);
+}
+
+double ref_penetration(const boxtoi_query *q, double t, double n[3])
+{
+    pp a, b;
+    pp_at(&q->a, &q->motion_a, t, &a);
+    pp_at(&q->b, &q->motion_b, t, &b);
+    double d = pp_depth_axis(&a, &b, n);
+    return d > 0.0 ? d : 0.0;
+}
+
+double ref_axis_value(const boxtoi_query *q, double t)
+{
+    pp a, b;
+    pp_at(&q->a, &q->motion_a, t, &a);
+    pp_at(&q->b, &q->motion_b, t, &b);
+    return pp_depth_axis(&a, &b, NULL);
+}
+
+double ref_max_axis_value_at(const boxtoi_query *q, double ta, double tb,
+                             int samples, double *at)
+{
+    return extreme_sd_fn(q, ta, tb, 1, samples, at, ref_axis_value);
+}
+
+/* ------------------------------------------------------------------ */
+/* Event polynomials.                                                   */
+
+/* A box's motion on [t0, t1] mapped to s in [0, 1]: homogeneous corner
+ * O (local lo), edge vectors G[j] (times w) and w, as polynomials in s. */
+typedef struct sbox {
+    poly O[3];
+    poly G[3][3]; /* G[j][component] */
+    poly w;
+} sbox;
+
+static void shift_entry(const boxtoi_motion *m, int row, int col, double t0,
+                        double len, poly *out)
+{
+    int d = m->degree;
+    double bh[MAXD + 1], bl[MAXD + 1];
+    for (int k = 0; k <= d; k++) {
+        bh[k] = m->c[k][row][col];
+        bl[k] = 0.0;
+    }
+    /* Taylor shift b(x) <- b(x + t0) in double-double arithmetic */
+    for (int i = 0; i < d; i++)
+        for (int j = d - 1; j >= i; j--) {
+            double p, pe, sh, se;
+            two_prod(t0, bh[j + 1], &p, &pe);
+            pe += t0 * bl[j + 1];
+            two_sum(bh[j], p, &sh, &se);
+            se += bl[j] + pe;
+            two_sum(sh, se, &bh[j], &bl[j]);
+        }
+    double sc = 1.0;
+    for (int k = 0; k <= d; k++) {
+        out->a[k] = (bh[k] + bl[k]) * sc;
+        sc *= len;
+    }
+    out->n = d;
+    p_trim(out);
+}
+
+static void sbox_build(const boxtoi_box *box, const boxtoi_motion *m, double t0,
+                       double len, sbox *s)
+{
+    poly e[4][4];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 4; j++)
+            shift_entry(m, i, j, t0, len, &e[i][j]);
+    shift_entry(m, 3, 3, t0, len, &s->w);
+    for (int i = 0; i < 3; i++) {
+        poly acc = e[i][3];
+        for (int j = 0; j < 3; j++) {
+            p_add(&acc, &acc, &e[i][j], box->lo[j]);
+            poly z;
+            p_zero(&z);
+            p_add(&s->G[j][i], &z, &e[i][j], box->hi[j] - box->lo[j]);
+        }
+        s->O[i] = acc;
+    }
+}
+
+static void pv_cross(poly r[3], const poly *a, const poly *b)
+{
+    poly t1, t2;
+    for (int c = 0; c < 3; c++) {
+        int c1 = (c + 1) % 3, c2 = (c + 2) % 3;
+        p_mul(&t1, &a[c1], &b[c2]);
+        p_mul(&t2, &a[c2], &b[c1]);
+        p_add(&r[c], &t1, &t2, -1.0);
+    }
+}
+
+static void pv_dot(poly *r, const poly *a, const poly *b)
+{
+    poly t;
+    p_zero(r);
+    for (int c = 0; c < 3; c++) {
+        p_mul(&t, &a[c], &b[c]);
+        p_add(r, r, &t, 1.0);
+    }
+}
+
+static double pv_maxabs(const poly *a)
+{
+    double m = 0.0;
+    for (int c = 0; c < 3; c++) {
+        double v = p_maxabs(&a[c]);
+        if (v > m)
+            m = v;
+    }
+    return m;
+}
+
+typedef struct ctx {
+    const boxtoi_query *q;
+    double t0, len, size;
+    int nevents, overflow, nroots;
+    double ev[REF_MAX_EVENTS]; /* in s */
+} ctx;
+
+static void add_event(ctx *cx, double s)
+{
+    if (cx->nevents >= REF_MAX_EVENTS) {
+        cx->overflow = 1;
+        return;
+    }
+    cx->ev[cx->nevents++] = s;
+}
+
+static int tol_in01(double x)
+{
+    return x >= -FEATURE_TOL && x <= 1.0 + FEATURE_TOL;
+}
+
+/* Vertex vbits of box X (a = 1: A) on face (axis, side) of the other box. */
+static int check_vertex_face(const ctx *cx, double s, int x_is_a, int vbits,
+                             int axis, int side)
+{
+    pp a, b;
+    double t = cx->t0 + cx->len * s;
+    pp_at(&cx->q->a, &cx->q->motion_a, t, &a);
+    pp_at(&cx->q->b, &cx->q->motion_b, t, &b);
+    const pp *X = x_is_a ? &a : &b, *Y = x_is_a ? &b : &a;
+    double v[3], qq[3], f1[3], f2[3], r[3];
+    pp_vertex(X, vbits, v);
+    pp_face(Y, 2 * axis + side, qq, f1, f2);
+    for (int c = 0; c < 3; c++)
+        r[c] = v[c] - qq[c];
+    double g11 = dot3(f1, f1), g12 = dot3(f1, f2), g22 = dot3(f2, f2);
+    double det = g11 * g22 - g12 * g12;
+    if (!(det > 1e-20 * g11 * g22) || det <= 0.0)
+        return 0;
+    double b1 = dot3(f1, r), b2 = dot3(f2, r);
+    double al = (b1 * g22 - b2 * g12) / det;
+    double be = (g11 * b2 - g12 * b1) / det;
+    if (!tol_in01(al) || !tol_in01(be))
+        return 0;
+    for (int c = 0; c < 3; c++)
+        r[c] -= al * f1[c] + be * f2[c];
+    return norm3(r) <= 1e-6 * cx->size;
+}
+
+static int check_edge_edge(const ctx *cx, double s, int ea, int eb)
+{
+    pp a, b;
+    double t = cx->t0 + cx->len * s;
+    pp_at(&cx->q->a, &cx->q->motion_a, t, &a);
+    pp_at(&cx->q->b, &cx->q->motion_b, t, &b);
+    double p[3], e[3], qq[3], f[3], r[3];
+    pp_edge(&a, ea, p, e);
+    pp_edge(&b, eb, qq, f);
+    for (int c = 0; c < 3; c++)
+        r[c] = qq[c] - p[c];
+    double ee = dot3(e, e), ef = dot3(e, f), ff = dot3(f, f);
+    double det = ee * ff - ef * ef;
+    if (!(det > 1e-20 * ee * ff) || det <= 0.0)
+        return 0;
+    double b1 = dot3(e, r), b2 = -dot3(f, r);
+    double u = (b1 * ff + ef * b2) / det;
+    double v = (ee * b2 + ef * b1) / det;
+    if (!tol_in01(u) || !tol_in01(v))
+        return 0;
+    double d[3];
+    for (int c = 0; c < 3; c++)
+        d[c] = p[c] + u * e[c] - qq[c] - v * f[c];
+    return norm3(d) <= 1e-6 * cx->size;
+}
+
+static void vertex_face_events(ctx *cx, const sbox *X, const sbox *Y, int x_is_a)
+{
+    for (int i = 0; i < 3; i++) {
+        int j = (i + 1) % 3, k = (i + 2) % 3;
+        poly n[3], nOX, nGX[3], nOY, nGY, right[2];
+        pv_cross(n, Y->G[j], Y->G[k]);
+        if (!(pv_maxabs(n) > 1e-14 * pv_maxabs(Y->G[j]) * pv_maxabs(Y->G[k])))
+            continue; /* a face of zero area: its events are edge events */
+        pv_dot(&nOX, n, X->O);
+        for (int l = 0; l < 3; l++)
+            pv_dot(&nGX[l], n, X->G[l]);
+        pv_dot(&nOY, n, Y->O);
+        pv_dot(&nGY, n, Y->G[i]);
+        p_mul(&right[0], &nOY, &X->w);
+        p_add(&right[1], &nOY, &nGY, 1.0);
+        p_mul(&right[1], &right[1], &X->w);
+        for (int vb = 0; vb < 8; vb++) {
+            poly left = nOX, f;
+            int skip = 0;
+            for (int l = 0; l < 3; l++)
+                if (vb & (1 << l)) {
+                    if (X->G[l][0].n < 0 && X->G[l][1].n < 0 && X->G[l][2].n < 0)
+                        skip = 1; /* same vertex as without this bit */
+                    p_add(&left, &left, &nGX[l], 1.0);
+                }
+            if (skip)
+                continue;
+            p_mul(&left, &left, &Y->w);
+            for (int side = 0; side < 2; side++) {
+                double roots[PMAX + 2];
+                p_add(&f, &left, &right[side], -1.0);
+                if (f.n < 1)
+                    continue;
+                int nr = ref_poly_roots(f.a, f.n, 0.0, 1.0, roots);
+                cx->nroots += nr;
+                for (int r = 0; r < nr; r++)
+                    if (roots[r] > 0.0 &&
+                        check_vertex_face(cx, roots[r], x_is_a, vb, i, side))
+                        add_event(cx, roots[r]);
+            }
+        }
+    }
+}
+
+static void edge_edge_events(ctx *cx, const sbox *A, const sbox *B)
+{
+    for (int i = 0; i < 3; i++)
+        for (int l = 0; l < 3; l++) {
+            poly m[3], mOA, mGA[3], mOB, mGB[3], left[4], right[4];
+            pv_cross(m, A->G[i], B->G[l]);
+            if (!(pv_maxabs(m) > 1e-14 * pv_maxabs(A->G[i]) * pv_maxabs(B->G[l])))
+                continue; /* parallel (or empty) edges */
+            pv_dot(&mOA, m, A->O);
+            pv_dot(&mOB, m, B->O);
+            for (int c = 0; c < 3; c++) {
+                pv_dot(&mGA[c], m, A->G[c]);
+                pv_dot(&mGB[c], m, B->G[c]);
+            }
+            int ja = (i + 1) % 3, ka = (i + 2) % 3;
+            int jb = (l + 1) % 3, kb = (l + 2) % 3;
+            for (int e = 0; e < 4; e++) {
+                poly t = mOA;
+                if (e & 1)
+                    p_add(&t, &t, &mGA[ja], 1.0);
+                if (e & 2)
+                    p_add(&t, &t, &mGA[ka], 1.0);
+                p_mul(&left[e], &t, &B->w);
+                t = mOB;
+                if (e & 1)
+                    p_add(&t, &t, &mGB[jb], 1.0);
+                if (e & 2)
+                    p_add(&t, &t, &mGB[kb], 1.0);
+                p_mul(&right[e], &t, &A->w);
+            }
+            for (int ea = 0; ea < 4; ea++)
+                for (int eb = 0; eb < 4; eb++) {
+                    double roots[PMAX + 2];
+                    poly f;
+                    p_add(&f, &right[eb], &left[ea], -1.0);
+                    if (f.n < 1)
+                        continue;
+                    int nr = ref_poly_roots(f.a, f.n, 0.0, 1.0, roots);
+                    cx->nroots += nr;
+                    for (int r = 0; r < nr; r++)
+                        if (roots[r] > 0.0 &&
+                            check_edge_edge(cx, roots[r], 4 * i + ea, 4 * l + eb))
+                            add_event(cx, roots[r]);
+                }
+        }
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static int motion_ok(const boxtoi_motion *m)
+{
+    if (m->degree < 0 || m->degree > MAXD)
+        return 0;
+    for (int k = 0; k <= m->degree; k++)
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++)
+                if (!isfinite(m->c[k][i][j]))
+                    return 0;
+    return 1;
+}
+
+int ref_solve(const boxtoi_query *q, double deep_tol, ref_answer *out)
+{
+    static ctx cx0;
+    ctx *cx = malloc(sizeof *cx);
+    sbox *A = malloc(sizeof *A), *B = malloc(sizeof *B);
+    int status[REF_MAX_EVENTS + 1];
+    double bound[REF_MAX_EVENTS + 2];
+
+    memset(out, 0, sizeof *out);
+    out->toi = out->exit = NAN;
+    out->t_deep = out->t_deep_end = INFINITY;
+    if (!cx || !A || !B || !motion_ok(&q->motion_a) || !motion_ok(&q->motion_b) ||
+        !isfinite(q->t0) || !isfinite(q->t1) || !(q->t0 <= q->t1)) {
+        free(cx);
+        free(A);
+        free(B);
+        return 0;
+    }
+    *cx = cx0;
+    cx->q = q;
+    cx->t0 = q->t0;
+    cx->len = q->t1 - q->t0;
+    cx->size = ref_size(q, q->t0);
+    out->size = cx->size;
+
+    if (cx->len > 0.0) {
+        sbox_build(&q->a, &q->motion_a, q->t0, cx->len, A);
+        sbox_build(&q->b, &q->motion_b, q->t0, cx->len, B);
+        vertex_face_events(cx, A, B, 1);
+        vertex_face_events(cx, B, A, 0);
+        edge_edge_events(cx, A, B);
+    }
+    out->nroots = cx->nroots;
+    if (cx->overflow)
+        out->inconsistent = 1;
+
+    /* sorted, merged event times */
+    qsort(cx->ev, cx->nevents, sizeof cx->ev[0], cmp_double);
+    int m = 0;
+    for (int i = 0; i < cx->nevents; i++)
+        if (m == 0 || cx->ev[i] - cx->ev[m - 1] > 1e-14)
+            cx->ev[m++] = cx->ev[i];
+    out->nevents = m;
+    for (int i = 0; i < m; i++)
+        out->events[i] = q->t0 + cx->len * cx->ev[i];
+
+    /* overlap state on each stretch between events */
+    bound[0] = 0.0;
+    for (int i = 0; i < m; i++)
+        bound[i + 1] = cx->ev[i];
+    bound[m + 1] = 1.0;
+    for (int k = 0; k <= m; k++) {
+        double mid = 0.5 * (bound[k] + bound[k + 1]);
+        status[k] = ref_overlap(q, q->t0 + cx->len * mid);
+    }
+
+    out->sd_t0 = ref_signed_distance(q, q->t0);
+    out->overlap_t0 = out->sd_t0 >= -1e-13 * cx->size;
+    if (out->overlap_t0) {
+        out->toi = q->t0;
+    } else if (m > 0) {
+        out->hit = 1;
+        out->toi = out->events[0];
+    }
+    if (!out->overlap_t0 && status[0] && cx->len > 0.0)
+        out->inconsistent = 1;
+
+    /* the state at sample times must match the timeline */
+    for (int g = 1; g < 16 && cx->len > 0.0; g++) {
+        double s = g / 16.0;
+        int k = 0, near = 0;
+        while (k < m && bound[k + 1] < s)
+            k++;
+        for (int i = 1; i <= m; i++)
+            if (fabs(bound[i] - s) < 1e-9)
+                near = 1;
+        if (!near && ref_overlap(q, q->t0 + cx->len * s) != status[k])
+            out->inconsistent = 1;
+    }
+
+    for (int k = 0; k <= m; k++) {
+        if (!status[k])
+            continue;
+        double ta = q->t0 + cx->len * bound[k], tb = q->t0 + cx->len * bound[k + 1];
+        double mid = 0.5 * (ta + tb);
+        if (ref_signed_distance(q, mid) > deep_tol ||
+            ref_max_signed_distance(q, ta, tb) > deep_tol) {
+            out->t_deep = k == 0 ? q->t0 : ta;
+            out->t_deep_end = tb;
+            break;
+        }
+    }
+    if (out->overlap_t0 && out->sd_t0 > deep_tol && out->t_deep != q->t0) {
+        out->t_deep = q->t0;
+        out->t_deep_end = m > 0 ? out->events[0] : q->t1;
+    }
+
+    if (out->overlap_t0 || out->hit) {
+        int k = out->overlap_t0 ? 0 : 1;
+        while (k <= m && status[k])
+            k++;
+        if (k > m) {
+            out->exit_after_t1 = 1;
+        } else {
+            out->exit = q->t0 + cx->len * bound[k];
+        }
+    }
+    out->valid = 1;
+    free(cx);
+    free(A);
+    free(B);
+    return 1;
+}

@@ -1,0 +1,962 @@
+/*
+ * Randomized differential test: boxtoi_solve() against the independent
+ * reference in tests/ref on many generated queries (linear, quadratic and
+ * quartic rigid rational motions, static against moving, affine motions,
+ * plates, near grazes and brief clips; intervals other than [0, 1]; length
+ * scales around 1e-3 and 1e3).
+ *
+ * The solver's promise is checked, not bit equality:
+ *   1. overlap at t0 agrees unless the boxes touch there within 1e-9 size;
+ *   2. a reported time is not later than the reference's first contact by
+ *      more than 1e-9 of the interval unless the contact in between stays
+ *      within 1e-9 size of penetration (a graze);
+ *   3. a miss is only allowed when the reference finds no contact deeper
+ *      than 1e-9 size;
+ *   4. at the reported time the boxes are within 1e-9 size of touching, the
+ *      contact point lies on both boxes within that distance, and the
+ *      normal is a unit vector.
+ * The end of the first contact (exit) is compared as a secondary check.
+ *
+ * Environment: BOXTOI_SEED (the generator's seed), BOXTOI_RANDOM_CASES
+ * (number of cases, default 24000), BOXTOI_RANDOM_CASE (run only the case
+ * with this index and describe it).
+ */
+#include "boxtoi.h"
+#include "ref/ref.h"
+#include "tap/basic.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define DEFAULT_SEED UINT64_C(0x5eed2b0c7013a11)
+#define DEFAULT_CASES 24000
+#define REL_TOL 1e-9
+/* The header promises 1e-9 for the first contact only; the end of the
+ * contact is held to a looser bound (gap or depth between the two exits),
+ * and the count beyond 1e-9 is reported in a diagnostic. */
+#define EXIT_REL_TOL 1e-7
+
+/* ------------------------------------------------------------------ */
+/* Generator: splitmix64.                                               */
+
+static uint64_t rng;
+
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+static double uni(void)
+{
+    return (double)(splitmix64(&rng) >> 11) * 0x1.0p-53;
+}
+
+static double urange(double a, double b)
+{
+    return a + (b - a) * uni();
+}
+
+static int chance(double p)
+{
+    return uni() < p;
+}
+
+static void unit_vec(double v[3])
+{
+    double n;
+    do {
+        for (int i = 0; i < 3; i++)
+            v[i] = urange(-1, 1);
+        n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    } while (n > 1.0 || n < 1e-3);
+    for (int i = 0; i < 3; i++)
+        v[i] /= n;
+}
+
+static void rand_quat(double q[4], double len)
+{
+    double n;
+    do {
+        for (int i = 0; i < 4; i++)
+            q[i] = urange(-1, 1);
+        n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    } while (n > 1.0 || n < 1e-3);
+    for (int i = 0; i < 4; i++)
+        q[i] *= len / n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Polynomials in tau = t - tc, turned into polynomials in t.           */
+
+typedef struct tpoly {
+    int n;
+    double a[BOXTOI_MAX_DEGREE + 1];
+} tpoly;
+
+static tpoly tp_const(double c)
+{
+    tpoly p;
+    memset(&p, 0, sizeof p);
+    p.n = 0;
+    p.a[0] = c;
+    return p;
+}
+
+static tpoly tp_mul(tpoly x, tpoly y)
+{
+    tpoly r;
+    memset(&r, 0, sizeof r);
+    r.n = x.n + y.n;
+    for (int i = 0; i <= x.n; i++)
+        for (int j = 0; j <= y.n; j++)
+            r.a[i + j] += x.a[i] * y.a[j];
+    return r;
+}
+
+static tpoly tp_add(tpoly x, tpoly y, double sy)
+{
+    tpoly r;
+    memset(&r, 0, sizeof r);
+    r.n = x.n > y.n ? x.n : y.n;
+    for (int k = 0; k <= r.n; k++)
+        r.a[k] = (k <= x.n ? x.a[k] : 0.0) + sy * (k <= y.n ? y.a[k] : 0.0);
+    return r;
+}
+
+/* The motion M(t) = E(t - tc) from entries E given in tau. */
+static void motion_from_tau(boxtoi_motion *m, tpoly e[4][4], double tc)
+{
+    int d = 0;
+    memset(m, 0, sizeof *m);
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            if (e[i][j].n > d)
+                d = e[i][j].n;
+    m->degree = d;
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            double b[BOXTOI_MAX_DEGREE + 1] = {0};
+            for (int k = 0; k <= e[i][j].n; k++)
+                b[k] = e[i][j].a[k];
+            /* b(x) <- b(x - tc) */
+            for (int s = 0; s < d; s++)
+                for (int k = d - 1; k >= s; k--)
+                    b[k] -= tc * b[k + 1];
+            for (int k = 0; k <= d; k++)
+                m->c[k][i][j] = b[k];
+        }
+}
+
+/* Rotation matrix of a unit quaternion (w x y z). */
+static void quat_matrix(const double q[4], double r[3][3])
+{
+    double w = q[0], x = q[1], y = q[2], z = q[3];
+    r[0][0] = w * w + x * x - y * y - z * z;
+    r[0][1] = 2 * (x * y - w * z);
+    r[0][2] = 2 * (x * z + w * y);
+    r[1][0] = 2 * (x * y + w * z);
+    r[1][1] = w * w - x * x + y * y - z * z;
+    r[1][2] = 2 * (y * z - w * x);
+    r[2][0] = 2 * (x * z - w * y);
+    r[2][1] = 2 * (y * z + w * x);
+    r[2][2] = w * w - x * x - y * y + z * z;
+}
+
+/*
+ * Rigid rational motion in tau: quaternion path q(tau) = sum q[k] tau^k
+ * (k <= qdeg), position p(tau) = sum p[k] tau^k (k <= pdeg):
+ * M = [Rq(tau), p(tau) |q|^2; 0 0 0 |q|^2].
+ */
+static void rigid_motion(boxtoi_motion *m, double q[][4], int qdeg,
+                         double p[][3], int pdeg, double tc)
+{
+    tpoly qc[4], e[4][4], pp[3], n2;
+    for (int c = 0; c < 4; c++) {
+        qc[c] = tp_const(0.0);
+        qc[c].n = qdeg;
+        for (int k = 0; k <= qdeg; k++)
+            qc[c].a[k] = q[k][c];
+    }
+    for (int c = 0; c < 3; c++) {
+        pp[c] = tp_const(0.0);
+        pp[c].n = pdeg;
+        for (int k = 0; k <= pdeg; k++)
+            pp[c].a[k] = p[k][c];
+    }
+    tpoly ww = tp_mul(qc[0], qc[0]), xx = tp_mul(qc[1], qc[1]);
+    tpoly yy = tp_mul(qc[2], qc[2]), zz = tp_mul(qc[3], qc[3]);
+    tpoly xy = tp_mul(qc[1], qc[2]), xz = tp_mul(qc[1], qc[3]);
+    tpoly yz = tp_mul(qc[2], qc[3]), wx = tp_mul(qc[0], qc[1]);
+    tpoly wy = tp_mul(qc[0], qc[2]), wz = tp_mul(qc[0], qc[3]);
+    n2 = tp_add(tp_add(ww, xx, 1), tp_add(yy, zz, 1), 1);
+    e[0][0] = tp_add(tp_add(ww, xx, 1), tp_add(yy, zz, 1), -1);
+    e[0][1] = tp_add(xy, wz, -1);
+    e[0][1] = tp_add(e[0][1], e[0][1], 1);
+    e[0][2] = tp_add(xz, wy, 1);
+    e[0][2] = tp_add(e[0][2], e[0][2], 1);
+    e[1][0] = tp_add(xy, wz, 1);
+    e[1][0] = tp_add(e[1][0], e[1][0], 1);
+    e[1][1] = tp_add(tp_add(ww, xx, -1), tp_add(yy, zz, -1), 1);
+    e[1][2] = tp_add(yz, wx, -1);
+    e[1][2] = tp_add(e[1][2], e[1][2], 1);
+    e[2][0] = tp_add(xz, wy, -1);
+    e[2][0] = tp_add(e[2][0], e[2][0], 1);
+    e[2][1] = tp_add(yz, wx, 1);
+    e[2][1] = tp_add(e[2][1], e[2][1], 1);
+    e[2][2] = tp_add(tp_add(ww, xx, -1), tp_add(yy, zz, -1), -1);
+    for (int i = 0; i < 3; i++)
+        e[i][3] = tp_mul(pp[i], n2);
+    e[3][0] = e[3][1] = e[3][2] = tp_const(0.0);
+    e[3][3] = n2;
+    motion_from_tau(m, e, tc);
+}
+
+/* Affine motion in tau: [A0 (I + K1 tau + K2 tau^2), p(tau); 0 0 0 1]. */
+static void affine_motion(boxtoi_motion *m, const double a0[3][3],
+                          const double k1[3][3], const double k2[3][3],
+                          double p[][3], int pdeg, double tc)
+{
+    tpoly e[4][4];
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++) {
+            e[i][j] = tp_const(0.0);
+            e[i][j].n = 2;
+            for (int l = 0; l < 3; l++) {
+                e[i][j].a[0] += a0[i][l] * (l == j ? 1.0 : 0.0);
+                e[i][j].a[1] += a0[i][l] * k1[l][j];
+                e[i][j].a[2] += a0[i][l] * k2[l][j];
+            }
+        }
+        e[i][3] = tp_const(0.0);
+        e[i][3].n = pdeg;
+        for (int k = 0; k <= pdeg; k++)
+            e[i][3].a[k] = p[k][i];
+        e[3][i] = tp_const(0.0);
+    }
+    e[3][3] = tp_const(1.0);
+    motion_from_tau(m, e, tc);
+}
+
+/* ------------------------------------------------------------------ */
+/* Scenes.                                                              */
+
+enum kind {
+    K_LINEAR,
+    K_STATIC,
+    K_QUADRATIC,
+    K_QUARTIC,
+    K_AFFINE,
+    K_PLATE,
+    K_GRAZE,
+    K_COUNT
+};
+
+static const char *const kind_name[K_COUNT] = {
+    "linear", "static-vs-moving", "quadratic-rigid", "quartic-rigid",
+    "affine", "plates", "graze"};
+
+typedef struct body {
+    double ext[3], off[3]; /* box extents, centre offset from local origin */
+    int rot_kind;          /* 0 constant, 1 quaternion linear, 2 quadratic */
+    int pdeg;              /* position path degree */
+    int affine;            /* 1: affine instead of rigid */
+    double q[3][4];        /* quaternion path in tau */
+    double vel[3], acc[3]; /* centre velocity, acceleration at tau = 0 */
+    double k1[3][3], k2[3][3];
+} body;
+
+typedef struct scene {
+    int kind;
+    double S, t0, t1, tc;
+    double rho;         /* offset of B's centre at tc, in radius sums */
+    double dir[3];      /* offset direction */
+    double ca[3];       /* A's centre at tc */
+    body a, b;
+    int scaled;         /* 0: S = 1, 1: small, 2: large */
+    int shifted;        /* interval other than [0, 1] */
+} scene;
+
+static double body_radius(const body *b)
+{
+    return 0.5 * sqrt(b->ext[0] * b->ext[0] + b->ext[1] * b->ext[1] +
+                      b->ext[2] * b->ext[2]);
+}
+
+static void make_body(body *b, double S, double L, int rot_kind, int pdeg,
+                      int plate)
+{
+    memset(b, 0, sizeof *b);
+    for (int i = 0; i < 3; i++) {
+        b->ext[i] = S * urange(0.3, 1.5);
+        b->off[i] = chance(0.5) ? 0.0 : b->ext[i] * urange(-0.6, 0.6);
+    }
+    if (plate)
+        b->ext[(int)(uni() * 3) % 3] = 0.0;
+    b->rot_kind = rot_kind;
+    b->pdeg = pdeg;
+    rand_quat(b->q[0], 1.0);
+    /* the quaternion path stays at least 0.3 from zero over the interval */
+    if (rot_kind >= 1)
+        rand_quat(b->q[1], urange(0.0, 0.7) / L);
+    if (rot_kind >= 2) {
+        double s = uni();
+        double h1 = urange(0.0, 0.7) * s, h2 = urange(0.0, 0.7) * (1 - s);
+        rand_quat(b->q[1], h1 / L);
+        rand_quat(b->q[2], h2 / (L * L));
+    }
+}
+
+/* Build body b's motion so that its box centre is at c at tau = 0. */
+static void body_motion(const body *b, boxtoi_box *box, boxtoi_motion *m,
+                        const double c[3], double tc)
+{
+    for (int i = 0; i < 3; i++) {
+        box->lo[i] = b->off[i] - 0.5 * b->ext[i];
+        box->hi[i] = b->off[i] + 0.5 * b->ext[i];
+    }
+    double r[3][3];
+    quat_matrix(b->q[0], r);
+    double p[3][3];
+    memset(p, 0, sizeof p);
+    for (int i = 0; i < 3; i++) {
+        p[0][i] = c[i];
+        for (int j = 0; j < 3; j++)
+            p[0][i] -= r[i][j] * b->off[j];
+        p[1][i] = b->vel[i];
+        p[2][i] = b->acc[i];
+    }
+    if (b->affine) {
+        affine_motion(m, r, b->k1, b->k2, p, b->pdeg, tc);
+    } else {
+        double q[3][4];
+        memcpy(q, b->q, sizeof q);
+        rigid_motion(m, q, b->rot_kind, p, b->pdeg, tc);
+    }
+}
+
+static void scene_query(const scene *sc, boxtoi_query *q)
+{
+    double cb[3];
+    double rs = body_radius(&sc->a) + body_radius(&sc->b);
+    memset(q, 0, sizeof *q);
+    for (int i = 0; i < 3; i++)
+        cb[i] = sc->ca[i] + sc->rho * rs * sc->dir[i];
+    body_motion(&sc->a, &q->a, &q->motion_a, sc->ca, sc->tc);
+    body_motion(&sc->b, &q->b, &q->motion_b, cb, sc->tc);
+    q->t0 = sc->t0;
+    q->t1 = sc->t1;
+}
+
+static void small_matrix(double k[3][3], double norm)
+{
+    double f = 0.0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            k[i][j] = urange(-1, 1);
+            f += k[i][j] * k[i][j];
+        }
+    f = sqrt(f);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            k[i][j] *= norm / f;
+}
+
+static void make_scene(scene *sc, int kind)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->kind = kind;
+    double u = uni();
+    sc->S = 1.0;
+    if (u < 0.15) {
+        sc->S = 1e-3 * urange(0.5, 2);
+        sc->scaled = 1;
+    } else if (u < 0.3) {
+        sc->S = 1e3 * urange(0.5, 2);
+        sc->scaled = 2;
+    }
+    u = uni();
+    if (u < 0.55) {
+        sc->t0 = 0.0;
+        sc->t1 = 1.0;
+    } else if (u < 0.7) {
+        sc->t0 = 2.5;
+        sc->t1 = 3.5;
+        sc->shifted = 1;
+    } else {
+        sc->t0 = urange(-5, 5);
+        sc->t1 = sc->t0 + (chance(0.5) ? urange(0.05, 1) : urange(1, 4));
+        sc->shifted = 1;
+    }
+    double L = sc->t1 - sc->t0, S = sc->S;
+    u = uni();
+    if (u < 0.85)
+        sc->tc = urange(sc->t0, sc->t1);
+    else if (u < 0.92)
+        sc->tc = sc->t1 + urange(0, 0.3) * L;
+    else
+        sc->tc = sc->t0 - urange(0, 0.3) * L;
+
+    int kb = kind == K_GRAZE ? (int)(uni() * 6) % 6 : kind;
+    switch (kb) {
+    case K_LINEAR:
+        make_body(&sc->a, S, L, 0, 1, 0);
+        make_body(&sc->b, S, L, 0, 1, 0);
+        if (chance(0.25)) { /* axis-aligned boxes: parallel faces and edges */
+            double id[4] = {1, 0, 0, 0};
+            memcpy(sc->a.q[0], id, sizeof id);
+            memcpy(sc->b.q[0], id, sizeof id);
+        }
+        break;
+    case K_STATIC:
+        make_body(&sc->a, S, L, 0, 0, chance(0.1));
+        make_body(&sc->b, S, L, chance(0.7) ? 1 : 0, chance(0.5) ? 2 : 1, 0);
+        break;
+    case K_QUADRATIC:
+        make_body(&sc->a, S, L, 1, 2, 0);
+        make_body(&sc->b, S, L, 1, 2, 0);
+        break;
+    case K_QUARTIC:
+        make_body(&sc->a, S, L, 2, chance(0.3) ? 0 : 1, 0);
+        make_body(&sc->b, S, L, 2, 1, 0);
+        break;
+    case K_AFFINE:
+        make_body(&sc->a, S, L, 0, chance(0.5) ? 1 : 2, 0);
+        make_body(&sc->b, S, L, 0, chance(0.5) ? 1 : 2, 0);
+        for (int i = 0; i < 2; i++) {
+            body *b = i ? &sc->b : &sc->a;
+            double s = uni();
+            /* |K1| L + |K2| L^2 <= 0.6 keeps I + K1 tau + K2 tau^2
+             * non-singular for |tau| <= L */
+            b->affine = 1;
+            small_matrix(b->k1, 0.6 * s / L);
+            if (chance(0.5))
+                small_matrix(b->k2, 0.6 * (1 - s) / (L * L));
+        }
+        break;
+    default: /* K_PLATE */
+        make_body(&sc->a, S, L, 1, 2, chance(0.7));
+        make_body(&sc->b, S, L, 1, 2, 1);
+        break;
+    }
+
+    /* relative approach: B comes from along vdir and crosses A's path */
+    double rs = body_radius(&sc->a) + body_radius(&sc->b);
+    double va[3], vdir[3];
+    unit_vec(va);
+    unit_vec(vdir);
+    double sa = urange(0, 3) * rs / L, srel = urange(1.5, 8) * rs / L;
+    unit_vec(sc->dir);
+    for (int i = 0; i < 3; i++) {
+        sc->ca[i] = S * urange(-2, 2);
+        if (sc->a.pdeg >= 1)
+            sc->a.vel[i] = sa * va[i];
+        if (sc->b.pdeg >= 1)
+            sc->b.vel[i] = sc->a.vel[i] - srel * vdir[i];
+        if (sc->a.pdeg >= 2)
+            sc->a.acc[i] = urange(-2, 2) * rs / (L * L);
+        if (sc->b.pdeg >= 2)
+            sc->b.acc[i] = urange(-2, 2) * rs / (L * L);
+    }
+    if (sc->b.pdeg == 0 && sc->a.pdeg >= 1)
+        for (int i = 0; i < 3; i++)
+            sc->a.vel[i] = srel * vdir[i];
+    sc->rho = urange(0.0, 1.1);
+}
+
+/* ------------------------------------------------------------------ */
+/* Checking one case.                                                   */
+
+enum verdict { V_AGREE, V_GRAZE, V_DISAGREE };
+
+typedef struct check {
+    int verdict;
+    int geom_bad;   /* the reported contact fails check 4 (HIT) */
+    int point_bad;  /* the point of an OVERLAP is not on both boxes */
+    int exit_checked, exit_bad, exit_strict;
+    double dt;      /* |toi - reference toi| / L for agreeing hits */
+    int bad_state;  /* FAILED, UNKNOWN or INVALID */
+    char why[256];
+    char geom_why[256];
+    char exit_why[256];
+} check;
+
+static double slack_at(const boxtoi_query *q, double t, double tolx,
+                       double tolt)
+{
+    double L = q->t1 - q->t0, h = 1e-7 * (L > 0 ? L : 1.0);
+    double ta = t - h < q->t0 ? q->t0 : t - h, tb = t + h > q->t1 ? q->t1 : t + h;
+    if (!(tb > ta))
+        return tolx;
+    double rate = (ref_signed_distance(q, tb) - ref_signed_distance(q, ta)) / (tb - ta);
+    return tolx + fabs(rate) * tolt;
+}
+
+static void judge(const boxtoi_query *q, const boxtoi_result *res,
+                  const ref_answer *ra, check *ck)
+{
+    double L = q->t1 - q->t0;
+    double tolx = REL_TOL * ra->size, tolt = REL_TOL * L;
+    memset(ck, 0, sizeof *ck);
+    ck->verdict = V_AGREE;
+
+    if (res->state != BOXTOI_HIT && res->state != BOXTOI_MISS &&
+        res->state != BOXTOI_OVERLAP) {
+        ck->bad_state = 1;
+        ck->verdict = V_DISAGREE;
+        snprintf(ck->why, sizeof ck->why, "state %s (reason %d)",
+                 boxtoi_state_name(res->state), (int)res->reason);
+        return;
+    }
+    if (res->state == BOXTOI_OVERLAP) {
+        if (ra->sd_t0 < -tolx) {
+            ck->verdict = V_DISAGREE;
+            snprintf(ck->why, sizeof ck->why,
+                     "solver: overlap at t0; reference: apart by %.17g (tol %.3g)",
+                     -ra->sd_t0, tolx);
+            return;
+        }
+        if (!ra->overlap_t0)
+            ck->verdict = V_GRAZE;
+        if (res->toi != q->t0) {
+            ck->verdict = V_DISAGREE;
+            snprintf(ck->why, sizeof ck->why, "overlap with toi %.17g != t0",
+                     res->toi);
+            return;
+        }
+    } else if (ra->sd_t0 > tolx) {
+        ck->verdict = V_DISAGREE;
+        snprintf(ck->why, sizeof ck->why,
+                 "solver: %s; reference: overlapping at t0 by depth %.17g",
+                 boxtoi_state_name(res->state), ra->sd_t0);
+        return;
+    } else if (res->state == BOXTOI_MISS) {
+        if (!isinf(ra->t_deep)) {
+            ck->verdict = V_DISAGREE;
+            snprintf(ck->why, sizeof ck->why,
+                     "solver: miss; reference: first contact %.17g, contact "
+                     "deeper than %.3g from %.17g (depth %.17g there)",
+                     ra->toi, tolx, ra->t_deep,
+                     ref_max_signed_distance(q, ra->t_deep, ra->t_deep_end));
+            return;
+        }
+        if (ra->hit || ra->overlap_t0)
+            ck->verdict = V_GRAZE;
+    } else { /* HIT */
+        double toi = res->toi;
+        if (!(toi >= q->t0 && toi <= q->t1)) {
+            ck->verdict = V_DISAGREE;
+            snprintf(ck->why, sizeof ck->why, "hit at %.17g outside [t0, t1]", toi);
+            return;
+        }
+        double sd = ref_signed_distance(q, toi);
+        double slack = slack_at(q, toi, tolx, tolt);
+        if (fabs(sd) > slack) {
+            ck->verdict = V_DISAGREE;
+            snprintf(ck->why, sizeof ck->why,
+                     "solver: hit at %.17g where the boxes are %s %.17g "
+                     "(allowed %.3g); reference first contact %.17g",
+                     toi, sd > 0 ? "overlapping by" : "apart by", fabs(sd),
+                     slack, ra->toi);
+            return;
+        }
+        if (ra->t_deep < toi - tolt) {
+            double te = toi < ra->t_deep_end ? toi : ra->t_deep_end;
+            double md = ref_max_signed_distance(q, ra->t_deep, te);
+            if (md > tolx) {
+                ck->verdict = V_DISAGREE;
+                snprintf(ck->why, sizeof ck->why,
+                         "solver: hit at %.17g, late; reference first contact "
+                         "%.17g, depth %.17g reached before the solver's time",
+                         toi, ra->toi, md);
+                return;
+            }
+        }
+        if (!(ra->hit && fabs(toi - ra->toi) <= tolt))
+            ck->verdict = V_GRAZE;
+        else
+            ck->dt = fabs(toi - ra->toi) / (L > 0 ? L : 1.0);
+    }
+
+    /* check 4: the reported contact */
+    if (res->state == BOXTOI_HIT || res->state == BOXTOI_OVERLAP) {
+        double slack = res->state == BOXTOI_HIT
+                           ? slack_at(q, res->toi, tolx, tolt)
+                           : tolx;
+        double da = ref_point_box_distance(&q->a, &q->motion_a, res->toi, res->point);
+        double db = ref_point_box_distance(&q->b, &q->motion_b, res->toi, res->point);
+        double nn = sqrt(res->normal[0] * res->normal[0] +
+                         res->normal[1] * res->normal[1] +
+                         res->normal[2] * res->normal[2]);
+        if (!(da <= slack && db <= slack)) {
+            if (res->state == BOXTOI_HIT)
+                ck->geom_bad = 1;
+            else
+                ck->point_bad = 1;
+            snprintf(ck->geom_why, sizeof ck->geom_why,
+                     "contact point (%.17g, %.17g, %.17g) is %.17g from A and "
+                     "%.17g from B (allowed %.3g)",
+                     res->point[0], res->point[1], res->point[2], da, db, slack);
+        } else if (!(fabs(nn - 1.0) <= 1e-9)) {
+            ck->geom_bad = 1;
+            snprintf(ck->geom_why, sizeof ck->geom_why,
+                     "normal (%.17g, %.17g, %.17g) has length %.17g",
+                     res->normal[0], res->normal[1], res->normal[2], nn);
+        }
+    }
+
+    /* exit, when both agree on the first contact */
+    /* (only for a contact that gets deep: the end of a graze is ill-defined) */
+    if (ck->verdict == V_AGREE && res->state != BOXTOI_MISS && !ra->inconsistent &&
+        ra->t_deep == ra->toi) {
+        double es = res->exit_after_t1 ? q->t1 : res->exit;
+        double er = ra->exit_after_t1 ? q->t1 : ra->exit;
+        ck->exit_checked = 1;
+        if (!isfinite(es)) {
+            ck->exit_bad = 1;
+            snprintf(ck->exit_why, sizeof ck->exit_why, "exit %.17g", res->exit);
+        } else if (fabs(es - er) > tolt) {
+            /* between the two exits the contact must be shallow (solver
+             * early) or the gap tiny (solver late) */
+            double lo = es < er ? es : er, hi = es < er ? er : es;
+            double v = es < er ? ref_max_signed_distance(q, lo, hi)
+                               : -ref_min_signed_distance(q, lo, hi);
+            if (v > tolx)
+                ck->exit_strict = 1;
+            if (v > EXIT_REL_TOL * ra->size) {
+                ck->exit_bad = 1;
+                snprintf(ck->exit_why, sizeof ck->exit_why,
+                         "exit: solver %.17g%s, reference %.17g%s; %s %.17g in between",
+                         res->exit, res->exit_after_t1 ? " (after t1)" : "",
+                         ra->exit, ra->exit_after_t1 ? " (after t1)" : "",
+                         es < er ? "depth" : "gap", v);
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Reporting.                                                           */
+
+static void print_motion(const char *name, const boxtoi_motion *m)
+{
+    diag("  %s: degree %d", name, m->degree);
+    for (int k = 0; k <= m->degree; k++) {
+        char buf[16 * 26 + 64];
+        int len = 0;
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++)
+                len += snprintf(buf + len, sizeof buf - len, "%s%.17g",
+                                i + j ? ", " : "", m->c[k][i][j]);
+        diag("    c[%d] (row-major) = {%s}", k, buf);
+    }
+}
+
+static void print_query(const boxtoi_query *q)
+{
+    diag("  box a: lo (%.17g, %.17g, %.17g) hi (%.17g, %.17g, %.17g)",
+         q->a.lo[0], q->a.lo[1], q->a.lo[2], q->a.hi[0], q->a.hi[1], q->a.hi[2]);
+    diag("  box b: lo (%.17g, %.17g, %.17g) hi (%.17g, %.17g, %.17g)",
+         q->b.lo[0], q->b.lo[1], q->b.lo[2], q->b.hi[0], q->b.hi[1], q->b.hi[2]);
+    diag("  interval [%.17g, %.17g]", q->t0, q->t1);
+    print_motion("motion_a", &q->motion_a);
+    print_motion("motion_b", &q->motion_b);
+}
+
+static void print_answers(const boxtoi_result *res, const ref_answer *ra)
+{
+    char fa[BOXTOI_FEATURE_NAME_MAX], fb[BOXTOI_FEATURE_NAME_MAX];
+    diag("  solver: %s toi %.17g exit %.17g%s kind %s %s/%s depth %.17g "
+         "iterations %d",
+         boxtoi_state_name(res->state), res->toi, res->exit,
+         res->exit_after_t1 ? " (after t1)" : "", boxtoi_kind_name(res->kind),
+         boxtoi_feature_name(res->feature_a, fa, sizeof fa),
+         boxtoi_feature_name(res->feature_b, fb, sizeof fb), res->depth,
+         res->iterations);
+    diag("  reference: %s toi %.17g exit %.17g%s deep from %.17g; sd(t0) "
+         "%.17g size %.17g, %d events%s",
+         ra->overlap_t0 ? "overlap" : ra->hit ? "hit" : "miss", ra->toi,
+         ra->exit, ra->exit_after_t1 ? " (after t1)" : "", ra->t_deep,
+         ra->sd_t0, ra->size, ra->nevents,
+         ra->inconsistent ? " (INCONSISTENT)" : "");
+    for (int i = 0; i < ra->nevents && i < 8; i++)
+        diag("    event %.17g", ra->events[i]);
+}
+
+typedef struct stats {
+    int cases, hit, miss, overlap, agree, graze, disagree, geom_bad;
+    int point_bad, exit_checked, exit_bad, exit_strict;
+    int bad_state, inconsistent;
+    double max_dt;
+} stats;
+
+static void count(stats *s, const ref_answer *ra, const check *ck)
+{
+    s->cases++;
+    if (ra->overlap_t0)
+        s->overlap++;
+    else if (ra->hit)
+        s->hit++;
+    else
+        s->miss++;
+    if (ck->verdict == V_AGREE)
+        s->agree++;
+    else if (ck->verdict == V_GRAZE)
+        s->graze++;
+    else
+        s->disagree++;
+    s->geom_bad += ck->geom_bad;
+    s->point_bad += ck->point_bad;
+    s->exit_strict += ck->exit_strict;
+    if (ck->dt > s->max_dt)
+        s->max_dt = ck->dt;
+    s->exit_checked += ck->exit_checked;
+    s->exit_bad += ck->exit_bad;
+    s->bad_state += ck->bad_state;
+    s->inconsistent += ra->inconsistent;
+}
+
+/* B's motion moved by the constant world vector lam * n. */
+static void shift_b(boxtoi_query *q, const boxtoi_motion *base, const double n[3],
+                    double lam)
+{
+    q->motion_b = *base;
+    for (int k = 0; k <= base->degree; k++)
+        for (int i = 0; i < 3; i++)
+            q->motion_b.c[k][i][3] += lam * n[i] * base->c[k][3][3];
+}
+
+/*
+ * Graze construction: from a hit, move B along the penetration direction at
+ * the deepest moment until the deepest penetration over the contact equals a
+ * target: a little positive (a brief clip that must be found), zero (a
+ * graze) or a little negative (a near miss).  The reference then decides
+ * what the case really is.
+ */
+static void make_graze(scene *sc, boxtoi_query *q, ref_answer *ra)
+{
+    scene_query(sc, q);
+    ref_solve(q, 0.0, ra);
+    if (!ra->hit) {
+        sc->rho *= 0.3;
+        scene_query(sc, q);
+        ref_solve(q, 0.0, ra);
+        if (!ra->hit)
+            return;
+    }
+    double size = ra->size, L = q->t1 - q->t0;
+    double ta = ra->toi, tb = ra->exit_after_t1 ? q->t1 : ra->exit, tm, n[3];
+    double d0 = ref_max_axis_value_at(q, ta, tb, 16, &tm);
+    if (!(d0 > 0.0) || ref_penetration(q, tm, n) <= 0.0)
+        return;
+    double u = uni(), target;
+    if (u < 0.4)
+        target = size * pow(10.0, urange(-8.5, -5));
+    else if (u < 0.7)
+        target = size * urange(-1e-13, 1e-13);
+    else
+        target = -size * pow(10.0, urange(-12, -7));
+    if (target >= d0)
+        return;
+    boxtoi_motion base = q->motion_b;
+    double h = 0.5 * (tb - ta) + 1e-6 * L;
+    double wa = tm - h < q->t0 ? q->t0 : tm - h, wb = tm + h > q->t1 ? q->t1 : tm + h;
+    double lo = 0.0, glo = d0 - target, hi = d0 - target + 1e-9 * size, ghi = 0.0;
+    for (int k = 0; k < 8; k++, hi *= 2) {
+        shift_b(q, &base, n, hi);
+        ghi = ref_max_axis_value_at(q, wa, wb, 6, NULL) - target;
+        if (ghi < 0.0)
+            break;
+    }
+    if (!(ghi < 0.0))
+        return;
+    double lam = hi;
+    int side = 0;
+    for (int it = 0; it < 40; it++) {
+        lam = (lo * ghi - hi * glo) / (ghi - glo);
+        if (!(lam > lo && lam < hi))
+            lam = 0.5 * (lo + hi);
+        shift_b(q, &base, n, lam);
+        double g = ref_max_axis_value_at(q, wa, wb, 6, NULL) - target;
+        if (fabs(g) <= 1e-3 * fabs(target) + 1e-14 * size)
+            break;
+        if (g > 0.0) {
+            lo = lam;
+            glo = g;
+            if (side == 1)
+                ghi *= 0.5;
+            side = 1;
+        } else {
+            hi = lam;
+            ghi = g;
+            if (side == -1)
+                glo *= 0.5;
+            side = -1;
+        }
+    }
+    shift_b(q, &base, n, lam);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+static int env_int(const char *name, long def)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return (int)def;
+    char *end;
+    long v = strtol(s, &end, 0);
+    if (*end || v < 0 || v > 100000000)
+        bail("bad %s=%s", name, s);
+    return (int)v;
+}
+
+int main(void)
+{
+    uint64_t seed = DEFAULT_SEED;
+    const char *s = getenv("BOXTOI_SEED");
+    if (s && *s) {
+        char *end;
+        seed = strtoull(s, &end, 0);
+        if (*end)
+            bail("bad BOXTOI_SEED=%s", s);
+    }
+    int ncases = env_int("BOXTOI_RANDOM_CASES", DEFAULT_CASES);
+    int only = env_int("BOXTOI_RANDOM_CASE", -1);
+    stats st[K_COUNT], all, scaled[3], shifted;
+    /* diagnostics: disagreements, contact at a hit, point at an overlap,
+     * exit; the first few in full, then one line each */
+    static const int full_quota[4] = {5, 3, 2, 2}, short_quota[4] = {20, 10, 5, 5};
+    int shown_full[4] = {0}, shown_short[4] = {0};
+
+    plan(0);
+    memset(st, 0, sizeof st);
+    memset(&all, 0, sizeof all);
+    memset(scaled, 0, sizeof scaled);
+    memset(&shifted, 0, sizeof shifted);
+    diag("seed %#" PRIx64 " (set BOXTOI_SEED to change), %d cases "
+         "(BOXTOI_RANDOM_CASES)", seed, ncases);
+
+    static ref_answer ra;
+    int graze_shallow = 0, graze_clip = 0;
+    double time_graze = 0, time_ref = 0, time_solver = 0, time_judge = 0;
+    for (int i = 0; i < ncases; i++) {
+        if (only >= 0 && i != only)
+            continue;
+        uint64_t cs = seed ^ (UINT64_C(0x9e3779b97f4a7c15) * (uint64_t)(i + 1));
+        rng = splitmix64(&cs);
+        int kind = i % K_COUNT;
+        scene sc;
+        boxtoi_query q;
+        make_scene(&sc, kind);
+        double c0 = now();
+        if (kind == K_GRAZE)
+            make_graze(&sc, &q, &ra);
+        else
+            scene_query(&sc, &q);
+        double c1 = now();
+        ref_solve(&q, REL_TOL * ref_size(&q, q.t0), &ra);
+        double c2 = now();
+        boxtoi_result res = boxtoi_solve(&q);
+        double c3 = now();
+        check ck;
+        judge(&q, &res, &ra, &ck);
+        double c4 = now();
+        if (kind == K_GRAZE && ra.hit) {
+            double dur = (ra.exit_after_t1 ? q.t1 : ra.exit) - ra.toi;
+            if (isinf(ra.t_deep))
+                graze_shallow++;
+            else if (dur < 1e-3 * (q.t1 - q.t0))
+                graze_clip++;
+        }
+        time_graze += c1 - c0;
+        time_ref += c2 - c1;
+        time_solver += c3 - c2;
+        time_judge += c4 - c3;
+        count(&st[kind], &ra, &ck);
+        count(&all, &ra, &ck);
+        count(&scaled[sc.scaled], &ra, &ck);
+        if (sc.shifted)
+            count(&shifted, &ra, &ck);
+        int cat = ck.verdict == V_DISAGREE || ra.inconsistent ? 0
+                  : ck.geom_bad ? 1 : ck.point_bad ? 2 : ck.exit_bad ? 3 : -1;
+        if (only >= 0 || (cat >= 0 && shown_full[cat] < full_quota[cat])) {
+            if (cat >= 0)
+                shown_full[cat]++;
+            diag("case %d (%s, seed %#" PRIx64 "): %s%s%s%s%s", i, kind_name[kind],
+                 seed, ck.verdict == V_DISAGREE ? ck.why : "",
+                 ck.geom_bad || ck.point_bad ? ck.geom_why : "",
+                 ck.exit_bad ? ck.exit_why : "",
+                 ra.inconsistent ? " reference timeline inconsistent" : "",
+                 cat < 0 ? "ok" : "");
+            print_query(&q);
+            print_answers(&res, &ra);
+        } else if (cat >= 0 && shown_short[cat] < short_quota[cat]) {
+            shown_short[cat]++;
+            diag("case %d (%s, solver %s): %s%s%s%s", i, kind_name[kind],
+                 boxtoi_state_name(res.state),
+                 ck.verdict == V_DISAGREE ? ck.why : "",
+                 ck.geom_bad || ck.point_bad ? ck.geom_why : "",
+                 ck.exit_bad ? ck.exit_why : "",
+                 ra.inconsistent ? " reference timeline inconsistent" : "");
+        }
+    }
+
+    diag("graze cases: %d touch without getting deeper than 1e-9 size, %d are "
+         "clips deeper than that lasting under 1e-3 of the interval",
+         graze_shallow, graze_clip);
+    diag("time: solver %.2f s, reference %.2f s, checks %.2f s, graze "
+         "construction %.2f s", time_solver, time_ref, time_judge, time_graze);
+    for (int k = 0; k < K_COUNT; k++) {
+        const stats *p = &st[k];
+        if (p->cases == 0)
+            continue;
+        ok(p->disagree == 0,
+           "%s: %d cases (reference: %d hit, %d miss, %d overlap at t0), "
+           "%d agree, %d graze, %d disagreements",
+           kind_name[k], p->cases, p->hit, p->miss, p->overlap, p->agree,
+           p->graze, p->disagree);
+        ok(p->geom_bad == 0, "%s: at hits the boxes touch, the point is on "
+           "both and the normal is a unit vector, %d bad", kind_name[k],
+           p->geom_bad);
+        ok(p->point_bad == 0, "%s: at overlaps the point lies in both boxes, "
+           "%d of %d bad", kind_name[k], p->point_bad, p->overlap);
+        ok(p->exit_bad == 0, "%s: exit within %g size, %d of %d differ "
+           "(%d beyond %g size)", kind_name[k], EXIT_REL_TOL, p->exit_bad,
+           p->exit_checked, p->exit_strict, REL_TOL);
+        diag("%s: largest |toi - reference| / (t1 - t0) among agreeing hits "
+             "%.3g", kind_name[k], p->max_dt);
+    }
+    const char *sname[3] = {"unit scale", "scale ~1e-3", "scale ~1e3"};
+    for (int k = 0; k < 3; k++)
+        if (scaled[k].cases)
+            ok(scaled[k].disagree == 0, "%s: %d cases, %d disagreements", sname[k],
+               scaled[k].cases, scaled[k].disagree);
+    if (shifted.cases)
+        ok(shifted.disagree == 0, "intervals other than [0, 1]: %d cases, %d "
+           "disagreements", shifted.cases, shifted.disagree);
+    ok(all.bad_state == 0, "no failed, unknown or invalid answers (%d)",
+       all.bad_state);
+    ok(all.inconsistent == 0, "reference timeline consistent (%d inconsistent)",
+       all.inconsistent);
+    if (only < 0) {
+        double frac = (double)all.hit / (all.cases ? all.cases : 1);
+        ok(frac > 0.3 && frac < 0.7, "generator: %.1f%% of cases hit, %d overlap at t0",
+           100 * frac, all.overlap);
+        ok(ncases >= 20000 || getenv("BOXTOI_RANDOM_CASES"),
+           "%d cases", ncases);
+    }
+    return tap_failures() ? 1 : 0;
+}

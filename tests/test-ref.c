@@ -1,0 +1,349 @@
+/*
+ * Closed-form checks of the independent reference (tests/ref) used by the
+ * randomized differential test: its root finder, and first contact, exit
+ * and distances for configurations solved by hand.
+ */
+#include "ref/ref.h"
+#include "tap/basic.h"
+
+#include <math.h>
+#include <string.h>
+
+/* A motion with constant rotation r and position path p0 + p1 t + p2 t^2
+ * (the local origin's world position), w = 1. */
+static void make_motion(boxtoi_motion *m, const double r[3][3],
+                        const double p0[3], const double p1[3],
+                        const double p2[3])
+{
+    memset(m, 0, sizeof *m);
+    m->degree = 2;
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++)
+            m->c[0][i][j] = r[i][j];
+        m->c[0][i][3] = p0[i];
+        m->c[1][i][3] = p1[i];
+        m->c[2][i][3] = p2[i];
+    }
+    m->c[0][3][3] = 1.0;
+}
+
+/* Rotation by angle about a unit axis (Rodrigues). */
+static void rotation(double r[3][3], const double axis[3], double angle)
+{
+    double c = cos(angle), s = sin(angle), v = 1.0 - c;
+    double x = axis[0], y = axis[1], z = axis[2];
+    r[0][0] = c + x * x * v;
+    r[0][1] = x * y * v - z * s;
+    r[0][2] = x * z * v + y * s;
+    r[1][0] = y * x * v + z * s;
+    r[1][1] = c + y * y * v;
+    r[1][2] = y * z * v - x * s;
+    r[2][0] = z * x * v - y * s;
+    r[2][1] = z * y * v + x * s;
+    r[2][2] = c + z * z * v;
+}
+
+static const double I3[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+static const double Z3[3] = {0, 0, 0};
+
+static void set_box(boxtoi_box *b, double x0, double y0, double z0, double x1,
+                    double y1, double z1)
+{
+    b->lo[0] = x0;
+    b->lo[1] = y0;
+    b->lo[2] = z0;
+    b->hi[0] = x1;
+    b->hi[1] = y1;
+    b->hi[2] = z1;
+}
+
+static void test_roots(void)
+{
+    double r[40];
+    /* (s - 0.3)(s - 0.3 - 1e-5)(s - 0.8) */
+    double a = 0.3, b = 0.3 + 1e-5, c = 0.8;
+    double p[4] = {-a * b * c, a * b + a * c + b * c, -(a + b + c), 1.0};
+    int n = ref_poly_roots(p, 3, 0.0, 1.0, r);
+    ok(n == 3, "three roots, two of them 1e-5 apart (got %d)", n);
+    if (n == 3) {
+        is_double(r[0], a, 1e-12, "first close root");
+        is_double(r[1], b, 1e-12, "second close root");
+        is_double(r[2], c, 1e-12, "far root");
+    } else {
+        skip(3, "root count wrong");
+    }
+    /* (s - 0.5)^2: a double root */
+    double q[3] = {0.25, -1.0, 1.0};
+    n = ref_poly_roots(q, 2, 0.0, 1.0, r);
+    ok(n == 1 && fabs(r[0] - 0.5) < 1e-12, "double root at 0.5 (n = %d)", n);
+    /* s^2 + 1: none */
+    double z[3] = {1.0, 0.0, 1.0};
+    is_int(ref_poly_roots(z, 2, 0.0, 1.0, r), 0, "no real roots");
+    /* (s - 0.25)(s - 0.5)(s - 0.75) scaled, degree 12 by multiplying
+     * (s^2 + 1)^k factors keeps three roots */
+    double w[13] = {0};
+    double base[4] = {-0.25 * 0.5 * 0.75, 0.25 * 0.5 + 0.25 * 0.75 + 0.5 * 0.75,
+                      -1.5, 1.0};
+    for (int i = 0; i < 4; i++)
+        w[i] = base[i];
+    int deg = 3;
+    for (int k = 0; k < 4; k++, deg += 2) {
+        double t[13] = {0};
+        for (int i = 0; i <= deg; i++) {
+            t[i] += w[i];
+            t[i + 2] += w[i];
+        }
+        memcpy(w, t, sizeof w);
+    }
+    n = ref_poly_roots(w, deg, 0.0, 1.0, r);
+    ok(n == 3 && fabs(r[0] - 0.25) < 1e-12 && fabs(r[1] - 0.5) < 1e-12 &&
+           fabs(r[2] - 0.75) < 1e-12,
+       "degree %d: roots 0.25 0.5 0.75 (n = %d)", deg, n);
+    /* roots outside [lo, hi] are not reported */
+    n = ref_poly_roots(base, 3, 0.3, 0.7, r);
+    ok(n == 1 && fabs(r[0] - 0.5) < 1e-12, "restricted interval (n = %d)", n);
+}
+
+/* A static unit cube; B a unit cube moving head-on along -x. */
+static void test_head_on(void)
+{
+    boxtoi_query q;
+    ref_answer ra;
+    memset(&q, 0, sizeof q);
+    set_box(&q.a, 0, 0, 0, 1, 1, 1);
+    set_box(&q.b, 0, 0, 0, 1, 1, 1);
+    double p0[3] = {3, 0.25, 0.3}, v[3] = {-4, 0, 0};
+    make_motion(&q.motion_a, I3, Z3, Z3, Z3);
+    make_motion(&q.motion_b, I3, p0, v, Z3);
+    q.t0 = 0;
+    q.t1 = 2;
+    ref_solve(&q, 1e-9, &ra);
+    ok(ra.valid && ra.hit && !ra.overlap_t0, "head-on: hit, apart at t0");
+    is_double(ra.toi, 0.5, 1e-12, "head-on: faces meet at t = 0.5");
+    is_double(ra.exit, 1.0, 1e-12, "head-on: B leaves through the far face at t = 1");
+    is_double(ra.t_deep, 0.5, 1e-12, "head-on: penetration starts at toi");
+    is_double(ra.sd_t0, -2.0, 1e-12, "head-on: distance 2 at t0 (sd = -2)");
+    /* at t = 0.75 B covers A in x; the overlaps in y and z are 0.75, 0.7 */
+    is_double(ref_signed_distance(&q, 0.75), 0.7, 1e-12,
+              "head-on: depth 0.7 at t = 0.75 (least overlap, along z)");
+    ok(!ra.inconsistent, "head-on: consistent timeline");
+
+    /* the same on an interval [2.5, 3.5]: B reaches A at t = 3 */
+    double p0s[3] = {3 + 4 * 2.5, 0.25, 0.3};
+    make_motion(&q.motion_b, I3, p0s, v, Z3);
+    q.t0 = 2.5;
+    q.t1 = 3.5;
+    ref_solve(&q, 1e-9, &ra);
+    is_double(ra.toi, 3.0, 1e-12, "head-on on [2.5, 3.5]: toi = 3");
+    ok(ra.exit_after_t1, "head-on on [2.5, 3.5]: contact lasts through t1");
+
+    /* B passes above A at height 1 + 1e-3: a miss by 1e-3 */
+    double p0m[3] = {3, 0.25, 1.001};
+    make_motion(&q.motion_b, I3, p0m, v, Z3);
+    q.t0 = 0;
+    q.t1 = 2;
+    ref_solve(&q, 1e-9, &ra);
+    ok(ra.valid && !ra.hit && !ra.overlap_t0 && isinf(ra.t_deep),
+       "passing 1e-3 above: miss");
+    is_double(ref_max_signed_distance(&q, 0, 2), -1e-3, 1e-12,
+              "passing 1e-3 above: closest approach 1e-3");
+
+    /* overlapping at t0 */
+    double p0o[3] = {0.5, 0.5, 0.5};
+    make_motion(&q.motion_b, I3, p0o, v, Z3);
+    ref_solve(&q, 1e-9, &ra);
+    ok(ra.overlap_t0 && ra.toi == 0.0, "overlap at t0");
+    is_double(ra.sd_t0, 0.5, 1e-12, "overlap at t0: depth 0.5");
+}
+
+/* B, a cube standing on a corner, falls corner-first onto A's face x = 1. */
+static void test_corner_on_face(void)
+{
+    boxtoi_query q;
+    ref_answer ra;
+    double r[3][3];
+    const double h = 0.5, s3 = sqrt(3.0);
+    /* rotate (1, 1, 1)/sqrt 3 onto (1, 0, 0): the vertex (-h, -h, -h) then
+     * points along -x at distance h sqrt 3 from the centre */
+    double axis[3] = {0, 1 / sqrt(2.0), -1 / sqrt(2.0)};
+    rotation(r, axis, acos(1 / s3));
+    memset(&q, 0, sizeof q);
+    set_box(&q.a, 0, 0, 0, 1, 1, 1);
+    set_box(&q.b, -h, -h, -h, h, h, h);
+    double c0[3] = {4, 0.5, 0.5}, v[3] = {-2, 0, 0};
+    make_motion(&q.motion_a, I3, Z3, Z3, Z3);
+    make_motion(&q.motion_b, r, c0, v, Z3);
+    q.t0 = 0;
+    q.t1 = 3;
+    ref_solve(&q, 1e-9, &ra);
+    ok(ra.valid && ra.hit, "corner on face: hit");
+    is_double(ra.toi, (3 - h * s3) / 2, 1e-12, "corner on face: toi = (3 - sqrt(3)/2)/2");
+    is_double(ra.exit, (4 + h * s3) / 2, 1e-12,
+              "corner on face: exit when the far corner passes x = 0");
+    double pt[3] = {1, 0.5, 0.5};
+    double tc = (3 - h * s3) / 2;
+    ok(ref_point_box_distance(&q.b, &q.motion_b, tc, pt) < 1e-12 &&
+           ref_point_box_distance(&q.a, &q.motion_a, tc, pt) < 1e-12,
+       "corner on face: (1, 0.5, 0.5) on both boxes at toi");
+    is_double(ref_signed_distance(&q, tc - 0.1), -0.2, 1e-12,
+              "corner on face: distance 0.2 at toi - 0.1");
+    ok(!ra.inconsistent, "corner on face: consistent timeline");
+
+    /* a brief clip: the corner's path in x is a parabola dipping 2.5e-11
+     * below the face plane, touching for 1e-5 of the interval */
+    const double delta = 2.5e-11, half = sqrt(delta);
+    double p0[3] = {1 + h * s3 - delta + 0.25, 0.5, 0.5};
+    double p1[3] = {-1, 0, 0}, p2[3] = {1, 0, 0};
+    /* x(t) = 1 + h sqrt 3 - delta + (t - 0.5)^2 */
+    make_motion(&q.motion_b, r, p0, p1, p2);
+    q.t0 = 0;
+    q.t1 = 1;
+    ref_solve(&q, 1e-12, &ra);
+    ok(ra.hit, "clip of 1e-5: hit");
+    is_double(ra.toi, 0.5 - half, 1e-9, "clip of 1e-5: toi = 0.5 - 5e-6");
+    is_double(ra.exit, 0.5 + half, 1e-9, "clip of 1e-5: exit = 0.5 + 5e-6");
+    is_double(ref_signed_distance(&q, 0.5), delta, 1e-14,
+              "clip of 1e-5: depth 2.5e-11 at t = 0.5");
+    ok(!isinf(ra.t_deep), "clip of 1e-5: deeper than 1e-12");
+
+    /* the same parabola 1e-9 above the face: a miss */
+    p0[0] = 1 + h * s3 + 1e-9 + 0.25;
+    make_motion(&q.motion_b, r, p0, p1, p2);
+    ref_solve(&q, 1e-12, &ra);
+    ok(!ra.hit && !ra.overlap_t0, "near miss by 1e-9: miss");
+}
+
+/* Two cubes standing on edges: A's top ridge along x, B's bottom ridge
+ * along y; B falls and the ridges cross. */
+static void test_edge_edge(void)
+{
+    boxtoi_query q;
+    ref_answer ra;
+    double ra_rot[3][3], rb_rot[3][3];
+    const double h = 0.5, s2 = sqrt(2.0);
+    double ax[3] = {1, 0, 0}, ay[3] = {0, 1, 0};
+    rotation(ra_rot, ax, atan(1.0));
+    rotation(rb_rot, ay, atan(1.0));
+    memset(&q, 0, sizeof q);
+    set_box(&q.a, -h, -h, -h, h, h, h);
+    set_box(&q.b, -h, -h, -h, h, h, h);
+    double c0[3] = {0.1, -0.05, 3}, v[3] = {0, 0, -2};
+    make_motion(&q.motion_a, ra_rot, Z3, Z3, Z3);
+    make_motion(&q.motion_b, rb_rot, c0, v, Z3);
+    q.t0 = 0;
+    q.t1 = 3;
+    ref_solve(&q, 1e-9, &ra);
+    ok(ra.valid && ra.hit, "edge on edge: hit");
+    is_double(ra.toi, (3 - 2 * h * s2) / 2, 1e-12,
+              "edge on edge: toi = (3 - sqrt 2)/2");
+    is_double(ra.exit, (3 + 2 * h * s2) / 2, 1e-12,
+              "edge on edge: exit = (3 + sqrt 2)/2");
+    is_double(ref_signed_distance(&q, 0.5), -(2 - 2 * h * s2), 1e-12,
+              "edge on edge: distance 2 - sqrt 2 at t = 0.5");
+    double pt[3] = {0.1, 0, h * s2}; /* A's ridge at y = 0, B's at x = 0.1 */
+    double tc = (3 - 2 * h * s2) / 2;
+    ok(ref_point_box_distance(&q.a, &q.motion_a, tc, pt) < 1e-12 &&
+           ref_point_box_distance(&q.b, &q.motion_b, tc, pt) < 1e-12,
+       "edge on edge: the crossing point lies on both boxes at toi");
+    ok(!ra.inconsistent, "edge on edge: consistent timeline");
+}
+
+/* A plate (zero height) falls flat onto a cube. */
+static void test_plate(void)
+{
+    boxtoi_query q;
+    ref_answer ra;
+    memset(&q, 0, sizeof q);
+    set_box(&q.a, 0, 0, 0, 1, 1, 1);
+    set_box(&q.b, 0, 0, 0, 0.5, 0.5, 0);
+    double p0[3] = {0.2, 0.3, 2}, v[3] = {0, 0, -1};
+    make_motion(&q.motion_a, I3, Z3, Z3, Z3);
+    make_motion(&q.motion_b, I3, p0, v, Z3);
+    q.t0 = 0;
+    q.t1 = 4;
+    ref_solve(&q, 1e-9, &ra);
+    ok(ra.hit, "plate: hit");
+    is_double(ra.toi, 1.0, 1e-12, "plate: lands at t = 1");
+    is_double(ra.exit, 2.0, 1e-12, "plate: leaves through the bottom at t = 2");
+    is_double(ref_signed_distance(&q, 1.5), 0.5, 1e-12, "plate: depth 0.5 at t = 1.5");
+}
+
+/*
+ * A bar rotating about the z axis sweeps down onto a static cube.  The
+ * rotation is rational: quaternion q(t) = (1, 0, 0, 1 - t), angle
+ * 2 atan(1 - t), from pi/2 at t = 0 to 0 at t = 1, so the event
+ * polynomials have degree above one.  The bar's leading face (its local
+ * plane y = 0, through the z axis) meets the cube's edge at (2, 0.5) when
+ * the angle is atan(0.5 / 2).
+ */
+static void test_rotation(void)
+{
+    boxtoi_query q;
+    ref_answer ra;
+    memset(&q, 0, sizeof q);
+    set_box(&q.a, 2, -0.5, -0.5, 3, 0.5, 0.5);
+    set_box(&q.b, 0, 0, -1, 4, 0.1, 1);
+    make_motion(&q.motion_a, I3, Z3, Z3, Z3);
+    /* Rq = [qw^2 - qz^2, -2 qw qz, 0; 2 qw qz, qw^2 - qz^2, 0;
+     *       0, 0, qw^2 + qz^2], w = qw^2 + qz^2, with qw = 1, qz = 1 - t */
+    boxtoi_motion *m = &q.motion_b;
+    memset(m, 0, sizeof *m);
+    m->degree = 2;
+    const double qz2[3] = {1, -2, 1}; /* (1 - t)^2 */
+    const double qz[3] = {1, -1, 0};
+    for (int k = 0; k < 3; k++) {
+        double qw2 = k == 0 ? 1.0 : 0.0;
+        m->c[k][0][0] = qw2 - qz2[k];
+        m->c[k][0][1] = -2 * qz[k];
+        m->c[k][1][0] = 2 * qz[k];
+        m->c[k][1][1] = qw2 - qz2[k];
+        m->c[k][2][2] = qw2 + qz2[k];
+        m->c[k][3][3] = qw2 + qz2[k];
+    }
+    q.t0 = 0;
+    q.t1 = 1;
+    ref_solve(&q, 1e-9, &ra);
+    /* 2 atan(1 - t) = atan(1/4)  =>  t = 1 - tan(atan(1/4) / 2) */
+    double tc = 1 - tan(atan(0.25) / 2);
+    ok(ra.hit, "rotating bar: hit");
+    is_double(ra.toi, tc, 1e-12, "rotating bar: toi = 1 - tan(atan(1/4)/2)");
+    ok(!ra.inconsistent, "rotating bar: consistent timeline");
+}
+
+/* Motion coefficients in powers of an absolute time far from the interval
+ * (heavy cancellation): the head-on case shifted to t ~ 1000. */
+static void test_far_interval(void)
+{
+    boxtoi_query q;
+    ref_answer ra;
+    memset(&q, 0, sizeof q);
+    set_box(&q.a, 0, 0, 0, 1, 1, 1);
+    set_box(&q.b, 0, 0, 0, 1, 1, 1);
+    make_motion(&q.motion_a, I3, Z3, Z3, Z3);
+    /* x(t) = 1 + (t - 1000.5)^2 - 0.01 = 1 + t^2 - 2001 t + 1001000.25 - 0.01:
+     * B's face x = x(t) reaches A's face x = 1 at t = 1000.5 -+ 0.1 */
+    double p0[3] = {1 + 1001000.25 - 0.01, 0.25, 0.3}, p1[3] = {-2001, 0, 0},
+           p2[3] = {1, 0, 0};
+    make_motion(&q.motion_b, I3, p0, p1, p2);
+    q.t0 = 1000;
+    q.t1 = 1001;
+    ref_solve(&q, 1e-9, &ra);
+    ok(ra.hit, "far interval: hit");
+    is_double(ra.toi, 1000.4, 1e-9, "far interval: toi = 1000.4");
+    is_double(ra.exit, 1000.6, 1e-9, "far interval: exit = 1000.6");
+    is_double(ref_signed_distance(&q, 1000.5), 0.01, 1e-9,
+              "far interval: depth 0.01 at t = 1000.5");
+}
+
+int main(void)
+{
+    plan(0);
+    test_roots();
+    test_head_on();
+    test_corner_on_face();
+    test_edge_edge();
+    test_plate();
+    test_rotation();
+    test_far_interval();
+    return tap_failures() ? 1 : 0;
+}
