@@ -1,0 +1,667 @@
+/*
+ * The boxtoi command: every query field, every error, the command line.
+ *
+ * Contact answers are checked against closed forms derived by hand (boxes
+ * sliding along x, rotated so that a chosen vertex or edge leads); error
+ * answers against tests/data/tool/errors.expect, one expected message part
+ * per non-blank line of errors.jsonl.
+ */
+#include <config.h>
+
+#include "tap/basic.h"
+#include "test-tool-run.h"
+
+#include <boxtoi.h>
+#include <jansson.h>
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ */
+/* Writing queries                                                     */
+
+typedef struct mat4 {
+    double m[4][4];
+} mat4;
+
+static char qbuf[65536];
+
+static void put(size_t *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(size_t *n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(qbuf + *n, sizeof qbuf - *n, fmt, ap);
+    va_end(ap);
+    if (k < 0 || (size_t)k >= sizeof qbuf - *n)
+        bail("query text too long");
+    *n += (size_t)k;
+}
+
+static void put_box(size_t *n, const char *name, const double lo[3],
+                    const double hi[3], const mat4 *c, int nmat)
+{
+    put(n, "\"%s\": {\"min\": [%.17g, %.17g, %.17g], \"max\": [%.17g, %.17g, %.17g]",
+        name, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]);
+    if (nmat > 0) {
+        put(n, ", \"motion\": [");
+        for (int k = 0; k < nmat; k++) {
+            put(n, "%s[", k ? ", " : "");
+            for (int r = 0; r < 4; r++)
+                put(n, "%s[%.17g, %.17g, %.17g, %.17g]", r ? ", " : "",
+                    c[k].m[r][0], c[k].m[r][1], c[k].m[r][2], c[k].m[r][3]);
+            put(n, "]");
+        }
+        put(n, "]");
+    }
+    put(n, "}");
+}
+
+/* Rotation matrix of the unit quaternion (w, x, y, z), in a 4x4 with
+ * translation (tx, ty, tz) and w = 1. */
+static mat4 pose(const double q[4], double tx, double ty, double tz)
+{
+    double w = q[0], x = q[1], y = q[2], z = q[3];
+    mat4 r = {{{1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y), tx},
+               {2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x), ty},
+               {2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y), tz},
+               {0, 0, 0, 1}}};
+    return r;
+}
+
+static mat4 translation(double tx, double ty, double tz, double w)
+{
+    mat4 r = {{{0, 0, 0, tx}, {0, 0, 0, ty}, {0, 0, 0, tz}, {0, 0, 0, w}}};
+    return r;
+}
+
+static const double ident_q[4] = {1, 0, 0, 0};
+
+/* ------------------------------------------------------------------ */
+/* Reading answers                                                     */
+
+static json_t *parse_line(const char *line)
+{
+    json_error_t e;
+    json_t *j = json_loads(line, JSON_DECODE_ANY, &e);
+    if (j == NULL || !json_is_object(j)) {
+        diag("answer is not a JSON object: %s", line);
+        json_decref(j);
+        return NULL;
+    }
+    return j;
+}
+
+static double num(const json_t *v)
+{
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *str(const json_t *obj, const char *key)
+{
+    const char *s = json_string_value(json_object_get(obj, key));
+    return s ? s : "(absent)";
+}
+
+/* One answered contact case, checked against its closed form. */
+typedef struct expect {
+    const char *status;
+    double toi, exit;       /* NaN: must be null */
+    const char *kind, *fa, *fb;
+    double point[3], normal[3];
+    int check_point;
+} expect;
+
+static void check_answer(const char *what, const char *line, const expect *x)
+{
+    json_t *j = parse_line(line);
+    if (j == NULL) {
+        ok(0, "%s: answer parses", what);
+        return;
+    }
+    is_string(str(j, "status"), x->status, "%s: status", what);
+    const json_t *toi = json_object_get(j, "toi");
+    const json_t *ex = json_object_get(j, "exit");
+    if (isnan(x->toi))
+        ok(json_is_null(toi), "%s: toi is null", what);
+    else
+        is_double(num(toi), x->toi, 1e-9, "%s: toi", what);
+    if (isnan(x->exit))
+        ok(json_is_null(ex), "%s: exit is null", what);
+    else
+        is_double(num(ex), x->exit, 1e-9, "%s: exit", what);
+    const json_t *c = json_object_get(j, "contact");
+    if (x->kind == NULL) {
+        ok(c == NULL, "%s: no contact for a miss", what);
+    } else if (!json_is_object(c)) {
+        ok(0, "%s: contact object present", what);
+    } else {
+        /* "*": face on face, where the pair of features named is a
+         * matter of choice; any kind will do. */
+        if (strcmp(x->kind, "*") == 0) {
+            const char *k = str(c, "kind");
+            ok(strcmp(k, "vertex-face") == 0 || strcmp(k, "face-vertex") == 0 ||
+                   strcmp(k, "edge-edge") == 0,
+               "%s: contact kind is one of the three", what);
+        } else {
+            is_string(str(c, "kind"), x->kind, "%s: contact kind", what);
+        }
+        if (x->fa)
+            is_string(str(c, "a"), x->fa, "%s: feature of a", what);
+        if (x->fb)
+            is_string(str(c, "b"), x->fb, "%s: feature of b", what);
+        const json_t *p = json_object_get(c, "point");
+        const json_t *n = json_object_get(c, "normal");
+        ok(json_array_size(p) == 3 && json_array_size(n) == 3,
+           "%s: point and normal have 3 numbers", what);
+        double len = 0;
+        for (int i = 0; i < 3; i++)
+            len += num(json_array_get(n, (size_t)i)) * num(json_array_get(n, (size_t)i));
+        is_double(sqrt(len), 1.0, 1e-12, "%s: normal is a unit vector", what);
+        for (int i = 0; i < 3; i++)
+            is_double(num(json_array_get(n, (size_t)i)), x->normal[i], 1e-7,
+                      "%s: normal[%d]", what, i);
+        /* check_point 2: face on face, the point is on the contact plane
+         * x = point[0] within the shared square [0,1]^2 in y and z. */
+        if (x->check_point == 2) {
+            double py = num(json_array_get(p, 1)), pz = num(json_array_get(p, 2));
+            is_double(num(json_array_get(p, 0)), x->point[0], 1e-7,
+                      "%s: point on the contact plane", what);
+            ok(py >= -1e-9 && py <= 1 + 1e-9 && pz >= -1e-9 && pz <= 1 + 1e-9,
+               "%s: point within the shared face (y %.17g, z %.17g)", what, py, pz);
+        }
+        if (x->check_point == 1)
+            for (int i = 0; i < 3; i++)
+                is_double(num(json_array_get(p, (size_t)i)), x->point[i], 1e-7,
+                          "%s: point[%d]", what, i);
+    }
+    json_decref(j);
+}
+
+/* Run one query line through the tool and check the single answer. */
+static void run_case(const char *what, const char *query, const expect *x)
+{
+    tool_run r;
+    char *in = malloc(strlen(query) + 2);
+    if (in == NULL)
+        bail("out of memory");
+    sprintf(in, "%s\n", query);
+    tool_run_cmd(&r, "", in);
+    free(in);
+    if (!is_int(r.nlines, 1, "%s: one answer line", what) || r.nlines < 1) {
+        diag("output: %s", r.out);
+        tool_run_free(&r);
+        return;
+    }
+    is_int(r.status, strcmp(x->status, "error") ? 0 : 1, "%s: exit status", what);
+    check_answer(what, r.lines[0], x);
+    tool_run_free(&r);
+}
+
+/* ------------------------------------------------------------------ */
+/* Hand-derived contact cases                                          */
+
+static void test_contacts(void)
+{
+    static const double unit_lo[3] = {0, 0, 0}, unit_hi[3] = {1, 1, 1};
+    static const double cube_lo[3] = {-1, -1, -1}, cube_hi[3] = {1, 1, 1};
+    size_t n;
+    mat4 c[9];
+
+    /*
+     * 1. Linear slide, face on face.  a = [0,1]^3 at x offset -3 + 4t; b
+     * covers x in [1.5, 2].  a's face X' reaches b's face X when
+     * -2 + 4t = 1.5: t = 0.875; a leaves b when -3 + 4t = 2: t = 1.25.
+     */
+    {
+        const double blo[3] = {1.5, 0, 0}, bhi[3] = {2, 1, 1};
+        c[0] = pose(ident_q, -3, 0, 0);
+        c[1] = translation(4, 0, 0, 0);
+        n = 0;
+        put(&n, "{\"id\": \"slide\", ");
+        put_box(&n, "a", unit_lo, unit_hi, c, 2);
+        put(&n, ", ");
+        put_box(&n, "b", blo, bhi, NULL, 0);
+        put(&n, "}");
+        expect x = {"hit", 0.875, NAN, "*", NULL, NULL,
+                    {1.5, 0, 0}, {1, 0, 0}, 2};
+        run_case("linear slide, default interval", qbuf, &x);
+
+        /* The same with t0, t1 explicit: the contact ends inside. */
+        n--; /* drop the closing brace */
+        put(&n, ", \"t0\": 0.5, \"t1\": 2}");
+        expect y = x;
+        y.exit = 1.25;
+        run_case("linear slide, t0 = 0.5, t1 = 2", qbuf, &y);
+
+        n = strlen(qbuf) - strlen(", \"t0\": 0.5, \"t1\": 2}");
+        put(&n, ", \"t0\": 1, \"t1\": 2}");
+        /* Starting inside: an overlap at t0; the features are not pinned
+         * down (the boxes share a whole face region). */
+        {
+            tool_run r;
+            char in[70000];
+            snprintf(in, sizeof in, "%s\n", qbuf);
+            tool_run_cmd(&r, "", in);
+            json_t *j = r.nlines == 1 ? parse_line(r.lines[0]) : NULL;
+            is_string(j ? str(j, "status") : "", "overlap", "overlap at t0: status");
+            is_double(j ? num(json_object_get(j, "toi")) : NAN, 1.0, 0,
+                      "overlap at t0: toi is t0");
+            is_double(j ? num(json_object_get(j, "exit")) : NAN, 1.25, 1e-9,
+                      "overlap at t0: exit");
+            ok(j && json_is_object(json_object_get(j, "contact")),
+               "overlap at t0: contact present");
+            json_decref(j);
+            tool_run_free(&r);
+        }
+
+        /* Stopping before the contact: a miss. */
+        n = strlen(qbuf) - strlen(", \"t0\": 1, \"t1\": 2}");
+        put(&n, ", \"t1\": 0.5}");
+        expect m = {"miss", NAN, NAN, NULL, NULL, NULL, {0, 0, 0}, {0, 0, 0}, 0};
+        run_case("linear slide, t1 = 0.5: miss", qbuf, &m);
+    }
+
+    /*
+     * 2. The same slide written with w(t) = 1 + t: every entry of the
+     * first case times (1 + t), so the motion has degree 2 and the same
+     * world path; toi 0.875 again.
+     */
+    {
+        const double blo[3] = {1.5, 0, 0}, bhi[3] = {2, 1, 1};
+        memset(c, 0, sizeof c);
+        for (int i = 0; i < 4; i++) {
+            c[0].m[i][i] = 1;
+            c[1].m[i][i] = 1;
+        }
+        /* (1 + t)(-3 + 4t) = -3 + t + 4t^2 */
+        c[0].m[0][3] = -3;
+        c[1].m[0][3] = 1;
+        c[2].m[0][3] = 4;
+        n = 0;
+        put(&n, "{");
+        put_box(&n, "a", unit_lo, unit_hi, c, 3);
+        put(&n, ", ");
+        put_box(&n, "b", blo, bhi, NULL, 0);
+        put(&n, ", \"t1\": 2}");
+        expect x = {"hit", 0.875, 1.25, "*", NULL, NULL,
+                    {1.5, 0, 0}, {1, 0, 0}, 2};
+        run_case("homogeneous w(t) = 1 + t", qbuf, &x);
+
+        /* Padded to degree 8 with zero matrices: same answer. */
+        n = 0;
+        put(&n, "{");
+        put_box(&n, "a", unit_lo, unit_hi, c, 9);
+        put(&n, ", ");
+        put_box(&n, "b", blo, bhi, NULL, 0);
+        put(&n, ", \"t1\": 2}");
+        run_case("nine coefficient matrices (degree 8)", qbuf, &x);
+    }
+
+    /*
+     * 3. Quadratic slide: a = [0,1]^3 at x offset -2 + 3t^2 against b
+     * covering x in [2, 3]: contact when -1 + 3t^2 = 2 (t = 1), exit when
+     * -2 + 3t^2 = 3 (t = sqrt(5/3)).
+     */
+    {
+        const double blo[3] = {2, -1, -1}, bhi[3] = {3, 2, 2};
+        c[0] = pose(ident_q, -2, 0, 0);
+        c[1] = translation(0, 0, 0, 0);
+        c[2] = translation(3, 0, 0, 0);
+        n = 0;
+        put(&n, "{\"id\": 3, ");
+        put_box(&n, "a", unit_lo, unit_hi, c, 3);
+        put(&n, ", ");
+        put_box(&n, "b", blo, bhi, NULL, 0);
+        put(&n, ", \"t0\": 0, \"t1\": 2}");
+        expect x = {"hit", 1.0, sqrt(5.0 / 3.0), "*", NULL, NULL,
+                    {2, 0, 0}, {1, 0, 0}, 2};
+        run_case("quadratic slide, face of b covers a's face", qbuf, &x);
+    }
+
+    /*
+     * 4. Vertex on face: a = [-1,1]^3 turned so that its vertex X'Y'Z'
+     * (direction (1,1,1)) points along +x; the vertex is then sqrt(3)
+     * ahead of the centre, which moves along x as -5 + 4t.  b is the slab
+     * x in [0, 1].  Contact at (5 - sqrt(3)) / 4, at the origin.
+     * The turn: axis (0, 1, -1)/sqrt(2), angle acos(1/sqrt(3)).
+     */
+    double qv[4];
+    {
+        double ang = acos(1 / sqrt(3.0));
+        double s = sin(ang / 2) / sqrt(2.0);
+        qv[0] = cos(ang / 2);
+        qv[1] = 0;
+        qv[2] = s;
+        qv[3] = -s;
+        const double blo[3] = {0, -10, -10}, bhi[3] = {1, 10, 10};
+        c[0] = pose(qv, -5, 0, 0);
+        c[1] = translation(4, 0, 0, 0);
+        n = 0;
+        put(&n, "{\"id\": 4, ");
+        put_box(&n, "a", cube_lo, cube_hi, c, 2);
+        put(&n, ", ");
+        put_box(&n, "b", blo, bhi, NULL, 0);
+        put(&n, "}");
+        expect x = {"hit", (5 - sqrt(3.0)) / 4, NAN, "vertex-face", "X'Y'Z'",
+                    "X", {0, 0, 0}, {1, 0, 0}, 1};
+        run_case("vertex of a on face of b", qbuf, &x);
+    }
+
+    /*
+     * 5. Face under vertex: the mirror case.  a is the slab x in [-1, 0];
+     * b is the turned cube, centre at 5 - 4t, its vertex XYZ (direction
+     * (-1,-1,-1) turned to -x) sqrt(3) behind the centre.
+     */
+    {
+        const double alo[3] = {-1, -10, -10}, ahi[3] = {0, 10, 10};
+        c[0] = pose(qv, 5, 0, 0);
+        c[1] = translation(-4, 0, 0, 0);
+        n = 0;
+        put(&n, "{\"id\": 5, ");
+        put_box(&n, "a", alo, ahi, NULL, 0);
+        put(&n, ", ");
+        put_box(&n, "b", cube_lo, cube_hi, c, 2);
+        put(&n, "}");
+        expect x = {"hit", (5 - sqrt(3.0)) / 4, NAN, "face-vertex", "X'",
+                    "XYZ", {0, 0, 0}, {1, 0, 0}, 1};
+        run_case("face of a under vertex of b", qbuf, &x);
+    }
+
+    /*
+     * 6. Edge on edge: a = [-1,1]^3 turned 45 degrees about z, so its edge
+     * X'-Y (running along z) leads at sqrt(2) ahead of the centre, which
+     * moves as -5 + 4t.  b = [-1,1]^3 turned 45 degrees about y, centred
+     * at (2, 0, 0): its edge X-Z (running along y) trails at 2 - sqrt(2).
+     * Contact when -5 + 4t + sqrt(2) = 2 - sqrt(2): t = (7 - 2 sqrt(2))/4,
+     * at (2 - sqrt(2), 0, 0).
+     */
+    {
+        double h = sin(M_PI / 8), k = cos(M_PI / 8);
+        const double qa[4] = {k, 0, 0, h}, qb[4] = {k, 0, h, 0};
+        mat4 cb[1];
+        c[0] = pose(qa, -5, 0, 0);
+        c[1] = translation(4, 0, 0, 0);
+        cb[0] = pose(qb, 2, 0, 0);
+        n = 0;
+        put(&n, "{\"id\": 6, ");
+        put_box(&n, "a", cube_lo, cube_hi, c, 2);
+        put(&n, ", ");
+        put_box(&n, "b", cube_lo, cube_hi, cb, 1);
+        put(&n, ", \"t1\": 3}");
+        expect x = {"hit", (7 - 2 * sqrt(2.0)) / 4, (7 + 2 * sqrt(2.0)) / 4,
+                    "edge-edge", "X'-Y", "X-Z", {2 - sqrt(2.0), 0, 0},
+                    {1, 0, 0}, 1};
+        run_case("edge of a on edge of b", qbuf, &x);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                              */
+
+static const char *reason_text(const char *token)
+{
+    if (strcmp(token, "W_VANISHES") == 0)
+        return boxtoi_reason_message(BOXTOI_REASON_W_VANISHES);
+    if (strcmp(token, "SINGULAR") == 0)
+        return boxtoi_reason_message(BOXTOI_REASON_SINGULAR);
+    return NULL;
+}
+
+static void test_errors(const char *args, const char *label, int from_stdin)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s", tool_data_path("errors.jsonl"));
+    FILE *f = fopen(tool_data_path("errors.expect"), "r");
+    FILE *in = fopen(path, "r");
+    if (f == NULL || in == NULL)
+        bail("cannot read the error data in %s", path);
+
+    tool_run r;
+    char cmd[8400];
+    if (from_stdin)
+        snprintf(cmd, sizeof cmd, "%s - < '%s'", args, path);
+    else
+        snprintf(cmd, sizeof cmd, "%s '%s'", args, path);
+    tool_run_cmd(&r, cmd, NULL);
+    is_int(r.status, 1, "%s: exit status 1 when some line is an error", label);
+
+    char expect[1024], line[70000];
+    long lineno = 0;
+    int i = 0, bad = 0, checked = 0;
+    while (fgets(expect, sizeof expect, f)) {
+        expect[strcspn(expect, "\n")] = '\0';
+        /* the next non-blank input line */
+        do {
+            if (!fgets(line, sizeof line, in))
+                bail("errors.jsonl has fewer lines than errors.expect");
+            lineno++;
+        } while (strspn(line, " \t\r\n") == strlen(line));
+        line[strcspn(line, "\n")] = '\0';
+        if (i >= r.nlines) {
+            bad++;
+            diag("no answer for line %ld", lineno);
+            i++;
+            continue;
+        }
+        json_t *ans = parse_line(r.lines[i]);
+        i++;
+        checked++;
+        if (ans == NULL) {
+            bad++;
+            continue;
+        }
+        /* The id, when the line is an object with one, comes back. */
+        json_t *q = json_loads(line, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL);
+        json_t *qid = json_is_object(q) ? json_object_get(q, "id") : NULL;
+        json_t *aid = json_object_get(ans, "id");
+        if ((qid == NULL) != (aid == NULL) || (qid && !json_equal(qid, aid))) {
+            bad++;
+            diag("line %ld: id not echoed: %s", lineno, r.lines[i - 1]);
+        }
+        json_decref(q);
+        if (strcmp(expect, "@OK") == 0) {
+            const char *st = str(ans, "status");
+            if (strcmp(st, "hit") && strcmp(st, "miss") && strcmp(st, "overlap")) {
+                bad++;
+                diag("line %ld: expected an answer, got %s", lineno, r.lines[i - 1]);
+            }
+            json_decref(ans);
+            continue;
+        }
+        /* expected: "<fixed text>" or "<field>: @REASON" */
+        char want[2048];
+        const char *at = strchr(expect, '@');
+        if (at) {
+            const char *msg = reason_text(at + 1);
+            if (msg == NULL)
+                bail("unknown reason token %s", at);
+            snprintf(want, sizeof want, "%.*s%s", (int)(at - expect), expect, msg);
+        } else {
+            snprintf(want, sizeof want, "%s", expect);
+        }
+        char where[4400];
+        if (from_stdin)
+            snprintf(where, sizeof where, "line %ld: ", lineno);
+        else
+            snprintf(where, sizeof where, "line %ld of %s: ", lineno, path);
+        const char *err = str(ans, "error");
+        if (strcmp(str(ans, "status"), "error") != 0 || strstr(err, want) == NULL ||
+            strncmp(err, where, strlen(where)) != 0) {
+            bad++;
+            diag("line %ld: wanted \"%s%s...\", got %s", lineno, where, want,
+                 r.lines[i - 1]);
+        }
+        if (json_object_size(ans) != (aid ? 3u : 2u)) {
+            bad++;
+            diag("line %ld: an error answer has id, status and error only: %s",
+                 lineno, r.lines[i - 1]);
+        }
+        json_decref(ans);
+    }
+    is_int(r.nlines, checked, "%s: one answer per non-blank line", label);
+    is_int(bad, 0, "%s: %d lines answered as expected", label, checked);
+    fclose(f);
+    fclose(in);
+    tool_run_free(&r);
+}
+
+/* ------------------------------------------------------------------ */
+/* Ids, numbers, blank lines, several files                            */
+
+static void test_ids(void)
+{
+    const char *base = "\"a\": {\"min\": [0,0,0], \"max\": [1,1,1]}, "
+                       "\"b\": {\"min\": [5,0,0], \"max\": [6,1,1]}}";
+    static const char *ids[] = {
+        "0.1", "1e+300", "-0.0", "123456789012345678", "\"a\\\"b\\\\c\\n\\u00e9\"",
+        "null", "true", "[1, {\"k\": [false, 2.5]}]", "{}", "-2.2250738585072014e-308",
+    };
+    char in[8192];
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        n += (size_t)snprintf(in + n, sizeof in - n, "{\"id\": %s, %s\n", ids[i], base);
+    n += (size_t)snprintf(in + n, sizeof in - n, "{%s\n", base);
+    tool_run r;
+    tool_run_cmd(&r, "", in);
+    is_int(r.status, 0, "ids: exit status 0");
+    is_int(r.nlines, (int)(sizeof ids / sizeof ids[0]) + 1, "ids: one line each");
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0] && (int)i < r.nlines; i++) {
+        char want[256];
+        snprintf(want, sizeof want, "{\"id\": %s, \"status\": \"miss\"", ids[i]);
+        json_t *got = parse_line(r.lines[i]);
+        json_t *wid = json_loads(ids[i], JSON_DECODE_ANY, NULL);
+        ok(got && wid && json_equal(json_object_get(got, "id"), wid),
+           "id %s echoed as the same JSON value", ids[i]);
+        json_decref(got);
+        json_decref(wid);
+    }
+    /* Numbers that read back exactly are written the short way. */
+    ok(r.nlines > 2 && strncmp(r.lines[0], "{\"id\": 0.1,", 11) == 0 &&
+           strncmp(r.lines[1], "{\"id\": 1e+300,", 14) == 0 &&
+           strncmp(r.lines[2], "{\"id\": -0.0,", 12) == 0,
+       "ids 0.1, 1e300, -0.0 written as 0.1, 1e+300, -0.0");
+    if (r.nlines > (int)(sizeof ids / sizeof ids[0])) {
+        json_t *j = parse_line(r.lines[sizeof ids / sizeof ids[0]]);
+        ok(j && json_object_get(j, "id") == NULL, "no id in, no id out");
+        is_string(j ? str(j, "status") : "", "miss", "query without id answered");
+        json_decref(j);
+    }
+    tool_run_free(&r);
+
+    /* Blank lines give no answer; CRLF line ends are accepted. */
+    snprintf(in, sizeof in, "\n{\"id\": 1, %s\r\n  \t\n\r\n{\"id\": 2, %s\n\n", base, base);
+    tool_run_cmd(&r, "", in);
+    is_int(r.nlines, 2, "blank lines skipped, CRLF accepted");
+    is_int(r.status, 0, "blank lines: exit status 0");
+    tool_run_free(&r);
+
+    /* No final newline. */
+    snprintf(in, sizeof in, "{\"id\": 1, %s", base);
+    tool_run_cmd(&r, "", in);
+    is_int(r.nlines, 1, "last line without newline answered");
+    tool_run_free(&r);
+}
+
+static void test_files(void)
+{
+    const char *q = "{\"id\": %d, \"a\": {\"min\": [0,0,0], \"max\": [1,1,1]}, "
+                    "\"b\": {\"min\": [5,0,0], \"max\": [6,1,1]}}\n";
+    char text[512];
+    snprintf(text, sizeof text, q, 1);
+    strcat(text, "oops\n");
+    tool_write_file("test-tool-1.jsonl", text);
+    snprintf(text, sizeof text, q, 2);
+    tool_write_file("test-tool-2.jsonl", text);
+    tool_run r;
+    tool_run_cmd(&r, "test-tool-1.jsonl - test-tool-2.jsonl", "{\"id\": 9\n");
+    is_int(r.nlines, 4, "files and stdin read in order");
+    if (r.nlines == 4) {
+        ok(strstr(r.lines[0], "\"id\": 1,") != NULL, "first file first");
+        ok(strstr(r.lines[1], "line 2 of test-tool-1.jsonl: not valid JSON") != NULL,
+           "error names the file and line");
+        ok(strstr(r.lines[2], "\"line 1: not valid JSON") != NULL,
+           "standard input error names the line only");
+        ok(strstr(r.lines[3], "\"id\": 2,") != NULL, "last file last");
+    } else {
+        skip(4, "wrong number of lines");
+    }
+    is_int(r.status, 1, "exit status 1 with an error line");
+    tool_run_free(&r);
+
+    tool_run_cmd(&r, "test-tool-2.jsonl", NULL);
+    is_int(r.status, 0, "exit status 0 when every line is answered");
+    tool_run_free(&r);
+
+    tool_run_cmd(&r, "test-tool-2.jsonl test-tool-does-not-exist.jsonl", NULL);
+    is_int(r.status, 2, "missing file: exit status 2");
+    ok(strstr(r.err, "test-tool-does-not-exist.jsonl") != NULL,
+       "missing file named on stderr");
+    is_int(r.nlines, 1, "the readable file is still answered");
+    tool_run_free(&r);
+    remove("test-tool-1.jsonl");
+    remove("test-tool-2.jsonl");
+}
+
+static void test_cli(void)
+{
+    tool_run r;
+    tool_run_cmd(&r, "--help", NULL);
+    is_int(r.status, 0, "--help: exit status 0");
+    ok(strstr(r.out, "Usage: boxtoi") != NULL && strstr(r.out, "--threads") != NULL,
+       "--help prints the usage");
+    tool_run_free(&r);
+
+    tool_run_cmd(&r, "--version", NULL);
+    is_int(r.status, 0, "--version: exit status 0");
+    ok(strstr(r.out, PACKAGE_VERSION) != NULL && strstr(r.out, boxtoi_version()),
+       "--version prints the versions");
+    tool_run_free(&r);
+
+    static const char *bad[] = {"--bogus", "--threads", "--threads x",
+                                "--threads -1", "--threads 100000", "-t 2x"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tool_run_cmd(&r, bad[i], "");
+        is_int(r.status, 2, "usage error '%s': exit status 2", bad[i]);
+        ok(r.err[0] != '\0' && r.out_len == 0, "usage error '%s': message on stderr", bad[i]);
+        tool_run_free(&r);
+    }
+
+    tool_run_cmd(&r, "", "");
+    is_int(r.status, 0, "empty input: exit status 0");
+    is_int((int)r.out_len, 0, "empty input: no output");
+    tool_run_free(&r);
+}
+
+/* --threads: byte-identical output. */
+static void test_threads(void)
+{
+    char args[4400];
+    tool_run one, many;
+    snprintf(args, sizeof args, "--threads 1 - < '%s'", tool_data_path("errors.jsonl"));
+    tool_run_cmd(&one, args, NULL);
+    snprintf(args, sizeof args, "--threads 3 - < '%s'", tool_data_path("errors.jsonl"));
+    tool_run_cmd(&many, args, NULL);
+    ok(one.out_len > 0 && one.out_len == many.out_len &&
+           memcmp(one.out, many.out, one.out_len) == 0,
+       "--threads 3 output identical to --threads 1");
+    is_int(many.status, one.status, "--threads 3: same exit status");
+    tool_run_free(&one);
+    tool_run_free(&many);
+}
+
+int main(void)
+{
+    plan(0);
+    test_cli();
+    test_contacts();
+    test_errors("", "errors.jsonl by name", 0);
+    test_errors("", "errors.jsonl on stdin", 1);
+    test_ids();
+    test_files();
+    test_threads();
+    return tap_failures() ? 1 : 0;
+}

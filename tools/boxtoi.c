@@ -1,0 +1,308 @@
+/*
+ * boxtoi: answer first-contact queries given as JSON Lines.
+ *
+ * Reads the files named on the command line ("-" or none: standard input),
+ * one query per line, and writes one JSON line per query to standard output
+ * in input order.  Blank lines are skipped.  With --threads N the queries of
+ * each chunk of input are answered by N threads; the output is the same
+ * byte for byte.  Exit status: 0 when every query was answered, 1 when some
+ * line got an error answer, 2 for a usage error or an input/output failure.
+ */
+#include <config.h>
+
+#include "query.h"
+
+#include <boxtoi.h>
+#include <jansson.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_THREADS 256
+/* Lines answered between two writes of the output; a block is the unit of
+ * work one thread takes at a time. */
+#define CHUNK_LINES 16384
+#define BLOCK_LINES 64
+
+typedef struct line_ref {
+    size_t offset;   /* into the chunk's text */
+    size_t len;
+    long lineno;
+    const char *file; /* NULL for standard input */
+} line_ref;
+
+typedef struct chunk {
+    tool_buf text;       /* the lines, back to back */
+    line_ref *lines;
+    size_t nlines;
+    size_t cap;
+    tool_buf *outs;      /* one output buffer per block */
+    int *errors;         /* error answers per block */
+    size_t nblocks;      /* blocks in use */
+    size_t blocks_cap;   /* blocks allocated */
+    atomic_size_t next;  /* next block to take */
+} chunk;
+
+static void usage(FILE *f)
+{
+    fputs("Usage: boxtoi [OPTION]... [FILE]...\n"
+          "Answer first-contact queries for pairs of moving boxes.\n"
+          "\n"
+          "Reads one JSON query per line from each FILE (\"-\" or no FILE: "
+          "standard input)\n"
+          "and writes one JSON answer per query to standard output, in input "
+          "order.\n"
+          "Blank lines are skipped.\n"
+          "\n"
+          "  -t, --threads N  answer queries with N threads (default 1; 0: one "
+          "per CPU);\n"
+          "                   the output does not depend on N\n"
+          "  -h, --help       print this help and exit\n"
+          "  -V, --version    print the version and exit\n"
+          "\n"
+          "Query:  {\"id\": 7, \"a\": {\"min\": [-1,-1,-1], \"max\": [1,1,1], "
+          "\"motion\": [C0, C1]},\n"
+          "         \"b\": {\"min\": [0,0,0], \"max\": [1,1,1]}, \"t0\": 0, "
+          "\"t1\": 1}\n"
+          "        Ck is a 4x4 matrix (4 rows of 4 numbers), the coefficient "
+          "of t^k in M(t).\n"
+          "Answer: {\"id\": 7, \"status\": \"hit\", \"toi\": 0.25, \"exit\": "
+          "0.75, \"contact\": {...}}\n"
+          "        status is hit, miss, overlap or error (with an \"error\" "
+          "message).\n"
+          "\n"
+          "Exit status: 0 when every query was answered, 1 when some line "
+          "was an error,\n"
+          "2 for a usage error or when input or output failed.\n"
+          "See boxtoi(1) and docs/query-format.md for the full format.\n",
+          f);
+}
+
+static void chunk_add_line(chunk *c, const char *s, size_t len, long lineno,
+                           const char *file)
+{
+    if (c->nlines == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 1024;
+        line_ref *p = realloc(c->lines, c->cap * sizeof *p);
+        if (p == NULL) {
+            fputs("boxtoi: out of memory\n", stderr);
+            exit(2);
+        }
+        c->lines = p;
+    }
+    line_ref *l = &c->lines[c->nlines++];
+    l->offset = c->text.len;
+    l->len = len;
+    l->lineno = lineno;
+    l->file = file;
+    tool_buf_append(&c->text, s, len);
+}
+
+/* Answer every line of one block into its output buffer. */
+static void answer_block(chunk *c, size_t b)
+{
+    size_t from = b * BLOCK_LINES;
+    size_t to = from + BLOCK_LINES;
+    if (to > c->nlines)
+        to = c->nlines;
+    tool_buf *out = &c->outs[b];
+    out->len = 0;
+    int errors = 0;
+    for (size_t i = from; i < to; i++) {
+        const line_ref *l = &c->lines[i];
+        errors += tool_answer_line(c->text.data + l->offset, l->len, l->file,
+                                   l->lineno, out);
+    }
+    c->errors[b] = errors;
+}
+
+static void *worker(void *arg)
+{
+    chunk *c = arg;
+    for (;;) {
+        size_t b = atomic_fetch_add(&c->next, 1);
+        if (b >= c->nblocks)
+            break;
+        answer_block(c, b);
+    }
+    return NULL;
+}
+
+/*
+ * Answer the chunk's lines with nthreads threads (the calling one
+ * included), then write the answers in order.  Returns the number of error
+ * answers, or -1 when writing failed.
+ */
+static long flush_chunk(chunk *c, int nthreads)
+{
+    if (c->nlines == 0)
+        return 0;
+    size_t nblocks = (c->nlines + BLOCK_LINES - 1) / BLOCK_LINES;
+    if (nblocks > c->blocks_cap) {
+        tool_buf *o = realloc(c->outs, nblocks * sizeof *o);
+        int *e = realloc(c->errors, nblocks * sizeof *e);
+        if (o == NULL || e == NULL) {
+            fputs("boxtoi: out of memory\n", stderr);
+            exit(2);
+        }
+        for (size_t i = c->blocks_cap; i < nblocks; i++)
+            memset(&o[i], 0, sizeof o[i]);
+        c->outs = o;
+        c->errors = e;
+        c->blocks_cap = nblocks;
+    }
+    c->nblocks = nblocks;
+    atomic_store(&c->next, 0);
+
+    pthread_t tid[MAX_THREADS];
+    int started = 0;
+    size_t want = (size_t)nthreads < nblocks ? (size_t)nthreads : nblocks;
+    for (size_t i = 1; i < want; i++) {
+        if (pthread_create(&tid[started], NULL, worker, c) != 0)
+            break; /* fewer threads; the work still gets done */
+        started++;
+    }
+    worker(c);
+    for (int i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+
+    long errors = 0;
+    for (size_t b = 0; b < nblocks; b++) {
+        errors += c->errors[b];
+        if (c->outs[b].len &&
+            fwrite(c->outs[b].data, 1, c->outs[b].len, stdout) !=
+                c->outs[b].len)
+            return -1;
+    }
+    c->nlines = 0;
+    c->text.len = 0;
+    return errors;
+}
+
+static int parse_threads(const char *s, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end != '\0' || v < 0 || v > MAX_THREADS)
+        return -1;
+    if (v == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        v = n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : n;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"threads", required_argument, NULL, 't'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0}};
+    int nthreads = 1;
+    int opt;
+
+    while ((opt = getopt_long(argc, argv, "t:hV", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 't':
+            if (parse_threads(optarg, &nthreads)) {
+                fprintf(stderr,
+                        "boxtoi: --threads needs a whole number from 0 to "
+                        "%d, got '%s'\n",
+                        MAX_THREADS, optarg);
+                return 2;
+            }
+            break;
+        case 'h':
+            usage(stdout);
+            return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 2;
+        case 'V':
+            printf("boxtoi %s (library %s)\n", PACKAGE_VERSION,
+                   boxtoi_version());
+            return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 2;
+        default:
+            fputs("Try 'boxtoi --help' for more information.\n", stderr);
+            return 2;
+        }
+    }
+
+    tool_format_init();
+    json_object_seed(0); /* before any thread parses JSON */
+
+    chunk c;
+    memset(&c, 0, sizeof c);
+    atomic_init(&c.next, 0);
+    long errors = 0;
+    int io_failed = 0;
+    char *line = NULL;
+    size_t linecap = 0;
+
+    int nfiles = argc - optind;
+    for (int f = 0; f < (nfiles > 0 ? nfiles : 1); f++) {
+        const char *name = nfiles > 0 ? argv[optind + f] : "-";
+        const char *label = strcmp(name, "-") == 0 ? NULL : name;
+        FILE *in = label ? fopen(name, "r") : stdin;
+        if (in == NULL) {
+            fprintf(stderr, "boxtoi: cannot open %s: %s\n", name,
+                    strerror(errno));
+            io_failed = 1;
+            continue;
+        }
+        long lineno = 0;
+        ssize_t n;
+        while ((n = getline(&line, &linecap, in)) != -1) {
+            size_t len = (size_t)n;
+            lineno++;
+            if (len && line[len - 1] == '\n')
+                len--;
+            if (tool_line_is_blank(line, len))
+                continue;
+            chunk_add_line(&c, line, len, lineno, label);
+            if (c.nlines >= CHUNK_LINES) {
+                long e = flush_chunk(&c, nthreads);
+                if (e < 0)
+                    goto write_error;
+                errors += e;
+            }
+        }
+        if (ferror(in)) {
+            fprintf(stderr, "boxtoi: error reading %s: %s\n",
+                    label ? label : "standard input", strerror(errno));
+            io_failed = 1;
+        }
+        if (in != stdin)
+            fclose(in);
+        /* Answers of a file come out before the next file is opened. */
+        long e = flush_chunk(&c, nthreads);
+        if (e < 0)
+            goto write_error;
+        errors += e;
+    }
+    if (fflush(stdout) != 0 || ferror(stdout))
+        goto write_error;
+
+    free(line);
+    tool_buf_free(&c.text);
+    for (size_t b = 0; b < c.blocks_cap; b++)
+        tool_buf_free(&c.outs[b]);
+    free(c.outs);
+    free(c.errors);
+    free(c.lines);
+    if (io_failed)
+        return 2;
+    return errors ? 1 : 0;
+
+write_error:
+    fprintf(stderr, "boxtoi: error writing standard output: %s\n",
+            strerror(errno));
+    return 2;
+}

@@ -1,0 +1,758 @@
+/*
+ * One line of boxtoi's JSON Lines protocol: parse a query with jansson,
+ * check every field (reporting the first problem with its field path), solve
+ * it, and write the answer as one JSON object.
+ */
+#include <config.h>
+
+#include "query.h"
+
+#include <boxtoi.h>
+#include <jansson.h>
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ */
+/* Buffers                                                             */
+
+void tool_buf_reserve(tool_buf *buf, size_t extra)
+{
+    if (buf->cap - buf->len >= extra)
+        return;
+    size_t cap = buf->cap ? buf->cap : 256;
+    while (cap - buf->len < extra)
+        cap *= 2;
+    char *p = realloc(buf->data, cap);
+    if (p == NULL) {
+        fputs("boxtoi: out of memory\n", stderr);
+        exit(2);
+    }
+    buf->data = p;
+    buf->cap = cap;
+}
+
+void tool_buf_append(tool_buf *buf, const char *s, size_t n)
+{
+    tool_buf_reserve(buf, n);
+    memcpy(buf->data + buf->len, s, n);
+    buf->len += n;
+}
+
+void tool_buf_free(tool_buf *buf)
+{
+    free(buf->data);
+    buf->data = NULL;
+    buf->len = buf->cap = 0;
+}
+
+static void put_str(tool_buf *buf, const char *s)
+{
+    tool_buf_append(buf, s, strlen(s));
+}
+
+/* ------------------------------------------------------------------ */
+/* Doubles that read back exactly                                      */
+
+#define POW10_MIN (-400)
+#define POW10_MAX 400
+static long double pow10_table[POW10_MAX - POW10_MIN + 1];
+
+static const uint64_t pow10_u64[18] = {
+    1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+    10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+    100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+    100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+    100000000000000000ULL};
+
+void tool_format_init(void)
+{
+    for (int n = POW10_MIN; n <= POW10_MAX; n++)
+        pow10_table[n - POW10_MIN] = powl(10.0L, (long double)n);
+}
+
+static long double pow10l_of(int n)
+{
+    if (n < POW10_MIN)
+        n = POW10_MIN;
+    if (n > POW10_MAX)
+        n = POW10_MAX;
+    return pow10_table[n - POW10_MIN];
+}
+
+/* Write an unsigned integer in decimal; returns the length. */
+static size_t put_u64(char *out, uint64_t v)
+{
+    char tmp[24];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (size_t i = 0; i < n; i++)
+        out[i] = tmp[n - 1 - i];
+    return n;
+}
+
+/*
+ * Write the p-digit decimal q (10^(p-1) <= q < 10^p) times 10^(e - p + 1)
+ * the way printf's "%.{p}g" does: trailing zeros dropped, exponent form when
+ * e < -4 or e >= p.  Returns the length; NUL-terminates.
+ */
+static size_t put_digits(char *out, uint64_t q, int p, int e)
+{
+    char d[20];
+    int nd = p;
+    for (int i = p - 1; i >= 0; i--) {
+        d[i] = (char)('0' + q % 10);
+        q /= 10;
+    }
+    while (nd > 1 && d[nd - 1] == '0')
+        nd--;
+    size_t n = 0;
+    if (e < -4 || e >= p) {
+        out[n++] = d[0];
+        if (nd > 1) {
+            out[n++] = '.';
+            for (int i = 1; i < nd; i++)
+                out[n++] = d[i];
+        }
+        out[n++] = 'e';
+        out[n++] = e < 0 ? '-' : '+';
+        int ae = e < 0 ? -e : e;
+        if (ae < 10)
+            out[n++] = '0';
+        n += put_u64(out + n, (uint64_t)ae);
+    } else if (e >= 0) {
+        for (int i = 0; i <= e; i++)
+            out[n++] = i < nd ? d[i] : '0';
+        if (nd > e + 1) {
+            out[n++] = '.';
+            for (int i = e + 1; i < nd; i++)
+                out[n++] = d[i];
+        }
+    } else {
+        out[n++] = '0';
+        out[n++] = '.';
+        for (int i = 0; i < -e - 1; i++)
+            out[n++] = '0';
+        for (int i = 0; i < nd; i++)
+            out[n++] = d[i];
+    }
+    out[n] = '\0';
+    return n;
+}
+
+size_t tool_format_double(char *out, double x)
+{
+    if (!isfinite(x)) {
+        memcpy(out, "null", 5);
+        return 4;
+    }
+    if (x == 0) {
+        if (signbit(x)) {
+            /* "-0" would read back as the integer 0 in some readers */
+            memcpy(out, "-0.0", 5);
+            return 4;
+        }
+        memcpy(out, "0", 2);
+        return 1;
+    }
+    char *p = out;
+    if (x < 0)
+        *p++ = '-';
+    double ax = fabs(x);
+    if (ax < 1e15 && ax == floor(ax)) {
+        size_t n = put_u64(p, (uint64_t)ax);
+        p[n] = '\0';
+        return (size_t)(p - out) + n;
+    }
+    /* Seventeen significant digits d, x ~ d * 10^(e - 16), computed in
+     * extended precision; the strtod check below makes the result exact
+     * whatever the rounding of this step. */
+    int e = (int)floor(log10(ax));
+    long double s = (long double)ax * pow10l_of(16 - e);
+    if (s >= 1e17L) {
+        e++;
+        s = (long double)ax * pow10l_of(16 - e);
+    } else if (s < 1e16L) {
+        e--;
+        s = (long double)ax * pow10l_of(16 - e);
+    }
+    if (s >= 1e16L && s < 1e17L) {
+        /* Spacing of doubles around x, to decide most candidates without
+         * strtod: the candidate reads back to x when it lies within half a
+         * spacing of x.  Near the boundary (and at powers of two, where the
+         * spacing below is half the one above) strtod decides. */
+        int ex;
+        double m = frexp(ax, &ex);
+        long double ulp = ldexpl(1.0L, ex - 53 < -1074 ? -1074 : ex - 53);
+        for (int prec = 15; prec <= 17; prec++) {
+            long double sp = s / (long double)pow10_u64[17 - prec];
+            long double frac = sp - floorl(sp);
+            if (fabsl(frac - 0.5L) < 2e-2L) {
+                /* Too close to a tie to round here: ask printf, which
+                 * rounds the exact binary value. */
+                int n = snprintf(out, TOOL_DOUBLE_MAX, "%.*g", prec, x);
+                if (n > 0 && strtod(out, NULL) == x)
+                    return (size_t)n;
+                continue;
+            }
+            uint64_t q = (uint64_t)llroundl(sp);
+            int qe = e;
+            if (q >= pow10_u64[prec]) {
+                q /= 10;
+                qe++;
+            }
+            long double y = (long double)q * pow10l_of(qe - prec + 1);
+            long double dist = fabsl(y - (long double)ax) / ulp;
+            if (m != 0.5 && dist > 0.55L)
+                continue;
+            size_t n = put_digits(p, q, prec, qe);
+            if ((m != 0.5 && dist < 0.45L) || strtod(out, NULL) == x)
+                return (size_t)(p - out) + n;
+        }
+    }
+    /* Not reached for ordinary doubles; printf's 17 digits always read back. */
+    int n = snprintf(out, TOOL_DOUBLE_MAX, "%.17g", x);
+    return n > 0 ? (size_t)n : 0;
+}
+
+static void put_double(tool_buf *buf, double x)
+{
+    tool_buf_reserve(buf, TOOL_DOUBLE_MAX);
+    buf->len += tool_format_double(buf->data + buf->len, x);
+}
+
+/* ------------------------------------------------------------------ */
+/* JSON output                                                         */
+
+/* Append s as a JSON string literal. */
+static void put_json_string(tool_buf *buf, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    tool_buf_reserve(buf, 2 + 6 * n);
+    char *o = buf->data + buf->len;
+    *o++ = '"';
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            *o++ = '\\';
+            *o++ = (char)c;
+        } else if (c == '\n') {
+            *o++ = '\\';
+            *o++ = 'n';
+        } else if (c == '\t') {
+            *o++ = '\\';
+            *o++ = 't';
+        } else if (c < 0x20 || c == 0x7f) {
+            *o++ = '\\';
+            *o++ = 'u';
+            *o++ = '0';
+            *o++ = '0';
+            *o++ = hex[c >> 4];
+            *o++ = hex[c & 15];
+        } else {
+            *o++ = (char)c;
+        }
+    }
+    *o++ = '"';
+    buf->len = (size_t)(o - buf->data);
+}
+
+/* Append a JSON value, numbers written to read back exactly. */
+static void put_json(tool_buf *buf, const json_t *v)
+{
+    char tmp[32];
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        const char *key;
+        json_t *val;
+        int first = 1;
+        tool_buf_append(buf, "{", 1);
+        /* json_object_foreach takes a non-const object. */
+        json_t *obj = (json_t *)v;
+        json_object_foreach(obj, key, val) {
+            if (!first)
+                tool_buf_append(buf, ", ", 2);
+            first = 0;
+            put_json_string(buf, key, strlen(key));
+            tool_buf_append(buf, ": ", 2);
+            put_json(buf, val);
+        }
+        tool_buf_append(buf, "}", 1);
+        break;
+    }
+    case JSON_ARRAY: {
+        size_t n = json_array_size(v);
+        tool_buf_append(buf, "[", 1);
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                tool_buf_append(buf, ", ", 2);
+            put_json(buf, json_array_get(v, i));
+        }
+        tool_buf_append(buf, "]", 1);
+        break;
+    }
+    case JSON_STRING:
+        put_json_string(buf, json_string_value(v), json_string_length(v));
+        break;
+    case JSON_INTEGER: {
+        int n = snprintf(tmp, sizeof tmp, "%" JSON_INTEGER_FORMAT,
+                         json_integer_value(v));
+        tool_buf_append(buf, tmp, (size_t)n);
+        break;
+    }
+    case JSON_REAL: {
+        /* Keep a real looking like one ("2.0", not "2"), so that the echoed
+         * value reads back as the same JSON real. */
+        size_t n = tool_format_double(tmp, json_real_value(v));
+        tool_buf_append(buf, tmp, n);
+        if (strpbrk(tmp, ".en") == NULL)
+            tool_buf_append(buf, ".0", 2);
+        break;
+    }
+    case JSON_TRUE:
+        put_str(buf, "true");
+        break;
+    case JSON_FALSE:
+        put_str(buf, "false");
+        break;
+    case JSON_NULL:
+    default:
+        put_str(buf, "null");
+        break;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Query parsing                                                       */
+
+#define ERR_MAX 640
+
+static int fail(char *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Record an error message; returns -1 for "return fail(...)". */
+static int fail(char *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, ERR_MAX, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static const char *type_name(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+    case JSON_REAL:
+        return "a number";
+    case JSON_TRUE:
+        return "true";
+    case JSON_FALSE:
+        return "false";
+    case JSON_NULL:
+    default:
+        return "null";
+    }
+}
+
+/* A JSON number as a finite double; path names the field for errors. */
+static int get_number(const json_t *v, double *out, char *err,
+                      const char *path)
+{
+    double x;
+    if (json_is_integer(v))
+        x = (double)json_integer_value(v);
+    else if (json_is_real(v))
+        x = json_real_value(v);
+    else
+        return fail(err, "%s: expected a number, got %s", path, type_name(v));
+    if (!isfinite(x))
+        return fail(err, "%s: not a finite number", path);
+    *out = x;
+    return 0;
+}
+
+/* box.min or box.max: an array of three numbers. */
+static int get_corner(const json_t *v, double out[3], char *err,
+                      const char *box, const char *field)
+{
+    char path[64];
+    if (!json_is_array(v))
+        return fail(err, "%s.%s: expected an array of 3 numbers, got %s",
+                    box, field, type_name(v));
+    if (json_array_size(v) != 3)
+        return fail(err, "%s.%s: expected 3 numbers, got %zu", box, field,
+                    json_array_size(v));
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s.%s[%d]", box, field, i);
+        if (get_number(json_array_get(v, (size_t)i), &out[i], err, path))
+            return -1;
+    }
+    return 0;
+}
+
+/* box.motion: 1 .. BOXTOI_MAX_DEGREE + 1 matrices of 4 rows of 4 numbers. */
+static int get_motion(const json_t *v, boxtoi_motion *m, char *err,
+                      const char *box)
+{
+    char path[64];
+    if (!json_is_array(v))
+        return fail(err,
+                    "%s.motion: expected an array of 4x4 coefficient matrices, "
+                    "got %s",
+                    box, type_name(v));
+    size_t n = json_array_size(v);
+    if (n == 0)
+        return fail(err,
+                    "%s.motion: empty; give at least one 4x4 matrix, or leave "
+                    "the field out for a box that does not move",
+                    box);
+    if (n > BOXTOI_MAX_DEGREE + 1)
+        return fail(err,
+                    "%s.motion: %zu coefficient matrices make degree %zu; at "
+                    "most %d matrices (degree %d) are supported",
+                    box, n, n - 1, BOXTOI_MAX_DEGREE + 1, BOXTOI_MAX_DEGREE);
+    memset(m, 0, sizeof *m);
+    m->degree = (int)n - 1;
+    for (size_t k = 0; k < n; k++) {
+        const json_t *mat = json_array_get(v, k);
+        if (!json_is_array(mat))
+            return fail(err,
+                        "%s.motion[%zu]: expected a 4x4 matrix (an array of 4 "
+                        "rows), got %s",
+                        box, k, type_name(mat));
+        if (json_array_size(mat) != 4)
+            return fail(err, "%s.motion[%zu]: expected 4 rows, got %zu", box,
+                        k, json_array_size(mat));
+        for (size_t r = 0; r < 4; r++) {
+            const json_t *row = json_array_get(mat, r);
+            if (!json_is_array(row))
+                return fail(err,
+                            "%s.motion[%zu][%zu]: expected a row of 4 numbers, "
+                            "got %s",
+                            box, k, r, type_name(row));
+            if (json_array_size(row) != 4)
+                return fail(err,
+                            "%s.motion[%zu][%zu]: expected 4 numbers, got %zu",
+                            box, k, r, json_array_size(row));
+            for (size_t c = 0; c < 4; c++) {
+                snprintf(path, sizeof path, "%s.motion[%zu][%zu][%zu]", box, k,
+                         r, c);
+                if (get_number(json_array_get(row, c), &m->c[k][r][c], err,
+                               path))
+                    return -1;
+            }
+        }
+        for (size_t c = 0; c < 3; c++) {
+            if (m->c[k][3][c] != 0) {
+                char num[TOOL_DOUBLE_MAX];
+                tool_format_double(num, m->c[k][3][c]);
+                return fail(err,
+                            "%s.motion[%zu][3][%zu]: the bottom row of M(t) "
+                            "must be [0 0 0 w(t)], but this entry is %s",
+                            box, k, c, num);
+            }
+        }
+    }
+    return 0;
+}
+
+static int get_box(const json_t *v, boxtoi_box *box, boxtoi_motion *m,
+                   char *err, const char *name)
+{
+    const char *key;
+    json_t *val;
+    const json_t *lo = NULL, *hi = NULL, *mo = NULL;
+
+    if (!json_is_object(v))
+        return fail(err,
+                    "%s: expected an object with \"min\", \"max\" and an "
+                    "optional \"motion\", got %s",
+                    name, type_name(v));
+    json_object_foreach((json_t *)v, key, val) {
+        if (strcmp(key, "min") == 0)
+            lo = val;
+        else if (strcmp(key, "max") == 0)
+            hi = val;
+        else if (strcmp(key, "motion") == 0)
+            mo = val;
+        else
+            return fail(err,
+                        "%s.%.80s: unknown field (a box has \"min\", \"max\" "
+                        "and \"motion\")",
+                        name, key);
+    }
+    if (lo == NULL)
+        return fail(err, "%s.min: missing", name);
+    if (hi == NULL)
+        return fail(err, "%s.max: missing", name);
+    if (get_corner(lo, box->lo, err, name, "min") ||
+        get_corner(hi, box->hi, err, name, "max"))
+        return -1;
+    for (int i = 0; i < 3; i++) {
+        if (box->lo[i] > box->hi[i]) {
+            char a[TOOL_DOUBLE_MAX], b[TOOL_DOUBLE_MAX];
+            tool_format_double(a, box->lo[i]);
+            tool_format_double(b, box->hi[i]);
+            return fail(err,
+                        "%s.min[%d] > %s.max[%d] (%s > %s): a box needs min "
+                        "<= max on every axis",
+                        name, i, name, i, a, b);
+        }
+    }
+    if (mo == NULL) {
+        boxtoi_motion_identity(m);
+        return 0;
+    }
+    return get_motion(mo, m, err, name);
+}
+
+/* The top-level object; *id is set as soon as it is known. */
+static int get_query(const json_t *root, boxtoi_query *q, const json_t **id,
+                     char *err)
+{
+    const char *key;
+    json_t *val;
+    const json_t *a = NULL, *b = NULL, *t0 = NULL, *t1 = NULL;
+
+    if (!json_is_object(root))
+        return fail(err, "expected a JSON object (one query per line), got %s",
+                    type_name(root));
+    *id = json_object_get(root, "id");
+    json_object_foreach((json_t *)root, key, val) {
+        if (strcmp(key, "id") == 0)
+            continue;
+        else if (strcmp(key, "a") == 0)
+            a = val;
+        else if (strcmp(key, "b") == 0)
+            b = val;
+        else if (strcmp(key, "t0") == 0)
+            t0 = val;
+        else if (strcmp(key, "t1") == 0)
+            t1 = val;
+        else
+            return fail(err,
+                        "%.80s: unknown field (a query has \"id\", \"a\", "
+                        "\"b\", \"t0\" and \"t1\")",
+                        key);
+    }
+    if (a == NULL)
+        return fail(err, "a: missing");
+    if (b == NULL)
+        return fail(err, "b: missing");
+    if (get_box(a, &q->a, &q->motion_a, err, "a") ||
+        get_box(b, &q->b, &q->motion_b, err, "b"))
+        return -1;
+    q->t0 = 0;
+    q->t1 = 1;
+    if (t0 != NULL && get_number(t0, &q->t0, err, "t0"))
+        return -1;
+    if (t1 != NULL && get_number(t1, &q->t1, err, "t1"))
+        return -1;
+    if (q->t0 > q->t1) {
+        char x[TOOL_DOUBLE_MAX], y[TOOL_DOUBLE_MAX];
+        tool_format_double(x, q->t0);
+        tool_format_double(y, q->t1);
+        return fail(err, "t0 > t1 (%s > %s): the interval is reversed", x, y);
+    }
+    return 0;
+}
+
+/* Rewrite a jansson parse error so that it says what to do. */
+static void json_error_message(const json_error_t *je, const char *line,
+                               size_t len, char *err)
+{
+    const char *hint = "";
+    if (strstr(je->text, "real number overflow"))
+        hint = " (a number is too large for a double)";
+    else if (strstr(je->text, "too big"))
+        hint = " (an integer too large to read exactly; write it with an "
+               "exponent, such as 1e20)";
+    else if (strstr(je->text, "invalid token")) {
+        size_t pos = je->position > 0 ? (size_t)je->position - 1 : 0;
+        /* Look at the text around the error for a NaN / Infinity literal. */
+        size_t from = pos > 12 ? pos - 12 : 0;
+        for (size_t i = from; i < len && i < pos + 12; i++) {
+            if (strncmp(line + i, "NaN", 3) == 0 ||
+                strncmp(line + i, "nan", 3) == 0 ||
+                strncmp(line + i, "Infinity", 8) == 0 ||
+                strncmp(line + i, "inf", 3) == 0) {
+                hint = " (NaN and Infinity are not numbers in JSON, and a "
+                       "query needs finite numbers)";
+                break;
+            }
+        }
+    }
+    snprintf(err, ERR_MAX, "not valid JSON at column %d: %s%s", je->column,
+             je->text, hint);
+}
+
+/* Which field an invalid-input reason from the solver is about. */
+static const char *reason_field(boxtoi_reason reason, int which)
+{
+    switch (reason) {
+    case BOXTOI_REASON_INTERVAL_NOT_FINITE:
+    case BOXTOI_REASON_INTERVAL_REVERSED:
+        return "t0, t1";
+    case BOXTOI_REASON_BOX_NOT_FINITE:
+    case BOXTOI_REASON_BOX_INVERTED:
+        return which == 2 ? "b" : "a";
+    case BOXTOI_REASON_MOTION_NOT_FINITE:
+    case BOXTOI_REASON_DEGREE:
+    case BOXTOI_REASON_BOTTOM_ROW:
+    case BOXTOI_REASON_W_VANISHES:
+    case BOXTOI_REASON_SINGULAR:
+        return which == 2 ? "b.motion" : which == 1 ? "a.motion" : "motion";
+    default:
+        return which == 2 ? "b" : which == 1 ? "a" : "query";
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Answers                                                             */
+
+static void put_id(tool_buf *out, const json_t *id)
+{
+    tool_buf_append(out, "{", 1);
+    if (id != NULL) {
+        put_str(out, "\"id\": ");
+        put_json(out, id);
+        tool_buf_append(out, ", ", 2);
+    }
+}
+
+static void put_error(tool_buf *out, const json_t *id, const char *file,
+                      long lineno, const char *what)
+{
+    char msg[ERR_MAX + 300];
+    if (file != NULL)
+        snprintf(msg, sizeof msg, "line %ld of %.200s: %s", lineno, file, what);
+    else
+        snprintf(msg, sizeof msg, "line %ld: %s", lineno, what);
+    put_id(out, id);
+    put_str(out, "\"status\": \"error\", \"error\": ");
+    put_json_string(out, msg, strlen(msg));
+    put_str(out, "}\n");
+}
+
+static void put_vec3(tool_buf *out, const double v[3])
+{
+    tool_buf_append(out, "[", 1);
+    for (int i = 0; i < 3; i++) {
+        if (i)
+            tool_buf_append(out, ", ", 2);
+        put_double(out, v[i]);
+    }
+    tool_buf_append(out, "]", 1);
+}
+
+static void put_result(tool_buf *out, const json_t *id, const boxtoi_result *r)
+{
+    char name[BOXTOI_FEATURE_NAME_MAX];
+    put_id(out, id);
+    put_str(out, "\"status\": ");
+    put_str(out, r->state == BOXTOI_HIT ? "\"hit\"" : r->state == BOXTOI_MISS
+                                                          ? "\"miss\""
+                                                          : "\"overlap\"");
+    put_str(out, ", \"toi\": ");
+    if (r->state == BOXTOI_MISS)
+        put_str(out, "null");
+    else
+        put_double(out, r->toi);
+    put_str(out, ", \"exit\": ");
+    if (r->state == BOXTOI_MISS || r->exit_after_t1)
+        put_str(out, "null");
+    else
+        put_double(out, r->exit);
+    if (r->state != BOXTOI_MISS) {
+        put_str(out, ", \"contact\": {\"kind\": ");
+        const char *kind = boxtoi_kind_name(r->kind);
+        put_json_string(out, kind, strlen(kind));
+        put_str(out, ", \"a\": ");
+        boxtoi_feature_name(r->feature_a, name, sizeof name);
+        put_json_string(out, name, strlen(name));
+        put_str(out, ", \"b\": ");
+        boxtoi_feature_name(r->feature_b, name, sizeof name);
+        put_json_string(out, name, strlen(name));
+        put_str(out, ", \"point\": ");
+        put_vec3(out, r->point);
+        put_str(out, ", \"normal\": ");
+        put_vec3(out, r->normal);
+        tool_buf_append(out, "}", 1);
+    }
+    put_str(out, "}\n");
+}
+
+int tool_line_is_blank(const char *line, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        char c = line[i];
+        if (c != ' ' && c != '\t' && c != '\r' && c != '\n')
+            return 0;
+    }
+    return 1;
+}
+
+int tool_answer_line(const char *line, size_t len, const char *file,
+                     long lineno, tool_buf *out)
+{
+    char err[ERR_MAX];
+    json_error_t je;
+    const json_t *id = NULL;
+    boxtoi_query q;
+    int status = 1;
+
+    json_t *root =
+        json_loadb(line, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
+    if (root == NULL) {
+        json_error_message(&je, line, len, err);
+        put_error(out, NULL, file, lineno, err);
+        return 1;
+    }
+    /* Start from the library's defaults, so that fields this parser does
+     * not set (flags) have their documented default values. */
+    q = boxtoi_default_query();
+    if (get_query(root, &q, &id, err) == 0) {
+        boxtoi_result r = boxtoi_solve(&q);
+        switch (r.state) {
+        case BOXTOI_HIT:
+        case BOXTOI_MISS:
+        case BOXTOI_OVERLAP:
+            put_result(out, id, &r);
+            status = 0;
+            break;
+        case BOXTOI_INVALID:
+            snprintf(err, sizeof err, "%s: %s", reason_field(r.reason, r.which),
+                     boxtoi_reason_message(r.reason));
+            put_error(out, id, file, lineno, err);
+            break;
+        case BOXTOI_FAILED:
+            put_error(out, id, file, lineno,
+                      "the solver gave up on this query (an iteration limit "
+                      "was reached)");
+            break;
+        case BOXTOI_UNKNOWN:
+        default:
+            put_error(out, id, file, lineno, "the solver gave no answer");
+            break;
+        }
+    } else {
+        put_error(out, id, file, lineno, err);
+    }
+    json_decref(root);
+    return status;
+}

@@ -1,0 +1,56 @@
+/*
+ * One line of boxtoi's JSON Lines protocol: parse a query, solve it, write
+ * the answer.  See docs/query-format.md for both formats.
+ */
+#ifndef BOXTOI_TOOL_QUERY_H
+#define BOXTOI_TOOL_QUERY_H
+
+#include <stddef.h>
+
+/** A growable byte buffer; the zero value is an empty buffer. */
+typedef struct tool_buf {
+    char *data;
+    size_t len;
+    size_t cap;
+} tool_buf;
+
+/** Make room for `extra` more bytes (exits the process when out of memory). */
+void tool_buf_reserve(tool_buf *buf, size_t extra);
+
+/** Append n bytes. */
+void tool_buf_append(tool_buf *buf, const char *s, size_t n);
+
+/** Release the buffer's memory and make it empty. */
+void tool_buf_free(tool_buf *buf);
+
+/** Longest text tool_format_double writes, with the terminating NUL. */
+#define TOOL_DOUBLE_MAX 32
+
+/**
+ * Fill the tables tool_format_double uses.  Call once before any other
+ * function here, and before starting threads.
+ */
+void tool_format_init(void);
+
+/**
+ * Write x as the shortest of its 15, 16 or 17 significant digit forms that
+ * strtod reads back to exactly x ("null" when x is NaN or infinite, "-0.0"
+ * for negative zero, plain digits for integers below 1e15).  out
+ * needs TOOL_DOUBLE_MAX bytes.  Returns the length written.
+ */
+size_t tool_format_double(char *out, double x);
+
+/** Is the line empty or made of JSON whitespace only? */
+int tool_line_is_blank(const char *line, size_t len);
+
+/**
+ * Answer one input line (without its line terminator): append exactly one
+ * JSON object and a newline to out.  file names the input for error
+ * messages (NULL for standard input); lineno counts from 1.  Returns 0 when
+ * the query was answered (hit, miss or overlap), 1 when the answer is an
+ * error.
+ */
+int tool_answer_line(const char *line, size_t len, const char *file,
+                     long lineno, tool_buf *out);
+
+#endif
