@@ -30,6 +30,17 @@
  *
  * Times are in seconds from the start of the current step (or sub-step).
  * All dReal values follow ODE's precision setting.
+ *
+ * Contacts: boxes touching now get exactly ODE's contact set (dBoxBox, and
+ * the rule of ODE's box-plane collider).  For dCollide(boxtoi, boxtoi) and
+ * dCollide(boxtoi, dBox) it equals dCollide of two dBoxes; for
+ * dCollide(dBox, boxtoi) ODE itself swaps the arguments of the class's
+ * collider, so the set is dBoxBox's with the boxtoi box first, reversed.
+ * Boxes that touch later in the step get contacts where and when they first
+ * touch (position and normal at that instant, depth 0; a face landing on a
+ * face gives the full manifold), and dBoxtoiCollide or
+ * dGeomBoxtoiBoxGetLastTOI give that time.  Normals follow ODE: they point
+ * from o2 towards o1.
  */
 #ifndef ODE_BOXTOI_H
 #define ODE_BOXTOI_H
@@ -86,11 +97,17 @@ ODE_BOXTOI_API void dGeomBoxtoiBoxGetMotion(dGeomID g, boxtoi_motion *motion,
                                             dReal *h);
 
 /**
- * Predict, for a step of size h, the motion of every body-driven boxtoi box
- * in the space (recursing into sub-spaces).  dBox geoms attached to bodies
- * need no call: the collider predicts them from their body when needed.
- * Marks the geoms moved so the space recomputes their swept AABBs.  Call before dSpaceCollide when stepping with plain
- * dWorldStep; dWorldStepToContact calls it itself.
+ * Give every boxtoi box in the space (recursing into sub-spaces) the step
+ * size h of the coming step, and mark it moved so the space recomputes its
+ * swept AABB.  The body-driven motion itself is computed from the body's
+ * state (position, velocities, accumulated force and torque, gravity) each
+ * time the AABB or a collider needs it, so it follows changes made after
+ * this call; dBox geoms attached to bodies are predicted the same way by the
+ * collider.  Also resets every box's last time of impact to -1.  Call before
+ * dSpaceCollide when stepping with plain dWorldStep (the colliders then
+ * report future contacts of the step, depth 0, which act as speculative
+ * contacts); dWorldStepToContact calls it itself.  world is not used (each
+ * body's own world is).
  */
 ODE_BOXTOI_API void dBoxtoiPredict(dWorldID world, dSpaceID space, dReal h);
 
@@ -119,10 +136,28 @@ ODE_BOXTOI_API dReal dGeomBoxtoiBoxGetLastTOI(dGeomID g);
 
 /** Settings of dWorldStepToContact; start from dBoxtoiDefaultStepParams(). */
 typedef struct dBoxtoiStepParams {
-    int max_substeps;   /**< sub-steps per call, at least 1 (default 8) */
-    dReal min_substep;  /**< shortest sub-step in seconds, (default h * 1e-3):
-                             impacts closer together are merged */
+    int max_substeps;   /**< sub-steps per call, at least 1 (default 8); the
+                             last one always takes all the time that is left */
+    dReal min_substep;  /**< seconds; <= 0 means h * 1e-3 (the default).
+                             A pair within this time of touching counts as
+                             touching now (a resting contact, not an impact),
+                             so impacts closer together are merged and a
+                             sub-step is never shorter than this */
     int quick;          /**< 1: dWorldQuickStep, 0: dWorldStep (default 0) */
+    int scale_erp;      /**< 1 (default): during a sub-step of length s < h the
+                             world's ERP is scaled by s / h, so that contact
+                             and joint error correction (ERP * error / s)
+                             keeps the speed of a full step; 0: unchanged */
+    dReal rest_depth;   /**< metres; a pair touching at a sub-step's start is a
+                             resting contact, and becomes a new impact (a
+                             sub-step ends there) only when it would get
+                             deeper than this during the sub-step, e.g. a box
+                             rotating into a thin wall after hitting it.
+                             <= 0 (the default) means automatic:
+                             max(2 |gravity| h^2, 2% of the smaller box's
+                             smallest side), so that a box resting on a
+                             static support, which the free-body prediction
+                             lets fall by |gravity| h^2, is not an impact */
 } dBoxtoiStepParams;
 
 ODE_BOXTOI_API dBoxtoiStepParams dBoxtoiDefaultStepParams(void);
@@ -132,6 +167,11 @@ typedef struct dBoxtoiStepStats {
     int substeps;       /**< sub-steps taken */
     int impacts;        /**< new impacts stepped to */
     dReal first_toi;    /**< time of the first impact in the step, or -1 */
+    int resolutions;    /**< short sub-steps (min_substep) taken to let ODE
+                             resolve a contact that was still approaching */
+    int speculative;    /**< 1 when the sub-steps ran out with impacts still
+                             ahead and the last sub-step used speculative
+                             contacts */
 } dBoxtoiStepStats;
 
 /**
@@ -139,12 +179,34 @@ typedef struct dBoxtoiStepStats {
  * find the earliest first contact time tau in (0, remaining] among the pairs
  * the space proposes, step the world by tau, let near_callback (ODE's usual
  * callback, given data) create contact joints in `contacts` for pairs now
- * touching, and go on with the rest of the step.  Pairs already touching are
- * contacts, not impacts.  When nothing meets this is dWorldStep(world, h)
- * after one dSpaceCollide.  contacts may be NULL when the callback manages
- * its own group (it is then never emptied by the step).  params may be NULL
- * for defaults; stats may be NULL.  Returns 1 on success, 0 when ODE's step
- * failed.
+ * touching, and go on with the rest of the step.  When nothing meets this is
+ * dWorldStep(world, h) after one dSpaceCollide: the same state as plain ODE.
+ *
+ * Details:
+ *  - within the step the colliders report only contacts that exist now (or
+ *    within min_substep, with time of impact reading 0 when it is within
+ *    1e-9 of the step);
+ *  - pairs already touching are resting contacts, not impacts; they become
+ *    a new impact only when they would get deeper than rest_depth (a box
+ *    tumbling into a wall after a vertex hit);
+ *  - a touching pair that still approaches fast gets a short sub-step
+ *    (min_substep) so that ODE resolves its contact before the rest of the
+ *    step is predicted;
+ *  - when max_substeps runs out with impacts ahead, the last sub-step takes
+ *    all that remains with speculative contacts (depth 0, placed on the
+ *    bodies as they are now), which stop approaches early rather than let
+ *    them pass; stats->speculative reports it;
+ *  - the forces and torques accumulated on the bodies of the space's geoms
+ *    (and of bodies joined to them) are put back before each sub-step, so
+ *    they act over the whole step; other bodies get theirs in the first
+ *    sub-step only;
+ *  - pairs whose bodies are connected by a joint other than a contact are
+ *    not searched for impacts (the usual near callback skips them);
+ *  - not reentrant across threads for the same ODE collision state;
+ *    after dCloseODE and a new dInitODE2, the class is not registered again.
+ * contacts may be NULL when the callback manages its own group (it is then
+ * never emptied by the step).  params may be NULL for defaults; stats may be
+ * NULL.  Returns 1 on success, 0 when ODE's step failed.
  */
 ODE_BOXTOI_API int dWorldStepToContact(dWorldID world, dSpaceID space, dReal h,
                                        dNearCallback *near_callback, void *data,

@@ -1,0 +1,780 @@
+/*
+ * Colliders of the boxtoi class: against itself, against dBox and against
+ * dPlane.
+ *
+ * Every collider first looks at the current poses: boxes touching now get
+ * ODE's own contact set (dBoxBox for box-box, the box-plane rule of
+ * dCollideBoxPlane for planes), time of impact 0.  Otherwise it asks for the
+ * first contact within the step: boxtoi_solve for box-box, the first root
+ * of the vertices' plane distances for box-plane.  Those contacts lie where
+ * the boxes will touch at that time (position and normal at that instant),
+ * with depth 0.
+ *
+ * Normal convention (ODE's): for dCollide(o1, o2) the normal points from o2
+ * towards o1, so that moving o1 along the normal by depth separates the
+ * geoms.  boxtoi_result.normal points from A to B, hence the sign flip.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define CONTACT(p, skip) ((dContactGeom *)(((char *)(p)) + (skip)))
+#define NUMC_MASK 0xffff
+
+/* Relative margin by which boxes are inflated to gather the contact
+   manifold at a time of impact (the solver leaves them within 1e-9 of the
+   boxes' size of touching). */
+#define MANIFOLD_MARGIN 1e-6
+/* Vertices this close to the plane (relative to the box size) at the time
+   of impact are contacts too. */
+#define PLANE_MARGIN 1e-6
+/* Times of impact within this fraction of the interval read as 0. */
+#define TOI_ZERO 1e-9
+
+static _Thread_local double window_ = -1;
+static _Thread_local double last_toi_ = -1;
+static int probe_ = 0;
+static dGeomID probe_first_ = NULL;
+
+void bt_probe_arm(int on)
+{
+    probe_ = on;
+    if (on)
+        probe_first_ = NULL;
+}
+
+dGeomID bt_probe_first(void)
+{
+    return probe_first_;
+}
+
+static _Thread_local double spec_rel_ = -1, spec_abs_ = -1;
+
+void bt_set_window(double window)
+{
+    window_ = window;
+}
+
+void bt_set_speculative(double deep_rel, double deep_abs)
+{
+    spec_rel_ = deep_rel;
+    spec_abs_ = deep_abs;
+}
+
+double bt_last_toi(void)
+{
+    return last_toi_;
+}
+
+void bt_reset_last_toi(void)
+{
+    last_toi_ = -1;
+}
+
+static void note_toi(dGeomID o1, dGeomID o2, double toi)
+{
+    bt_data *d;
+    last_toi_ = toi;
+    if ((d = bt_get(o1)))
+        d->last_toi = toi;
+    if ((d = bt_get(o2)))
+        d->last_toi = toi;
+}
+
+static void finish_contacts(dGeomID o1, dGeomID o2, dContactGeom *contact,
+                            int skip, int n, const dReal normal[3],
+                            int zero_depth)
+{
+    for (int i = 0; i < n; i++) {
+        dContactGeom *c = CONTACT(contact, i * skip);
+        if (normal) {
+            c->normal[0] = normal[0];
+            c->normal[1] = normal[1];
+            c->normal[2] = normal[2];
+        }
+        if (zero_depth)
+            c->depth = 0;
+        c->g1 = o1;
+        c->g2 = o2;
+        c->side1 = -1;
+        c->side2 = -1;
+    }
+}
+
+/* Pose at time t: returns 1 when the motion is rigid there (R orthonormal),
+   filling p and R (ODE layout). */
+static int pose_at(const boxtoi_motion *m, double t, dVector3 p, dMatrix3 R)
+{
+    double M[4][4];
+    boxtoi_motion_eval(m, t, M);
+    double w = M[3][3];
+    if (w == 0 || !isfinite(w))
+        return 0;
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++)
+            R[i * 4 + j] = (dReal)(M[i][j] / w);
+        R[i * 4 + 3] = 0;
+        p[i] = (dReal)(M[i][3] / w);
+    }
+    p[3] = 0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            double s = 0;
+            for (int k = 0; k < 3; k++)
+                s += (double)R[k * 4 + i] * (double)R[k * 4 + j];
+            if (fabs(s - (i == j ? 1.0 : 0.0)) > 1e-6)
+                return 0;
+        }
+    return 1;
+}
+
+/*
+ * Speculative contacts are used at the current poses: ODE constrains the
+ * velocity of the contact point, and a point far from where the body is now
+ * would let the body turn instead of stop.  Map n contacts found at time t
+ * back to the body of the moving geom (a, else b) at time 0.
+ */
+static void map_to_now(const bt_moving *a, const bt_moving *b, double t,
+                       dContactGeom *contact, int skip, int n)
+{
+    const bt_moving *m = a->moving ? a : b;
+    if (!m || !m->moving || t <= 0)
+        return;
+    dVector3 pt, p0;
+    dMatrix3 Rt, R0;
+    if (!pose_at(&m->motion, t, pt, Rt) || !pose_at(&m->motion, 0, p0, R0))
+        return;
+    for (int i = 0; i < n; i++) {
+        dContactGeom *c = CONTACT(contact, i * skip);
+        double d[3], l[3];
+        for (int k = 0; k < 3; k++)
+            d[k] = (double)c->pos[k] - pt[k];
+        for (int k = 0; k < 3; k++)
+            l[k] = Rt[k] * d[0] + Rt[4 + k] * d[1] + Rt[8 + k] * d[2];
+        for (int k = 0; k < 3; k++)
+            c->pos[k] = (dReal)(p0[k] + R0[k * 4] * l[0] + R0[k * 4 + 1] * l[1]
+                                + R0[k * 4 + 2] * l[2]);
+    }
+}
+
+static double max_side(const boxtoi_box *b)
+{
+    double m = 0;
+    for (int i = 0; i < 3; i++)
+        if (b->hi[i] - b->lo[i] > m)
+            m = b->hi[i] - b->lo[i];
+    return m;
+}
+
+/* Interval shared by two motions: the shorter of the known ones; a moving
+   body without a known step gives 0 (only "now" can be answered). */
+static double pair_interval(const bt_moving *a, const bt_moving *b)
+{
+    double h = a->valid < b->valid ? a->valid : b->valid;
+    return isfinite(h) ? h : 0;
+}
+
+/* Motions of a box-box pair.  o1 is a boxtoi box; o2 a boxtoi box or dBox. */
+static void pair_motions(dGeomID o1, dGeomID o2, bt_moving *a, bt_moving *b)
+{
+    bt_moving_boxtoi(o1, a);
+    if (bt_get(o2)) {
+        bt_moving_boxtoi(o2, b);
+    } else {
+        double h = isfinite(a->valid) ? a->valid : 0;
+        bt_moving_dbox(o2, h, b);
+    }
+}
+
+static void side_of(dGeomID g, dVector3 side)
+{
+    bt_data *d = bt_get(g);
+    if (d) {
+        side[0] = d->side[0];
+        side[1] = d->side[1];
+        side[2] = d->side[2];
+    } else {
+        dGeomBoxGetLengths(g, side);
+    }
+}
+
+/* Solve the first contact of a box-box pair over [0, tmax]. */
+static boxtoi_result solve_pair(const bt_moving *a, const bt_moving *b,
+                                double tmax)
+{
+    boxtoi_query q;
+    q.a = a->box;
+    q.b = b->box;
+    q.motion_a = a->motion;
+    q.motion_b = b->motion;
+    q.t0 = 0;
+    q.t1 = tmax;
+    return boxtoi_solve(&q);
+}
+
+static double effective_window(double interval)
+{
+    if (window_ >= 0 && window_ < interval)
+        return window_;
+    return interval;
+}
+
+static double min_side(const boxtoi_box *b);
+static void shrink(boxtoi_box *b, double delta);
+
+/*
+ * Speculative contacts of a touching pair (the stepper's last sub-step,
+ * when its budget is spent): where the pair will first be deeper than the
+ * margin within the window (a box tumbling into a wall), as contacts with
+ * depth 0, so that ODE stops that approach too.
+ */
+static int speculative_box_box(dGeomID o1, dGeomID o2, const dVector3 side1,
+                               const dVector3 side2, double depth_now, int flags,
+                               dContactGeom *contact, int skip)
+{
+    bt_moving a, b;
+    pair_motions(o1, o2, &a, &b);
+    if (!a.moving && !b.moving)
+        return 0;
+    double tmax = effective_window(pair_interval(&a, &b));
+    if (!(tmax > 0))
+        return 0;
+    double delta = depth_now
+                   + fmax(spec_rel_ * fmin(min_side(&a.box), min_side(&b.box)), spec_abs_);
+    bt_moving sa = a, sb = b;
+    shrink(&sa.box, delta);
+    shrink(&sb.box, delta);
+    boxtoi_result r = solve_pair(&sa, &sb, tmax);
+    if (r.state != BOXTOI_HIT)
+        return 0;
+    dVector3 p1, p2, normal;
+    dMatrix3 R1, R2;
+    dReal depth;
+    int code;
+    if (!pose_at(&a.motion, r.toi, p1, R1) || !pose_at(&b.motion, r.toi, p2, R2))
+        return 0;
+    int m = dBoxBox(p1, R1, side1, p2, R2, side2, normal, &depth, &code, flags,
+                    contact, skip);
+    dReal nn[3] = {-normal[0], -normal[1], -normal[2]};
+    finish_contacts(o1, o2, contact, skip, m, nn, 1);
+    map_to_now(&a, &b, r.toi, contact, skip, m);
+    return m;
+}
+
+/* box-box: o1 boxtoi, o2 boxtoi or dBox */
+static int box_box(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
+                   int skip)
+{
+    dVector3 side1, side2, normal;
+    dReal depth;
+    int code;
+    side_of(o1, side1);
+    side_of(o2, side2);
+    int n = dBoxBox(dGeomGetPosition(o1), dGeomGetRotation(o1), side1,
+                    dGeomGetPosition(o2), dGeomGetRotation(o2), side2,
+                    normal, &depth, &code, flags, contact, skip);
+    if (n > 0) {
+        dReal nn[3] = {-normal[0], -normal[1], -normal[2]};
+        finish_contacts(o1, o2, contact, skip, n, nn, 0);
+        note_toi(o1, o2, 0);
+        if (spec_rel_ >= 0 && n < (flags & NUMC_MASK))
+            n += speculative_box_box(o1, o2, side1, side2, depth > 0 ? depth : 0,
+                                     (flags & ~NUMC_MASK)
+                                     | ((flags & NUMC_MASK) - n),
+                                     CONTACT(contact, n * skip), skip);
+        return n;
+    }
+
+    bt_moving a, b;
+    pair_motions(o1, o2, &a, &b);
+    if (!a.moving && !b.moving)
+        return 0;
+    double tmax = effective_window(pair_interval(&a, &b));
+    if (!(tmax > 0))
+        return 0;
+    boxtoi_result r = solve_pair(&a, &b, tmax);
+    if (r.state != BOXTOI_HIT && r.state != BOXTOI_OVERLAP)
+        return 0;
+    double toi = r.state == BOXTOI_HIT ? r.toi : 0;
+    if (toi <= TOI_ZERO * tmax)
+        toi = 0;
+
+    /* Try the full manifold at the time of impact: inflate both boxes a
+       little and ask dBoxBox; keep it when it agrees with the solver. */
+    dVector3 p1, p2;
+    dMatrix3 R1, R2;
+    if (pose_at(&a.motion, r.toi, p1, R1) && pose_at(&b.motion, r.toi, p2, R2)) {
+        double size = fmax(max_side(&a.box), max_side(&b.box));
+        dReal e = (dReal)(MANIFOLD_MARGIN * size);
+        dVector3 s1, s2;
+        for (int i = 0; i < 3; i++) {
+            s1[i] = side1[i] + e;
+            s2[i] = side2[i] + e;
+        }
+        int m = dBoxBox(p1, R1, s1, p2, R2, s2, normal, &depth, &code, flags,
+                        contact, skip);
+        double dot = normal[0] * r.normal[0] + normal[1] * r.normal[1]
+                     + normal[2] * r.normal[2];
+        if (m > 0 && dot > 0.99) {
+            dReal nn[3] = {-normal[0], -normal[1], -normal[2]};
+            finish_contacts(o1, o2, contact, skip, m, nn, 1);
+            note_toi(o1, o2, toi);
+            if (spec_rel_ >= 0)
+                map_to_now(&a, &b, r.toi, contact, skip, m);
+            return m;
+        }
+    }
+    dContactGeom *c = contact;
+    for (int i = 0; i < 3; i++) {
+        c->pos[i] = (dReal)r.point[i];
+        c->normal[i] = (dReal)-r.normal[i];
+    }
+    c->depth = 0;
+    finish_contacts(o1, o2, contact, skip, 1, NULL, 0);
+    note_toi(o1, o2, toi);
+    if (spec_rel_ >= 0)
+        map_to_now(&a, &b, r.toi, contact, skip, 1);
+    return 1;
+}
+
+static int collide_box_box(dGeomID o1, dGeomID o2, int flags,
+                           dContactGeom *contact, int skip)
+{
+    if (probe_) {
+        probe_first_ = o1;
+        return 0;
+    }
+    if (!bt_self_reversed() || !bt_get(o2))
+        return box_box(o1, o2, flags, contact, skip);
+    /* ODE swapped the caller's order and will flip the contacts back:
+       compute them in the caller's order, then pre-flip. */
+    int n = box_box(o2, o1, flags, contact, skip);
+    for (int i = 0; i < n; i++) {
+        dContactGeom *c = CONTACT(contact, i * skip);
+        for (int k = 0; k < 3; k++)
+            c->normal[k] = -c->normal[k];
+        c->g1 = o1;
+        c->g2 = o2;
+    }
+    return n;
+}
+
+/* ---- box - plane ------------------------------------------------------ */
+
+/*
+ * Contacts of a box (pose p, R, full sides) with the half-space n.x <= d,
+ * following the rule of ODE's dCollideBoxPlane: the deepest vertex, then
+ * its neighbours along the two edges that rise least towards the plane
+ * (while still under it), then, when four are asked for, the vertex
+ * completing that face.
+ */
+static int box_plane_now(const dReal *p, const dReal *R, const dReal *side,
+                         const dReal plane[4], int flags,
+                         dContactGeom *contact, int skip)
+{
+    dReal A[3], B[3];
+    for (int i = 0; i < 3; i++) {
+        dReal proj = plane[0] * R[i] + plane[1] * R[4 + i] + plane[2] * R[8 + i];
+        A[i] = side[i] * proj;
+        B[i] = dFabs(A[i]);
+    }
+    dReal depth = plane[3] + (dReal)0.5 * (B[0] + B[1] + B[2])
+                  - (plane[0] * p[0] + plane[1] * p[1] + plane[2] * p[2]);
+    if (depth < 0)
+        return 0;
+    int maxc = flags & NUMC_MASK;
+    if (maxc > 4)
+        maxc = 4;
+
+    dReal v[3] = {p[0], p[1], p[2]};
+    for (int i = 0; i < 3; i++) {
+        dReal s = A[i] > 0 ? -(dReal)0.5 : (dReal)0.5;
+        for (int k = 0; k < 3; k++)
+            v[k] += s * side[i] * R[k * 4 + i];
+    }
+    dContactGeom *c0 = contact;
+    for (int k = 0; k < 3; k++)
+        c0->pos[k] = v[k];
+    c0->depth = depth;
+    int n = 1;
+
+    /* the two edges with the smallest rise, in ODE's order */
+    int e1, e2;
+    if (B[0] < B[1]) {
+        if (B[2] < B[0]) {
+            e1 = 2;
+            e2 = B[0] < B[1] ? 0 : 1;
+        } else {
+            e1 = 0;
+            e2 = B[1] < B[2] ? 1 : 2;
+        }
+    } else if (B[2] < B[1]) {
+        e1 = 2;
+        e2 = B[0] < B[1] ? 0 : 1;
+    } else {
+        e1 = 1;
+        e2 = B[0] < B[2] ? 0 : 2;
+    }
+    int edges[2] = {e1, e2};
+    for (int j = 0; j < 2 && n < maxc; j++) {
+        int e = edges[j];
+        if (depth - B[e] < 0)
+            break;
+        dReal s = A[e] > 0 ? 1 : -1;
+        dContactGeom *c = CONTACT(contact, n * skip);
+        for (int k = 0; k < 3; k++)
+            c->pos[k] = v[k] + s * side[e] * R[k * 4 + e];
+        c->depth = depth - B[e];
+        n++;
+    }
+    if ((flags & NUMC_MASK) >= 4 && n == 3) {
+        dContactGeom *c1 = CONTACT(contact, skip), *c2 = CONTACT(contact, 2 * skip);
+        dReal d4 = c1->depth + c2->depth - depth;
+        if (d4 > 0) {
+            dContactGeom *c3 = CONTACT(contact, 3 * skip);
+            for (int k = 0; k < 3; k++)
+                c3->pos[k] = c1->pos[k] + c2->pos[k] - v[k];
+            c3->depth = d4;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Bernstein coefficients on [0, T] of sum_k c[k] t^k (degree n). */
+static void to_bernstein(const double *c, int n, double T, double *b)
+{
+    double a[BOXTOI_MAX_DEGREE + 1], binom[BOXTOI_MAX_DEGREE + 1][BOXTOI_MAX_DEGREE + 1];
+    double tk = 1;
+    for (int k = 0; k <= n; k++) {
+        a[k] = c[k] * tk;
+        tk *= T;
+    }
+    for (int i = 0; i <= n; i++) {
+        binom[i][0] = binom[i][i] = 1;
+        for (int k = 1; k < i; k++)
+            binom[i][k] = binom[i - 1][k - 1] + binom[i - 1][k];
+    }
+    for (int i = 0; i <= n; i++) {
+        double s = 0;
+        for (int k = 0; k <= i; k++)
+            s += binom[i][k] / binom[n][k] * a[k];
+        b[i] = s;
+    }
+}
+
+/*
+ * First t in [lo, hi] (of the whole [0, T]) where the polynomial with
+ * Bernstein coefficients b on [lo, hi] is <= 0, or -1.  Leftmost-first
+ * subdivision; an interval is dropped when all its coefficients are
+ * positive; stops at width `tol` and answers the interval's left end
+ * (never later than the root).
+ */
+static double first_root_bern(const double *b, int n, double lo, double hi,
+                              double tol, int depth)
+{
+    double mn = b[0];
+    for (int i = 1; i <= n; i++)
+        if (b[i] < mn)
+            mn = b[i];
+    if (mn > 0)
+        return -1;
+    if (b[0] <= 0)
+        return lo;
+    if (hi - lo <= tol || depth >= 64)
+        return b[n] <= 0 ? lo : -1;
+    double left[BOXTOI_MAX_DEGREE + 1], right[BOXTOI_MAX_DEGREE + 1];
+    double w[BOXTOI_MAX_DEGREE + 1];
+    memcpy(w, b, sizeof(double) * (size_t)(n + 1));
+    for (int r = 0; r <= n; r++) {
+        left[r] = w[0];
+        right[n - r] = w[n - r];
+        for (int i = 0; i < n - r; i++)
+            w[i] = 0.5 * (w[i] + w[i + 1]);
+    }
+    double mid = 0.5 * (lo + hi);
+    double t = first_root_bern(left, n, lo, mid, tol, depth + 1);
+    if (t >= 0)
+        return t;
+    return first_root_bern(right, n, mid, hi, tol, depth + 1);
+}
+
+/* Signed distance polynomial of one local vertex to the plane, times w. */
+static void vertex_poly(const boxtoi_motion *m, const double v[3],
+                        const dReal plane[4], double sign, double *c)
+{
+    for (int k = 0; k <= m->degree; k++) {
+        double s = 0;
+        for (int i = 0; i < 3; i++) {
+            double x = m->c[k][i][0] * v[0] + m->c[k][i][1] * v[1]
+                       + m->c[k][i][2] * v[2] + m->c[k][i][3];
+            s += (double)plane[i] * x;
+        }
+        s -= (double)plane[3] * m->c[k][3][3];
+        c[k] = sign * s;
+    }
+}
+
+/* First time in (0, tmax] at which a vertex of the moving box reaches the
+   plane, or -1. */
+static double plane_first_contact(const bt_moving *a, const dReal plane[4],
+                                  double tmax)
+{
+    double M0[4][4];
+    boxtoi_motion_eval(&a->motion, 0, M0);
+    double sign = M0[3][3] < 0 ? -1 : 1;
+    double best = -1;
+    double tol = tmax * 1e-12;
+    for (int v = 0; v < 8; v++) {
+        double x[3];
+        for (int i = 0; i < 3; i++)
+            x[i] = (v >> i) & 1 ? a->box.hi[i] : a->box.lo[i];
+        double c[BOXTOI_MAX_DEGREE + 1], bern[BOXTOI_MAX_DEGREE + 1];
+        vertex_poly(&a->motion, x, plane, sign, c);
+        int n = a->motion.degree;
+        to_bernstein(c, n, tmax, bern);
+        double t = first_root_bern(bern, n, 0, tmax, tol, 0);
+        if (t >= 0 && (best < 0 || t < best))
+            best = t;
+    }
+    return best;
+}
+
+/* Contacts at the time of impact toi: the vertices within a small margin
+   of the plane, nearest first, at most maxc (and 4). */
+static int plane_contacts_at(const bt_moving *a, const dReal plane[4],
+                             double toi, int flags, dContactGeom *contact,
+                             int skip)
+{
+    double M[4][4];
+    boxtoi_motion_eval(&a->motion, toi, M);
+    double size = max_side(&a->box);
+    double tol = PLANE_MARGIN * size;
+    int maxc = flags & NUMC_MASK;
+    if (maxc > 4)
+        maxc = 4;
+    double dist[8], pos[8][3];
+    int idx[8], n = 0;
+    double dmin = INFINITY;
+    for (int v = 0; v < 8; v++) {
+        double x[3], P[3];
+        for (int i = 0; i < 3; i++)
+            x[i] = (v >> i) & 1 ? a->box.hi[i] : a->box.lo[i];
+        for (int i = 0; i < 3; i++)
+            P[i] = (M[i][0] * x[0] + M[i][1] * x[1] + M[i][2] * x[2] + M[i][3])
+                   / M[3][3];
+        dist[v] = plane[0] * P[0] + plane[1] * P[1] + plane[2] * P[2] - plane[3];
+        memcpy(pos[v], P, sizeof P);
+        if (dist[v] < dmin)
+            dmin = dist[v];
+    }
+    for (int v = 0; v < 8; v++)
+        if (dist[v] <= dmin + tol)
+            idx[n++] = v;
+    /* nearest first (insertion sort) */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && dist[idx[j]] < dist[idx[j - 1]]; j--) {
+            int t = idx[j];
+            idx[j] = idx[j - 1];
+            idx[j - 1] = t;
+        }
+    if (n > maxc)
+        n = maxc;
+    for (int i = 0; i < n; i++) {
+        dContactGeom *c = CONTACT(contact, i * skip);
+        for (int k = 0; k < 3; k++) {
+            c->pos[k] = (dReal)pos[idx[i]][k];
+            c->normal[k] = plane[k];
+        }
+        c->depth = 0;
+    }
+    return n;
+}
+
+/* box-plane: o1 boxtoi, o2 dPlane */
+static int collide_box_plane(dGeomID o1, dGeomID o2, int flags,
+                             dContactGeom *contact, int skip)
+{
+    bt_data *d = dGeomGetClassData(o1);
+    dVector4 plane;
+    dGeomPlaneGetParams(o2, plane);
+    int n = box_plane_now(dGeomGetPosition(o1), dGeomGetRotation(o1), d->side,
+                          plane, flags, contact, skip);
+    if (n > 0) {
+        finish_contacts(o1, o2, contact, skip, n, plane, 0);
+        note_toi(o1, o2, 0);
+        int maxc = flags & NUMC_MASK;
+        if (spec_rel_ >= 0 && n < maxc) {
+            /* speculative: the vertex that will first be deeper than the
+               margin within the window */
+            bt_moving a;
+            bt_moving_boxtoi(o1, &a);
+            double tmax = effective_window(isfinite(a.valid) ? a.valid : 0);
+            if (a.moving && tmax > 0) {
+                dVector4 deep = {plane[0], plane[1], plane[2], plane[3]};
+                deep[3] -= (dReal)(contact->depth
+                                   + fmax(spec_rel_ * min_side(&a.box), spec_abs_));
+                double t = plane_first_contact(&a, deep, tmax);
+                if (t > 0) {
+                    dContactGeom *c = CONTACT(contact, n * skip);
+                    int m = plane_contacts_at(&a, plane, t, 1, c, skip);
+                    finish_contacts(o1, o2, c, skip, m, NULL, 0);
+                    map_to_now(&a, NULL, t, c, skip, m);
+                    n += m;
+                }
+            }
+        }
+        return n;
+    }
+    bt_moving a;
+    bt_moving_boxtoi(o1, &a);
+    if (!a.moving)
+        return 0;
+    double tmax = effective_window(isfinite(a.valid) ? a.valid : 0);
+    if (!(tmax > 0))
+        return 0;
+    double toi = plane_first_contact(&a, plane, tmax);
+    if (toi < 0)
+        return 0;
+    n = plane_contacts_at(&a, plane, toi, flags, contact, skip);
+    if (n <= 0)
+        return 0;
+    finish_contacts(o1, o2, contact, skip, n, NULL, 0);
+    note_toi(o1, o2, toi <= TOI_ZERO * tmax ? 0 : toi);
+    if (spec_rel_ >= 0)
+        map_to_now(&a, NULL, toi, contact, skip, n);
+    return n;
+}
+
+dColliderFn *bt_get_collider(int num)
+{
+    if (num == bt_class() || num == dBoxClass)
+        return collide_box_box;
+    if (num == dPlaneClass)
+        return collide_box_plane;
+    return NULL;
+}
+
+/* ---- the stepper's question -------------------------------------------- */
+
+/* Touching at the current poses?  *depth_now receives the penetration. */
+static int touching_now(dGeomID o1, dGeomID o2, double *depth_now)
+{
+    dContactGeom c[4];
+    *depth_now = 0;
+    if (dGeomGetClass(o2) == dPlaneClass) {
+        bt_data *d = dGeomGetClassData(o1);
+        dVector4 plane;
+        dGeomPlaneGetParams(o2, plane);
+        int n = box_plane_now(dGeomGetPosition(o1), dGeomGetRotation(o1),
+                              d->side, plane, 1, c, (int)sizeof c[0]);
+        if (n > 0)
+            *depth_now = c[0].depth;
+        return n > 0;
+    }
+    dVector3 side1, side2, normal;
+    dReal depth;
+    int code;
+    side_of(o1, side1);
+    side_of(o2, side2);
+    int n = dBoxBox(dGeomGetPosition(o1), dGeomGetRotation(o1), side1,
+                    dGeomGetPosition(o2), dGeomGetRotation(o2), side2, normal,
+                    &depth, &code, 1, c, (int)sizeof c[0]);
+    if (n > 0 && depth > 0)
+        *depth_now = depth;
+    return n > 0;
+}
+
+/* Smallest side of a box (zero extents included). */
+static double min_side(const boxtoi_box *b)
+{
+    double m = INFINITY;
+    for (int i = 0; i < 3; i++)
+        if (b->hi[i] - b->lo[i] < m)
+            m = b->hi[i] - b->lo[i];
+    return m;
+}
+
+/* Shrink a box by delta on every face, keeping at least half of each
+   extent. */
+static void shrink(boxtoi_box *b, double delta)
+{
+    for (int i = 0; i < 3; i++) {
+        double e = fmin(delta, 0.25 * (b->hi[i] - b->lo[i]));
+        b->lo[i] += e;
+        b->hi[i] -= e;
+    }
+}
+
+int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi)
+{
+    if (!bt_get(o1)) {
+        dGeomID t = o1;
+        o1 = o2;
+        o2 = t;
+    }
+    if (!bt_get(o1))
+        return 0;
+    int c2 = dGeomGetClass(o2);
+    if (c2 != bt_class() && c2 != dBoxClass && c2 != dPlaneClass)
+        return 0;
+    double depth_now;
+    int now = touching_now(o1, o2, &depth_now);
+    double t;
+    if (c2 == dPlaneClass) {
+        bt_moving a;
+        bt_moving_boxtoi(o1, &a);
+        if (!a.moving)
+            return now;
+        double T = fmin(p->tmax, isfinite(a.valid) ? a.valid : 0);
+        if (!(T > 0))
+            return now;
+        dVector4 plane;
+        dGeomPlaneGetParams(o2, plane);
+        if (!now) {
+            t = plane_first_contact(&a, plane, T);
+            if (t < 0)
+                return 0;
+            if (t > p->window) {
+                *toi = t;
+                return 2;
+            }
+        }
+        /* touching (or about to): a new impact only when it gets deeper
+           than the margin */
+        double delta = fmax(p->deep_rel * min_side(&a.box), p->deep_abs);
+        plane[3] -= (dReal)(depth_now + delta);
+        t = plane_first_contact(&a, plane, T);
+    } else {
+        bt_moving a, b;
+        pair_motions(o1, o2, &a, &b);
+        if (!a.moving && !b.moving)
+            return now;
+        double T = fmin(p->tmax, pair_interval(&a, &b));
+        if (!(T > 0))
+            return now;
+        boxtoi_result r;
+        if (!now) {
+            r = solve_pair(&a, &b, T);
+            if (r.state != BOXTOI_HIT && r.state != BOXTOI_OVERLAP)
+                return 0;
+            if (r.state == BOXTOI_HIT && r.toi > p->window) {
+                *toi = r.toi;
+                return 2;
+            }
+        }
+        /* deeper than now by the margin (each box shrinks by it) */
+        double delta = depth_now
+                       + fmax(p->deep_rel * fmin(min_side(&a.box), min_side(&b.box)),
+                              p->deep_abs);
+        shrink(&a.box, delta);
+        shrink(&b.box, delta);
+        r = solve_pair(&a, &b, T);
+        t = r.state == BOXTOI_HIT ? r.toi : -1;
+    }
+    if (t < 0)
+        return 1;
+    *toi = t;
+    return t > p->window ? 2 : 3;
+}

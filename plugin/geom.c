@@ -1,0 +1,355 @@
+/*
+ * The boxtoi geom class: registration, per-geom data, motions and the swept
+ * bounding box.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int box_class = -1;
+static int self_reversed = 0;
+static bt_data *all_boxes = NULL;
+
+bt_data *bt_first(void)
+{
+    return all_boxes;
+}
+
+int bt_self_reversed(void)
+{
+    return self_reversed;
+}
+
+static void class_dtor(dGeomID g)
+{
+    bt_data *d = dGeomGetClassData(g);
+    if (d->prev)
+        d->prev->next = d->next;
+    else if (all_boxes == d)
+        all_boxes = d->next;
+    if (d->next)
+        d->next->prev = d->prev;
+    d->prev = d->next = NULL;
+}
+
+int bt_class(void)
+{
+    return box_class;
+}
+
+int dBoxtoiGetClass(void)
+{
+    return box_class;
+}
+
+bt_data *bt_get(dGeomID g)
+{
+    if (!g || box_class < 0 || dGeomGetClass(g) != box_class)
+        return NULL;
+    return dGeomGetClassData(g);
+}
+
+int dGeomIsBoxtoiBox(dGeomID g)
+{
+    return bt_get(g) != NULL;
+}
+
+/* Binomial shift: m(t) <- m(t + s). */
+void bt_motion_shift(boxtoi_motion *m, double s)
+{
+    if (s == 0)
+        return;
+    int d = m->degree;
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++) {
+            /* Horner-like repeated synthetic division */
+            double a[BOXTOI_MAX_DEGREE + 1];
+            for (int k = 0; k <= d; k++)
+                a[k] = m->c[k][r][c];
+            for (int i = 0; i < d; i++)
+                for (int k = d - 1; k >= i; k--)
+                    a[k] += s * a[k + 1];
+            for (int k = 0; k <= d; k++)
+                m->c[k][r][c] = a[k];
+        }
+}
+
+static void centred_box(const dReal *side, boxtoi_box *b)
+{
+    for (int i = 0; i < 3; i++) {
+        b->hi[i] = 0.5 * (double)side[i];
+        b->lo[i] = -b->hi[i];
+    }
+}
+
+/* Constant motion of the geom's current pose. */
+void bt_pose_motion(dGeomID g, boxtoi_motion *m)
+{
+    const dReal *p = dGeomGetPosition(g);
+    const dReal *R = dGeomGetRotation(g);
+    double c[4][4] = {{0}};
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++)
+            c[i][j] = R[i * 4 + j];
+        c[i][3] = p[i];
+    }
+    c[3][3] = 1;
+    boxtoi_motion_constant(m, c);
+}
+
+static void body_motion(dGeomID g, dBodyID b, double h, bt_moving *mv)
+{
+    if (!dBodyIsEnabled(b)) {
+        bt_pose_motion(g, &mv->motion);
+        mv->valid = INFINITY;
+        mv->moving = 0;
+        return;
+    }
+    if (!(h > 0)) {
+        bt_pose_motion(g, &mv->motion);
+        mv->valid = 0;
+        mv->moving = 0;
+        return;
+    }
+    bt_predict_body(dBodyGetWorld(b), b, h, &mv->motion);
+    bt_apply_offset(g, &mv->motion);
+    mv->valid = h;
+    mv->moving = 1;
+}
+
+void bt_moving_boxtoi(dGeomID g, bt_moving *mv)
+{
+    bt_data *d = dGeomGetClassData(g);
+    centred_box(d->side, &mv->box);
+    if (d->has_motion) {
+        mv->motion = d->motion;
+        bt_motion_shift(&mv->motion, d->motion_shift);
+        mv->valid = d->motion_h - d->motion_shift;
+        if (mv->valid < 0)
+            mv->valid = 0;
+        mv->moving = 1;
+        return;
+    }
+    dBodyID b = dGeomGetBody(g);
+    if (b) {
+        body_motion(g, b, d->h, mv);
+        return;
+    }
+    bt_pose_motion(g, &mv->motion);
+    mv->valid = INFINITY;
+    mv->moving = 0;
+}
+
+void bt_moving_dbox(dGeomID g, double h, bt_moving *mv)
+{
+    dVector3 side;
+    dGeomBoxGetLengths(g, side);
+    centred_box(side, &mv->box);
+    dBodyID b = dGeomGetBody(g);
+    if (b) {
+        body_motion(g, b, h, mv);
+        return;
+    }
+    bt_pose_motion(g, &mv->motion);
+    mv->valid = INFINITY;
+    mv->moving = 0;
+}
+
+/* AABB of the box at its current pose, as ODE computes it for dBox. */
+static void pose_aabb(dGeomID g, const dReal *side, dReal aabb[6])
+{
+    const dReal *p = dGeomGetPosition(g);
+    const dReal *R = dGeomGetRotation(g);
+    for (int i = 0; i < 3; i++) {
+        dReal e = (dReal)0.5 * (dFabs(side[0] * R[i * 4 + 0])
+                                + dFabs(side[1] * R[i * 4 + 1])
+                                + dFabs(side[2] * R[i * 4 + 2]));
+        aabb[2 * i] = p[i] - e;
+        aabb[2 * i + 1] = p[i] + e;
+    }
+}
+
+static void class_aabb(dGeomID g, dReal aabb[6])
+{
+    bt_data *d = dGeomGetClassData(g);
+    bt_moving mv;
+    pose_aabb(g, d->side, aabb);
+    bt_moving_boxtoi(g, &mv);
+    if (!mv.moving || !(mv.valid > 0) || !isfinite(mv.valid))
+        return;
+    double lo[3], hi[3];
+    if (boxtoi_swept_aabb(&mv.box, &mv.motion, 0, mv.valid, lo, hi)
+        != BOXTOI_REASON_NONE)
+        return;
+    /* The swept box contains the pose; keep the union to be safe. */
+    for (int i = 0; i < 3; i++) {
+        if ((dReal)lo[i] < aabb[2 * i])
+            aabb[2 * i] = (dReal)lo[i];
+        if ((dReal)hi[i] > aabb[2 * i + 1])
+            aabb[2 * i + 1] = (dReal)hi[i];
+    }
+}
+
+int dBoxtoiInit(void)
+{
+    if (box_class >= 0)
+        return box_class;
+    dGeomClass c;
+    memset(&c, 0, sizeof c);
+    c.bytes = (int)sizeof(bt_data);
+    c.collider = bt_get_collider;
+    c.aabb = class_aabb;
+    c.aabb_test = NULL;
+    c.dtor = class_dtor;
+    box_class = dCreateGeomClass(&c);
+
+    /* ODE keeps one collider entry for a class against itself, and its
+       reverse flag ends up set: dCollide(a, b) calls the collider as (b, a)
+       and flips the contacts.  Find out once, so the collider can give
+       dCollide(a, b) exactly the contacts of two dBoxes. */
+    dGeomID a = dCreateGeom(box_class), b = dCreateGeom(box_class);
+    dContactGeom cg;
+    bt_probe_arm(1);
+    dCollide(a, b, 1, &cg, (int)sizeof cg);
+    bt_probe_arm(0);
+    self_reversed = bt_probe_first() == b;
+    dGeomDestroy(a);
+    dGeomDestroy(b);
+    return box_class;
+}
+
+static dReal clean_length(dReal x)
+{
+    return (x >= 0 && x < dInfinity) ? x : 0;
+}
+
+dGeomID dCreateBoxtoiBox(dSpaceID space, dReal lx, dReal ly, dReal lz)
+{
+    dBoxtoiInit();
+    dGeomID g = dCreateGeom(box_class);
+    bt_data *d = dGeomGetClassData(g);
+    d->side[0] = clean_length(lx);
+    d->side[1] = clean_length(ly);
+    d->side[2] = clean_length(lz);
+    d->h = 0;
+    d->has_motion = 0;
+    d->last_toi = -1;
+    d->geom = g;
+    d->prev = NULL;
+    d->next = all_boxes;
+    if (all_boxes)
+        all_boxes->prev = d;
+    all_boxes = d;
+    if (space)
+        dSpaceAdd(space, g);
+    return g;
+}
+
+void dGeomBoxtoiBoxSetLengths(dGeomID g, dReal lx, dReal ly, dReal lz)
+{
+    bt_data *d = bt_get(g);
+    if (!d)
+        return;
+    d->side[0] = clean_length(lx);
+    d->side[1] = clean_length(ly);
+    d->side[2] = clean_length(lz);
+    dGeomMoved(g);
+}
+
+void dGeomBoxtoiBoxGetLengths(dGeomID g, dVector3 result)
+{
+    bt_data *d = bt_get(g);
+    for (int i = 0; i < 3; i++)
+        result[i] = d ? d->side[i] : 0;
+}
+
+boxtoi_reason dGeomBoxtoiBoxSetMotion(dGeomID g, const boxtoi_motion *motion,
+                                      dReal h)
+{
+    bt_data *d = bt_get(g);
+    if (!d || !motion)
+        return BOXTOI_REASON_NULL;
+    double hh = h;
+    if (!isfinite(hh))
+        return BOXTOI_REASON_INTERVAL_NOT_FINITE;
+    if (hh < 0)
+        return BOXTOI_REASON_INTERVAL_REVERSED;
+    boxtoi_box box;
+    centred_box(d->side, &box);
+    boxtoi_reason r = boxtoi_validate(&box, motion, 0, hh);
+    if (r != BOXTOI_REASON_NONE)
+        return r;
+    d->motion = *motion;
+    d->motion_h = hh;
+    d->motion_shift = 0;
+    d->has_motion = 1;
+    dGeomMoved(g);
+    return BOXTOI_REASON_NONE;
+}
+
+void dGeomBoxtoiBoxClearMotion(dGeomID g)
+{
+    bt_data *d = bt_get(g);
+    if (!d)
+        return;
+    d->has_motion = 0;
+    dGeomMoved(g);
+}
+
+void dGeomBoxtoiBoxGetMotion(dGeomID g, boxtoi_motion *motion, dReal *h)
+{
+    bt_data *d = bt_get(g);
+    if (!d) {
+        if (motion)
+            boxtoi_motion_identity(motion);
+        if (h)
+            *h = 0;
+        return;
+    }
+    bt_moving mv;
+    bt_moving_boxtoi(g, &mv);
+    if (motion)
+        *motion = mv.motion;
+    if (h)
+        *h = (dReal)(isfinite(mv.valid) ? mv.valid : d->h);
+}
+
+dReal dGeomBoxtoiBoxGetLastTOI(dGeomID g)
+{
+    bt_data *d = bt_get(g);
+    return d ? (dReal)d->last_toi : -1;
+}
+
+/* Is g inside space (directly or through sub-spaces)? */
+int bt_in_space(dGeomID g, dSpaceID space)
+{
+    for (dSpaceID s = dGeomGetSpace(g); s; s = dGeomGetSpace((dGeomID)s))
+        if (s == space)
+            return 1;
+    return 0;
+}
+
+void bt_arm(dSpaceID space, double h, int reset_toi)
+{
+    if (!space || box_class < 0)
+        return;
+    if (!(h >= 0) || !isfinite(h))
+        h = 0;
+    /* walk the list of boxtoi boxes rather than the space: not every space
+       type can list its geoms (the quadtree cannot) */
+    for (bt_data *d = all_boxes; d; d = d->next) {
+        if (!bt_in_space(d->geom, space))
+            continue;
+        d->h = h;
+        if (reset_toi)
+            d->last_toi = -1;
+        dGeomMoved(d->geom);
+    }
+}
+
+void dBoxtoiPredict(dWorldID world, dSpaceID space, dReal h)
+{
+    (void)world;
+    bt_arm(space, h, 1);
+}

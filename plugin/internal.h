@@ -1,0 +1,94 @@
+/*
+ * Private declarations shared by the plugin's sources.
+ */
+#ifndef ODE_BOXTOI_INTERNAL_H
+#define ODE_BOXTOI_INTERNAL_H
+
+#include "ode-boxtoi.h"
+
+/** Per-geom data of the boxtoi class (ODE allocates and zeroes it). */
+typedef struct bt_data {
+    dReal side[3];          /* full side lengths */
+    double h;               /* length of the coming step, s; 0 = not known */
+    int has_motion;         /* an explicit motion is set */
+    boxtoi_motion motion;   /* explicit motion over [0, motion_h] */
+    double motion_h;        /* its step length */
+    double motion_shift;    /* time already consumed by sub-steps */
+    double last_toi;        /* see dGeomBoxtoiBoxGetLastTOI */
+    dGeomID geom;           /* the geom owning this data */
+    struct bt_data *prev, *next; /* list of all boxtoi boxes */
+} bt_data;
+
+/** The motion of one geom as the colliders see it. */
+typedef struct bt_moving {
+    boxtoi_box box;         /* centred box, -side/2 .. side/2 */
+    boxtoi_motion motion;   /* local frame to world, t in seconds */
+    double valid;           /* the motion holds on [0, valid]; INFINITY when the
+                               geom is static (any interval) */
+    int moving;             /* 0: constant motion */
+} bt_moving;
+
+/* geom.c */
+int bt_class(void);
+bt_data *bt_get(dGeomID g);
+void bt_pose_motion(dGeomID g, boxtoi_motion *m);
+/* Motion of a boxtoi box over [0, data->h] (or its explicit motion). */
+void bt_moving_boxtoi(dGeomID g, bt_moving *mv);
+/* Motion of a dBox: static, or predicted from its body over [0, h]. */
+void bt_moving_dbox(dGeomID g, double h, bt_moving *mv);
+/* Give every boxtoi box in the space (recursively) the step length h and
+   mark it moved; reset_toi clears the last time of impact. */
+void bt_arm(dSpaceID space, double h, int reset_toi);
+
+/* First boxtoi box of the list of all of them (follow ->next). */
+bt_data *bt_first(void);
+/* Non-zero when ODE calls the boxtoi-boxtoi collider with its arguments
+   reversed (and flips the contacts afterwards). */
+int bt_self_reversed(void);
+/* Is g inside space, directly or through sub-spaces? */
+int bt_in_space(dGeomID g, dSpaceID space);
+
+/* predict.c */
+int bt_predict_body(dWorldID world, dBodyID body, double h, boxtoi_motion *m);
+/* Compose a body motion with the geom's offset from its body (if any). */
+void bt_apply_offset(dGeomID g, boxtoi_motion *m);
+
+/* collide.c */
+dColliderFn *bt_get_collider(int num);
+/* Probe of the argument order ODE uses for boxtoi-boxtoi pairs: while
+   armed, the collider records its first argument and returns 0. */
+void bt_probe_arm(int on);
+dGeomID bt_probe_first(void);
+/* Contact window of the colliders: < 0 reports contacts anywhere in the
+   step; >= 0 only those within that time (set by the stepper). */
+void bt_set_window(double window);
+/* Speculative mode (deep_rel >= 0): touching pairs also report contacts
+   where they will first be deeper than max(deep_rel * smallest side,
+   deep_abs) within the window.  deep_rel < 0 turns it off. */
+void bt_set_speculative(double deep_rel, double deep_abs);
+/* What the stepper asks of a pair. */
+typedef struct bt_toi_params {
+    double tmax;      /* look ahead this far (s) */
+    double window;    /* contacts closer in time than this are "now" */
+    double deep_rel;  /* a pair touching now is a new impact only when it */
+    double deep_abs;  /* gets deeper than max(deep_rel * smallest side,
+                         deep_abs) */
+} bt_toi_params;
+/* First contact of a proposed pair, for the stepper.  Returns
+   0: no contact;
+   1: resting: touching now (or within the window) and not getting deeper
+      than the margin within the window;
+   2: new impact at *toi > window (a first contact, or a touching pair
+      getting deeper than the margin);
+   3: touching and approaching fast (deeper than the margin within the
+      window, at *toi): ODE must resolve the contact before the rest of
+      the step can be predicted. */
+int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi);
+/* Last TOI reported by a collider on this thread (-1 for none). */
+double bt_last_toi(void);
+void bt_reset_last_toi(void);
+
+/* Small helpers (geom.c). */
+void bt_motion_shift(boxtoi_motion *m, double s);
+
+#endif

@@ -1,0 +1,282 @@
+/*
+ * Motion of a free body over one step, as ODE's dWorldStep moves it.
+ *
+ * ODE 0.16 integrates a body without joints in this order (step.cpp,
+ * util.cpp dxStepBody):
+ *   facc += m g                       (when the body's gravity mode is on)
+ *   tacc += gyroscopic torque          (when its gyroscopic mode is on)
+ *   v1 = v0 + h facc / m
+ *   w1 = w0 + h Iw^-1 tacc             (Iw = R I R^T at the step's start)
+ *   w1 is capped to the maximum angular speed, when one is set
+ *   p(h) = p0 + h v1
+ *   q(h) = normalize(q0 + (h/2) (0, w1) * q0)
+ * With a = facc / m and alpha = Iw^-1 tacc this is, for every h,
+ *   p(h) = p0 + v0 h + a h^2
+ *   q(h) ~ q0 + h D(w0) + h^2 D(alpha),  D(w) = (1/2) (0, w) * q0,
+ * a polynomial quaternion path of degree 2 (1 without torque), which
+ * boxtoi_motion_rigid turns into an exact rational motion of degree <= 6.
+ *
+ * What is exact and what is not:
+ *  - gyroscopic mode off, no joints, no angular speed cap: the motion is the
+ *    integrator's path for every step length in [0, h] (to rounding), so a
+ *    sub-step of any length lands on it;
+ *  - gyroscopic mode on (ODE's default): ODE adds an implicit gyroscopic
+ *    torque that depends on the step length; it is computed here for the
+ *    full step h and held constant, so the motion is exact at t = h and an
+ *    approximation for shorter steps (the error is second order in the
+ *    angular velocity and vanishes for spheres and for rotation about a
+ *    principal axis);
+ *  - angular speed cap: applied as ODE does at t = h (exact when there is no
+ *    torque, approximate inside the step otherwise);
+ *  - finite rotation mode: treated as the default infinitesimal update
+ *    (approximate);
+ *  - joints and contacts: their constraint forces are unknown before the
+ *    step; the free-body path is used (approximate);
+ *  - disabled bodies do not move; kinematic bodies move with constant
+ *    velocities.
+ * Damping is applied by ODE to the velocities after the positions have been
+ * updated, so it does not change the current step's path.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* out = (0, w) * q, quaternions (w, x, y, z), times 1/2. */
+static void half_wq(const double w[3], const double q[4], double out[4])
+{
+    out[0] = 0.5 * (-w[0] * q[1] - w[1] * q[2] - w[2] * q[3]);
+    out[1] = 0.5 * (w[0] * q[0] + w[1] * q[3] - w[2] * q[2]);
+    out[2] = 0.5 * (-w[0] * q[3] + w[1] * q[0] + w[2] * q[1]);
+    out[3] = 0.5 * (w[0] * q[2] - w[1] * q[1] + w[2] * q[0]);
+}
+
+/* Inverse of a 3x3 matrix; returns 0 when singular. */
+static int invert3(const double a[3][3], double out[3][3])
+{
+    double c00 = a[1][1] * a[2][2] - a[1][2] * a[2][1];
+    double c01 = a[1][2] * a[2][0] - a[1][0] * a[2][2];
+    double c02 = a[1][0] * a[2][1] - a[1][1] * a[2][0];
+    double det = a[0][0] * c00 + a[0][1] * c01 + a[0][2] * c02;
+    if (det == 0 || !isfinite(det))
+        return 0;
+    double r = 1.0 / det;
+    out[0][0] = c00 * r;
+    out[1][0] = c01 * r;
+    out[2][0] = c02 * r;
+    out[0][1] = (a[0][2] * a[2][1] - a[0][1] * a[2][2]) * r;
+    out[1][1] = (a[0][0] * a[2][2] - a[0][2] * a[2][0]) * r;
+    out[2][1] = (a[0][1] * a[2][0] - a[0][0] * a[2][1]) * r;
+    out[0][2] = (a[0][1] * a[1][2] - a[0][2] * a[1][1]) * r;
+    out[1][2] = (a[0][2] * a[1][0] - a[0][0] * a[1][2]) * r;
+    out[2][2] = (a[0][0] * a[1][1] - a[0][1] * a[1][0]) * r;
+    return 1;
+}
+
+static void mul33(const double a[3][3], const double b[3][3], double out[3][3])
+{
+    double t[3][3];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            t[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
+    memcpy(out, t, sizeof t);
+}
+
+static void mul3v(const double a[3][3], const double v[3], double out[3])
+{
+    double t[3];
+    for (int i = 0; i < 3; i++)
+        t[i] = a[i][0] * v[0] + a[i][1] * v[1] + a[i][2] * v[2];
+    memcpy(out, t, sizeof t);
+}
+
+/* R X R^T */
+static void rotate_tensor(const double R[3][3], const double X[3][3],
+                          double out[3][3])
+{
+    double Rt[3][3], t[3][3];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            Rt[i][j] = R[j][i];
+    mul33(X, Rt, t);
+    mul33(R, t, out);
+}
+
+/*
+ * ODE's implicit gyroscopic torque for a step of length h (Lacoursiere's
+ * stabilised form): with I the world inertia and L = I w,
+ * tau = (I (I + h [-L]x)^-1 - 1) L / h, where [-L]x v = v x L.
+ */
+static void gyro_torque(const double I[3][3], const double w[3], double h,
+                        double tau[3])
+{
+    double L[3], M[3][3], Minv[3][3], K[3][3];
+    tau[0] = tau[1] = tau[2] = 0;
+    if (!(h > 0))
+        return;
+    mul3v(I, w, L);
+    /* cross matrix of -L, scaled by h, plus I */
+    M[0][0] = I[0][0];
+    M[0][1] = I[0][1] + h * L[2];
+    M[0][2] = I[0][2] - h * L[1];
+    M[1][0] = I[1][0] - h * L[2];
+    M[1][1] = I[1][1];
+    M[1][2] = I[1][2] + h * L[0];
+    M[2][0] = I[2][0] + h * L[1];
+    M[2][1] = I[2][1] - h * L[0];
+    M[2][2] = I[2][2];
+    if (!invert3(M, Minv))
+        return;
+    mul33(I, Minv, K);
+    for (int i = 0; i < 3; i++)
+        K[i][i] -= 1;
+    double Lh[3] = {L[0] / h, L[1] / h, L[2] / h};
+    mul3v(K, Lh, tau);
+}
+
+static void pose_rigid(const dReal *pos, const dReal *q, boxtoi_motion *m)
+{
+    double qq[1][4] = {{q[0], q[1], q[2], q[3]}};
+    double pp[1][3] = {{pos[0], pos[1], pos[2]}};
+    boxtoi_motion_rigid(m, qq, 0, pp, 0);
+}
+
+int bt_predict_body(dWorldID world, dBodyID body, double h, boxtoi_motion *m)
+{
+    const dReal *pos = dBodyGetPosition(body);
+    const dReal *q0r = dBodyGetQuaternion(body);
+    if (!dBodyIsEnabled(body)) {
+        pose_rigid(pos, q0r, m);
+        return m->degree;
+    }
+    if (!world)
+        world = dBodyGetWorld(body);
+
+    const dReal *vr = dBodyGetLinearVel(body);
+    const dReal *wr = dBodyGetAngularVel(body);
+    const dReal *Rr = dBodyGetRotation(body);
+    double q0[4] = {q0r[0], q0r[1], q0r[2], q0r[3]};
+    double v0[3] = {vr[0], vr[1], vr[2]};
+    double w0[3] = {wr[0], wr[1], wr[2]};
+    double R[3][3];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            R[i][j] = Rr[i * 4 + j];
+
+    double a[3] = {0, 0, 0}, alpha[3] = {0, 0, 0};
+    if (!dBodyIsKinematic(body)) {
+        dMass mass;
+        dBodyGetMass(body, &mass);
+        double mm = mass.mass;
+        const dReal *F = dBodyGetForce(body);
+        const dReal *T = dBodyGetTorque(body);
+        double f[3] = {F[0], F[1], F[2]};
+        double tau[3] = {T[0], T[1], T[2]};
+        if (dBodyGetGravityMode(body)) {
+            dVector3 g;
+            dWorldGetGravity(world, g);
+            for (int i = 0; i < 3; i++)
+                f[i] += mm * g[i];
+        }
+        double invm = 1.0 / mm;
+        for (int i = 0; i < 3; i++)
+            a[i] = f[i] * invm;
+
+        double Ib[3][3], Ibinv[3][3], Iw[3][3], Iwinv[3][3];
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                Ib[i][j] = mass.I[i * 4 + j];
+        if (!invert3(Ib, Ibinv)) {
+            /* ODE falls back to the identity for a bad inertia */
+            memset(Ibinv, 0, sizeof Ibinv);
+            Ibinv[0][0] = Ibinv[1][1] = Ibinv[2][2] = 1;
+        }
+        rotate_tensor(R, Ibinv, Iwinv);
+        if (dBodyGetGyroscopicMode(body) && mm > 0) {
+            double g[3];
+            rotate_tensor(R, Ib, Iw);
+            gyro_torque(Iw, w0, h, g);
+            for (int i = 0; i < 3; i++)
+                tau[i] += g[i];
+        }
+        mul3v(Iwinv, tau, alpha);
+    }
+
+    double maxw = dBodyGetMaxAngularSpeed(body);
+    if (isfinite(maxw)) {
+        double w1[3], n2 = 0;
+        for (int i = 0; i < 3; i++) {
+            w1[i] = w0[i] + h * alpha[i];
+            n2 += w1[i] * w1[i];
+        }
+        if (n2 > maxw * maxw) {
+            double c = maxw / sqrt(n2);
+            for (int i = 0; i < 3; i++) {
+                w0[i] *= c;
+                alpha[i] *= c;
+            }
+        }
+    }
+
+    double qc[3][4], pc[3][3];
+    memcpy(qc[0], q0, sizeof q0);
+    half_wq(w0, q0, qc[1]);
+    half_wq(alpha, q0, qc[2]);
+    for (int i = 0; i < 3; i++) {
+        pc[0][i] = pos[i];
+        pc[1][i] = v0[i];
+        pc[2][i] = a[i];
+    }
+    int qdeg = 0, pdeg = 0;
+    for (int i = 0; i < 4; i++) {
+        if (qc[2][i] != 0)
+            qdeg = 2;
+        else if (qc[1][i] != 0 && qdeg < 1)
+            qdeg = 1;
+    }
+    for (int i = 0; i < 3; i++) {
+        if (pc[2][i] != 0)
+            pdeg = 2;
+        else if (pc[1][i] != 0 && pdeg < 1)
+            pdeg = 1;
+    }
+    if (boxtoi_motion_rigid(m, (const double(*)[4])qc, qdeg,
+                            (const double(*)[3])pc, pdeg)
+        != BOXTOI_REASON_NONE)
+        pose_rigid(pos, q0r, m); /* cannot happen: degree <= 6 */
+    return m->degree;
+}
+
+void bt_apply_offset(dGeomID g, boxtoi_motion *m)
+{
+    const dReal *op = dGeomGetOffsetPosition(g);
+    const dReal *oR = dGeomGetOffsetRotation(g);
+    int identity = 1;
+    for (int i = 0; i < 3 && identity; i++) {
+        if (op[i] != 0)
+            identity = 0;
+        for (int j = 0; j < 3; j++)
+            if (oR[i * 4 + j] != (i == j ? 1 : 0))
+                identity = 0;
+    }
+    if (identity)
+        return;
+    double c[4][4] = {{0}};
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++)
+            c[i][j] = oR[i * 4 + j];
+        c[i][3] = op[i];
+    }
+    c[3][3] = 1;
+    boxtoi_motion off;
+    boxtoi_motion_constant(&off, c);
+    boxtoi_motion_multiply(m, m, &off);
+}
+
+int dBoxtoiPredictBody(dWorldID world, dBodyID body, dReal h,
+                       boxtoi_motion *motion)
+{
+    if (!body || !motion)
+        return -1;
+    return bt_predict_body(world, body, h, motion);
+}

@@ -1,0 +1,550 @@
+/*
+ * The ODE plugin's geom class against a real libode: registration,
+ * collider dispatch in both argument orders, contact sets at overlap
+ * compared with ODE's own dBox colliders, swept AABBs in every space type,
+ * the body prediction compared with dWorldStep, and times of impact compared
+ * with closed-form answers.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ode-boxtoi.h>
+
+#include "tap/basic.h"
+
+#define MAXC 8
+
+static double urand(unsigned long long *s, double lo, double hi)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    double u = (double)(*s >> 11) / 9007199254740992.0;
+    return lo + (hi - lo) * u;
+}
+
+static void random_rotation(unsigned long long *s, dMatrix3 R, dQuaternion q)
+{
+    double a[4], n = 0;
+    for (int i = 0; i < 4; i++) {
+        a[i] = urand(s, -1, 1);
+        n += a[i] * a[i];
+    }
+    n = sqrt(n);
+    for (int i = 0; i < 4; i++)
+        q[i] = a[i] / n;
+    dRfromQ(R, q);
+}
+
+/* ---- registration ----------------------------------------------------- */
+
+static void test_registration(void)
+{
+    is_int(dBoxtoiGetClass(), -1, "no class before dBoxtoiInit");
+    int c1 = dBoxtoiInit();
+    int c2 = dBoxtoiInit();
+    ok(c1 >= dFirstUserClass && c1 <= dLastUserClass,
+       "dBoxtoiInit registers a user class (%d)", c1);
+    is_int(c2, c1, "a second dBoxtoiInit returns the same class");
+    is_int(dBoxtoiGetClass(), c1, "dBoxtoiGetClass");
+    dGeomID g = dCreateBoxtoiBox(0, 1, 2, 3);
+    dGeomID b = dCreateBox(0, 1, 2, 3);
+    is_int(dGeomGetClass(g), c1, "created geom has the class");
+    ok(dGeomIsBoxtoiBox(g) && !dGeomIsBoxtoiBox(b), "dGeomIsBoxtoiBox");
+    dVector3 l;
+    dGeomBoxtoiBoxGetLengths(g, l);
+    ok(l[0] == 1 && l[1] == 2 && l[2] == 3, "lengths");
+    dGeomBoxtoiBoxSetLengths(g, 4, 5, 6);
+    dGeomBoxtoiBoxGetLengths(g, l);
+    ok(l[0] == 4 && l[1] == 5 && l[2] == 6, "set lengths");
+    is_double(dGeomBoxtoiBoxGetLastTOI(g), -1, 0, "no TOI yet");
+    /* a third init after geoms exist still returns the same class */
+    is_int(dBoxtoiInit(), c1, "third dBoxtoiInit");
+    dGeomDestroy(g);
+    dGeomDestroy(b);
+}
+
+/* ---- contacts --------------------------------------------------------- */
+
+static int same_contacts(const dContactGeom *a, int na, const dContactGeom *b,
+                         int nb, dGeomID a1, dGeomID a2, dGeomID b1, dGeomID b2)
+{
+    if (na != nb)
+        return 0;
+    for (int i = 0; i < na; i++) {
+        for (int k = 0; k < 3; k++)
+            if (a[i].pos[k] != b[i].pos[k] || a[i].normal[k] != b[i].normal[k])
+                return 0;
+        if (a[i].depth != b[i].depth)
+            return 0;
+        if (a[i].g1 != a1 || a[i].g2 != a2 || b[i].g1 != b1 || b[i].g2 != b2)
+            return 0;
+        if (a[i].side1 != b[i].side1 || a[i].side2 != b[i].side2)
+            return 0;
+    }
+    return 1;
+}
+
+static void place(dGeomID g, const double p[3], const dMatrix3 R)
+{
+    dGeomSetPosition(g, p[0], p[1], p[2]);
+    dGeomSetRotation(g, R);
+}
+
+/* Random overlapping box pairs: the boxtoi class must give exactly the
+   contacts ODE's dBox gives, for boxtoi-boxtoi, boxtoi-dBox and dBox-boxtoi,
+   and boxtoi-plane equals dBox-plane. */
+static void test_overlap_contacts(void)
+{
+    unsigned long long s = 12345;
+    dGeomID t1 = dCreateBoxtoiBox(0, 1, 1, 1), t2 = dCreateBoxtoiBox(0, 1, 1, 1);
+    dGeomID b1 = dCreateBox(0, 1, 1, 1), b2 = dCreateBox(0, 1, 1, 1);
+    dGeomID plane = dCreatePlane(0, 0.3, 0.2, 1.0, 0.1);
+    int bad_tt = 0, bad_tb = 0, bad_bt = 0, bad_tp = 0, bad_pt = 0;
+    int touching = 0, plane_touching = 0;
+    for (int it = 0; it < 2000; it++) {
+        double l1[3], l2[3], p1[3], p2[3];
+        dMatrix3 R1, R2;
+        dQuaternion q;
+        for (int i = 0; i < 3; i++) {
+            l1[i] = urand(&s, 0.2, 2);
+            l2[i] = urand(&s, 0.2, 2);
+            p1[i] = urand(&s, -1, 1);
+            p2[i] = urand(&s, -1, 1);
+        }
+        random_rotation(&s, R1, q);
+        random_rotation(&s, R2, q);
+        dGeomBoxtoiBoxSetLengths(t1, l1[0], l1[1], l1[2]);
+        dGeomBoxtoiBoxSetLengths(t2, l2[0], l2[1], l2[2]);
+        dGeomBoxSetLengths(b1, l1[0], l1[1], l1[2]);
+        dGeomBoxSetLengths(b2, l2[0], l2[1], l2[2]);
+        place(t1, p1, R1);
+        place(b1, p1, R1);
+        place(t2, p2, R2);
+        place(b2, p2, R2);
+        int flags = 1 + it % MAXC;
+        dContactGeom ref[MAXC], got[MAXC];
+        memset(ref, 0, sizeof ref);
+        memset(got, 0, sizeof got);
+        int nr = dCollide(b1, b2, flags, ref, sizeof ref[0]);
+        if (nr > 0)
+            touching++;
+        int ng = dCollide(t1, t2, flags, got, sizeof got[0]);
+        bad_tt += !same_contacts(got, ng, ref, nr, t1, t2, b1, b2);
+        ng = dCollide(t1, b2, flags, got, sizeof got[0]);
+        bad_tb += !same_contacts(got, ng, ref, nr, t1, b2, b1, b2);
+        /* dBox first: ODE calls the class's collider as (boxtoi, dBox) and
+           flips, so the contacts are dBoxBox's with the boxtoi box first,
+           reversed: g1/g2 swapped and normals negated. */
+        ng = dCollide(b2, t1, flags, got, sizeof got[0]);
+        for (int i = 0; i < nr; i++) {
+            dGeomID tmp = ref[i].g1;
+            ref[i].g1 = ref[i].g2;
+            ref[i].g2 = tmp;
+            for (int k = 0; k < 3; k++)
+                ref[i].normal[k] = -ref[i].normal[k];
+        }
+        bad_bt += !same_contacts(got, ng, ref, nr, b2, t1, b2, b1);
+        /* and boxtoi-boxtoi the other way round equals dBox-dBox too */
+        nr = dCollide(b2, b1, flags, ref, sizeof ref[0]);
+        ng = dCollide(t2, t1, flags, got, sizeof got[0]);
+        bad_tt += !same_contacts(got, ng, ref, nr, t2, t1, b2, b1);
+
+        nr = dCollide(b1, plane, flags, ref, sizeof ref[0]);
+        if (nr > 0)
+            plane_touching++;
+        ng = dCollide(t1, plane, flags, got, sizeof got[0]);
+        bad_tp += !same_contacts(got, ng, ref, nr, t1, plane, b1, plane);
+        nr = dCollide(plane, b1, flags, ref, sizeof ref[0]);
+        ng = dCollide(plane, t1, flags, got, sizeof got[0]);
+        bad_pt += !same_contacts(got, ng, ref, nr, plane, t1, plane, b1);
+    }
+    diag("%d of 2000 box pairs touch, %d boxes touch the plane", touching,
+         plane_touching);
+    ok(touching > 500 && plane_touching > 500, "enough touching samples");
+    is_int(bad_tt, 0, "boxtoi-boxtoi contacts equal dBox-dBox (dBoxBox)");
+    is_int(bad_tb, 0, "boxtoi-dBox contacts equal dBox-dBox");
+    is_int(bad_bt, 0, "dBox-boxtoi contacts equal boxtoi-dBox reversed");
+    is_int(bad_tp, 0, "boxtoi-plane contacts equal dBox-plane");
+    is_int(bad_pt, 0, "plane-boxtoi contacts equal plane-dBox");
+    dGeomDestroy(t1);
+    dGeomDestroy(t2);
+    dGeomDestroy(b1);
+    dGeomDestroy(b2);
+    dGeomDestroy(plane);
+}
+
+/* ---- dispatch and future contacts ------------------------------------ */
+
+/* A unit boxtoi box at x = -2 moving at +10 m/s (explicit motion, h = 1)
+   towards a unit box at the origin: first contact at t = 0.1, on the
+   plane x = -0.5, normal of dCollide(mover, other) = (-1, 0, 0). */
+static void check_future(const char *what, dGeomID mover, dGeomID other)
+{
+    boxtoi_motion m;
+    double q[1][4] = {{1, 0, 0, 0}};
+    double p[2][3] = {{-2, 0.1, 0.05}, {10, 0, 0}};
+    boxtoi_motion_rigid(&m, q, 0, p, 1);
+    int r = dGeomBoxtoiBoxSetMotion(mover, &m, 1.0);
+    is_int(r, BOXTOI_REASON_NONE, "%s: explicit motion accepted", what);
+    dGeomSetPosition(mover, -2, 0.1, 0.05);
+
+    dContactGeom c[MAXC];
+    dReal toi = -5;
+    int n = dBoxtoiCollide(mover, other, MAXC, c, sizeof c[0], &toi);
+    ok(n >= 1, "%s: contact in the step (%d)", what, n);
+    is_double(toi, 0.1, 1e-9, "%s: time of impact", what);
+    is_double(dGeomBoxtoiBoxGetLastTOI(mover), 0.1, 1e-9, "%s: last TOI", what);
+    int good = n >= 1;
+    for (int i = 0; i < n; i++) {
+        good &= c[i].g1 == mover && c[i].g2 == other;
+        good &= fabs(c[i].normal[0] + 1) < 1e-9 && fabs(c[i].normal[1]) < 1e-9
+                && fabs(c[i].normal[2]) < 1e-9;
+        good &= fabs(c[i].pos[0] + 0.5) < 1e-6 && c[i].depth == 0;
+        /* the contact lies on the common face patch y in [-0.4, 0.5] */
+        good &= c[i].pos[1] > -0.4 - 1e-6 && c[i].pos[1] < 0.5 + 1e-6;
+    }
+    ok(good, "%s: contacts on x = -0.5, normal -x, depth 0, g1/g2", what);
+    if (n >= 1)
+        diag("%s: %d contacts, first at %.17g %.17g %.17g", what, n,
+             c[0].pos[0], c[0].pos[1], c[0].pos[2]);
+    ok(n == 4, "%s: face-face impact gives the 4-point manifold", what);
+
+    /* reversed order: normal flips, g1/g2 swap, same time */
+    toi = -5;
+    int n2 = dBoxtoiCollide(other, mover, MAXC, c, sizeof c[0], &toi);
+    is_int(n2, n, "%s reversed: same number of contacts", what);
+    is_double(toi, 0.1, 1e-9, "%s reversed: time of impact", what);
+    good = n2 >= 1;
+    for (int i = 0; i < n2; i++)
+        good &= c[i].g1 == other && c[i].g2 == mover
+                && fabs(c[i].normal[0] - 1) < 1e-9;
+    ok(good, "%s reversed: normal +x, g1 = other", what);
+
+    /* a motion that stops short: no contact */
+    double p2[2][3] = {{-2, 0.1, 0.05}, {0.5, 0, 0}};
+    boxtoi_motion_rigid(&m, q, 0, p2, 1);
+    dGeomBoxtoiBoxSetMotion(mover, &m, 1.0);
+    toi = 5;
+    n = dBoxtoiCollide(mover, other, MAXC, c, sizeof c[0], &toi);
+    ok(n == 0 && toi == -1, "%s: no contact when the box stops short", what);
+    dGeomBoxtoiBoxClearMotion(mover);
+}
+
+static void test_dispatch_future(void)
+{
+    dGeomID a = dCreateBoxtoiBox(0, 1, 1, 1);
+    dGeomID t = dCreateBoxtoiBox(0, 1, 1, 1);
+    dGeomID b = dCreateBox(0, 1, 1, 1);
+    check_future("boxtoi-boxtoi", a, t);
+    check_future("boxtoi-dBox", a, b);
+
+    /* plane: the moving box falls on z = 0 (plane normal +z) */
+    dGeomID pl = dCreatePlane(0, 0, 0, 1, 0);
+    boxtoi_motion m;
+    double q[1][4] = {{1, 0, 0, 0}};
+    /* z(t) = 3 - 4 t - 5 t^2; bottom face reaches 0 when 2.5 = 4 t + 5 t^2 */
+    double p[3][3] = {{0.3, -0.2, 3}, {1, 0, -4}, {0, 0, -5}};
+    boxtoi_motion_rigid(&m, q, 0, p, 2);
+    dGeomBoxtoiBoxSetMotion(a, &m, 1.0);
+    dGeomSetPosition(a, 0.3, -0.2, 3);
+    double want = (-4 + sqrt(16 + 4 * 5 * 2.5)) / 10;
+    dContactGeom c[MAXC];
+    dReal toi = -5;
+    int n = dBoxtoiCollide(a, pl, MAXC, c, sizeof c[0], &toi);
+    is_int(n, 4, "boxtoi-plane: 4 contacts for a flat landing");
+    is_double(toi, want, 1e-9, "boxtoi-plane: time of impact");
+    int good = n > 0;
+    for (int i = 0; i < n; i++)
+        good &= c[i].g1 == a && c[i].g2 == pl && c[i].normal[2] == 1
+                && fabs(c[i].pos[2]) < 1e-9 && c[i].depth == 0
+                && fabs(fabs(c[i].pos[0] - (0.3 + want)) - 0.5) < 1e-9;
+    ok(good, "boxtoi-plane: contacts at the bottom corners, normal +z");
+    toi = -5;
+    n = dBoxtoiCollide(pl, a, MAXC, c, sizeof c[0], &toi);
+    good = n == 4;
+    for (int i = 0; i < n; i++)
+        good &= c[i].g1 == pl && c[i].g2 == a && c[i].normal[2] == -1;
+    ok(good, "plane-boxtoi: reversed contacts, normal -z");
+    is_double(toi, want, 1e-9, "plane-boxtoi: time of impact");
+
+    /* tilted box, rotating: compare with a bisection on the exact lowest
+       vertex height z(t) - sum |R_zj(t)| l_j / 2 */
+    {
+        double qq[2][4] = {{0.9, 0.3, 0.2, 0.1}, {0.1, -0.4, 0.6, 0.2}};
+        double pp[3][3] = {{0, 0, 2}, {0.5, 0.1, -3}, {0, 0, -2}};
+        boxtoi_motion_rigid(&m, qq, 1, pp, 2);
+        dGeomBoxtoiBoxSetLengths(a, 0.4, 0.7, 1.1);
+        dGeomBoxtoiBoxSetMotion(a, &m, 1.0);
+        double lo = 0, hi = 1;
+        for (int it = 0; it < 200; it++) {
+            double mid = 0.5 * (lo + hi), M[4][4];
+            boxtoi_motion_eval(&m, mid, M);
+            double z = M[2][3] / M[3][3], e = 0;
+            double l[3] = {0.4, 0.7, 1.1};
+            for (int j = 0; j < 3; j++)
+                e += fabs(M[2][j] / M[3][3]) * l[j] / 2;
+            if (z - e > 0)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        double M0[4][4];
+        boxtoi_motion_eval(&m, 0, M0);
+        double R[12] = {0};
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                R[i * 4 + j] = M0[i][j] / M0[3][3];
+        dGeomSetPosition(a, 0, 0, 2);
+        dGeomSetRotation(a, R);
+        toi = -5;
+        n = dBoxtoiCollide(a, pl, MAXC, c, sizeof c[0], &toi);
+        ok(n >= 1, "rotating box reaches the plane");
+        is_double(toi, lo, 1e-9, "rotating box: time of impact vs bisection");
+        is_double(n >= 1 ? c[0].pos[2] : 1, 0, 1e-9, "rotating box: contact on the plane");
+        dGeomBoxtoiBoxSetLengths(a, 1, 1, 1);
+    }
+    dGeomBoxtoiBoxClearMotion(a);
+
+    /* invalid explicit motion: w vanishes at t = 0.5 */
+    boxtoi_motion bad;
+    boxtoi_motion_identity(&bad);
+    bad.degree = 1;
+    memset(bad.c[1], 0, sizeof bad.c[1]);
+    bad.c[1][3][3] = -2;
+    int r = dGeomBoxtoiBoxSetMotion(a, &bad, 1.0);
+    is_int(r, BOXTOI_REASON_W_VANISHES, "explicit motion with w = 0 inside the step is refused");
+    r = dGeomBoxtoiBoxSetMotion(a, &bad, 0.25);
+    is_int(r, BOXTOI_REASON_NONE, "the same motion over [0, 0.25] is accepted");
+    dGeomBoxtoiBoxClearMotion(a);
+
+    dGeomDestroy(a);
+    dGeomDestroy(t);
+    dGeomDestroy(b);
+    dGeomDestroy(pl);
+}
+
+/* ---- swept AABB in every space type ------------------------------------ */
+
+static int pairs_seen;
+static dGeomID want1, want2;
+
+static void count_cb(void *data, dGeomID o1, dGeomID o2)
+{
+    (void)data;
+    if ((o1 == want1 && o2 == want2) || (o1 == want2 && o2 == want1))
+        pairs_seen++;
+}
+
+static void test_swept_aabb(void)
+{
+    const char *names[] = {"simple", "hash", "sweep-and-prune", "quadtree"};
+    for (int k = 0; k < 4; k++) {
+        dSpaceID sp;
+        dVector3 c = {0, 0, 0}, e = {50, 50, 50};
+        switch (k) {
+        case 0: sp = dSimpleSpaceCreate(0); break;
+        case 1: sp = dHashSpaceCreate(0); break;
+        case 2: sp = dSweepAndPruneSpaceCreate(0, dSAP_AXES_XYZ); break;
+        default: sp = dQuadTreeSpaceCreate(0, c, e, 4); break;
+        }
+        dWorldID w = dWorldCreate();
+        dBodyID body = dBodyCreate(w);
+        dMass mass;
+        dMassSetBox(&mass, 1, 0.1, 0.1, 0.1);
+        dBodySetMass(body, &mass);
+        dBodySetPosition(body, -5, 0, 0);
+        dBodySetLinearVel(body, 600, 0, 0); /* 10 m in a 1/60 s step */
+        dGeomID bullet = dCreateBoxtoiBox(sp, 0.1, 0.1, 0.1);
+        dGeomSetBody(bullet, body);
+        dGeomID wall = dCreateBox(sp, 0.01, 2, 2);
+        dGeomSetPosition(wall, 0, 0, 0);
+        /* some far-away clutter */
+        for (int i = 0; i < 10; i++) {
+            dGeomID g = dCreateBox(sp, 0.2, 0.2, 0.2);
+            dGeomSetPosition(g, 3.0 * i - 15, 20, 0);
+        }
+        want1 = bullet;
+        want2 = wall;
+
+        pairs_seen = 0;
+        dSpaceCollide(sp, 0, count_cb);
+        is_int(pairs_seen, 0, "%s: without a step the pair is not proposed", names[k]);
+
+        dBoxtoiPredict(w, sp, 1.0 / 60);
+        pairs_seen = 0;
+        dSpaceCollide(sp, 0, count_cb);
+        is_int(pairs_seen, 1, "%s: with the swept AABB the pair is proposed", names[k]);
+        dReal bb[6];
+        dGeomGetAABB(bullet, bb);
+        ok(bb[0] <= -5.05 && bb[1] >= 5.0 - 0.05 && bb[2] <= -0.05 && bb[3] >= 0.05,
+           "%s: AABB spans the step (x %.17g .. %.17g)", names[k], bb[0], bb[1]);
+
+        dContactGeom ct[MAXC];
+        dReal toi = -1;
+        int n = dBoxtoiCollide(bullet, wall, MAXC, ct, sizeof ct[0], &toi);
+        ok(n > 0, "%s: collider finds the impact", names[k]);
+        /* x(t) = -5 + 600 t, front face at x + 0.05 = -0.005 */
+        is_double(toi, (5 - 0.05 - 0.005) / 600.0, 1e-12, "%s: TOI", names[k]);
+        dSpaceDestroy(sp);
+        dWorldDestroy(w);
+    }
+}
+
+/* ---- the prediction against dWorldStep --------------------------------- */
+
+static double pose_error(const boxtoi_motion *m, double h, dGeomID g)
+{
+    double M[4][4];
+    boxtoi_motion_eval(m, h, M);
+    const dReal *p = dGeomGetPosition(g);
+    const dReal *R = dGeomGetRotation(g);
+    double err = 0;
+    for (int i = 0; i < 3; i++) {
+        err = fmax(err, fabs(M[i][3] / M[3][3] - p[i]));
+        for (int j = 0; j < 3; j++)
+            err = fmax(err, fabs(M[i][j] / M[3][3] - R[i * 4 + j]));
+    }
+    return err;
+}
+
+static void test_prediction(void)
+{
+    unsigned long long s = 777;
+    double worst[4] = {0, 0, 0, 0};
+    double worst_gyro = 0, worst_mid = 0;
+    const double h = 1.0 / 60;
+    for (int it = 0; it < 200; it++) {
+        dWorldID w = dWorldCreate();
+        dWorldSetGravity(w, urand(&s, -1, 1), urand(&s, -1, 1), -9.81);
+        dBodyID b = dBodyCreate(w);
+        dMass mass;
+        dMassSetBoxTotal(&mass, urand(&s, 0.1, 10), urand(&s, 0.1, 2),
+                         urand(&s, 0.1, 2), urand(&s, 0.1, 2));
+        dBodySetMass(b, &mass);
+        dMatrix3 R;
+        dQuaternion q;
+        random_rotation(&s, R, q);
+        dBodySetQuaternion(b, q);
+        dBodySetPosition(b, urand(&s, -5, 5), urand(&s, -5, 5), urand(&s, -5, 5));
+        dBodySetLinearVel(b, urand(&s, -50, 50), urand(&s, -50, 50), urand(&s, -50, 50));
+        dBodySetAngularVel(b, urand(&s, -20, 20), urand(&s, -20, 20), urand(&s, -20, 20));
+        int kind = it % 4; /* 0 plain, 1 with force/torque, 2 offset geom, 3 gravity off */
+        int gyro = it % 8 >= 4;
+        dBodySetGyroscopicMode(b, gyro);
+        if (kind == 3)
+            dBodySetGravityMode(b, 0);
+        if (kind >= 1) {
+            dBodyAddForce(b, urand(&s, -100, 100), urand(&s, -100, 100), urand(&s, -100, 100));
+            dBodyAddTorque(b, urand(&s, -10, 10), urand(&s, -10, 10), urand(&s, -10, 10));
+        }
+        dGeomID g = dCreateBoxtoiBox(0, 0.3, 0.4, 0.5);
+        dGeomSetBody(g, b);
+        if (kind == 2) {
+            dMatrix3 Ro;
+            dQuaternion qo;
+            random_rotation(&s, Ro, qo);
+            dGeomSetOffsetPosition(g, 0.2, -0.1, 0.3);
+            dGeomSetOffsetRotation(g, Ro);
+        }
+        dBoxtoiPredict(w, 0, h); /* no space: nothing to arm */
+        boxtoi_motion bm, gm;
+        int deg = dBoxtoiPredictBody(w, b, h, &bm);
+        /* the geom's motion (with offset) through the class */
+        dSpaceID sp = dSimpleSpaceCreate(0);
+        dSpaceAdd(sp, g);
+        dBoxtoiPredict(w, sp, h);
+        dReal gh = 0;
+        dGeomBoxtoiBoxGetMotion(g, &gm, &gh);
+        if (gh != h)
+            worst[3] = 1;
+        /* mid-step: a world stepped by h/3 lands on the same curve (gyro
+           off); use a copy of the state */
+        dWorldID w2 = dWorldCreate();
+        dVector3 grav;
+        dWorldGetGravity(w, grav);
+        dWorldSetGravity(w2, grav[0], grav[1], grav[2]);
+        dBodyID b2 = dBodyCreate(w2);
+        dBodySetMass(b2, &mass);
+        dBodySetQuaternion(b2, dBodyGetQuaternion(b));
+        const dReal *v = dBodyGetPosition(b);
+        dBodySetPosition(b2, v[0], v[1], v[2]);
+        v = dBodyGetLinearVel(b);
+        dBodySetLinearVel(b2, v[0], v[1], v[2]);
+        v = dBodyGetAngularVel(b);
+        dBodySetAngularVel(b2, v[0], v[1], v[2]);
+        v = dBodyGetForce(b);
+        dBodySetForce(b2, v[0], v[1], v[2]);
+        v = dBodyGetTorque(b);
+        dBodySetTorque(b2, v[0], v[1], v[2]);
+        dBodySetGyroscopicMode(b2, 0);
+        dBodySetGravityMode(b2, dBodyGetGravityMode(b));
+        dGeomID g2 = dCreateBox(0, 0.3, 0.4, 0.5);
+        dGeomSetBody(g2, b2);
+        boxtoi_motion m2;
+        dBoxtoiPredictBody(w2, b2, h, &m2);
+        dWorldStep(w2, h / 3);
+        worst_mid = fmax(worst_mid, pose_error(&m2, h / 3, g2));
+
+        dWorldStep(w, h);
+        if (deg < 0 || deg > 6)
+            worst[3] = 1;
+        double e1 = pose_error(&gm, h, g);
+        if (gyro)
+            worst_gyro = fmax(worst_gyro, e1);
+        else
+            worst[kind == 2 ? 1 : 0] = fmax(worst[kind == 2 ? 1 : 0], e1);
+        if (kind != 2) {
+            /* the body frame itself: geom without offset equals the body */
+            double e2 = pose_error(&bm, h, g);
+            worst[2] = fmax(worst[2], e2);
+        }
+        dGeomDestroy(g);
+        dGeomDestroy(g2);
+        dSpaceDestroy(sp);
+        dWorldDestroy(w);
+        dWorldDestroy(w2);
+    }
+    diag("prediction error: plain %.3g, offset %.3g, body %.3g, gyro on %.3g, mid-step %.3g",
+         worst[0], worst[1], worst[2], worst_gyro, worst_mid);
+    ok(worst[0] <= 1e-12, "free body with force/torque/gravity: predicted pose = dWorldStep (%.3g)", worst[0]);
+    ok(worst[1] <= 1e-12, "geom with offset: predicted pose = dWorldStep (%.3g)", worst[1]);
+    ok(worst[2] <= 1e-12, "dBoxtoiPredictBody = dWorldStep (%.3g)", worst[2]);
+    ok(worst[3] == 0, "degree <= 6 and step length reported");
+    ok(worst_gyro <= 1e-12, "gyroscopic mode on: exact at the step's end (%.3g)", worst_gyro);
+    ok(worst_mid <= 1e-12, "gyroscopic mode off: a shorter step lands on the curve (%.3g)", worst_mid);
+
+    /* disabled and kinematic bodies */
+    dWorldID w = dWorldCreate();
+    dWorldSetGravity(w, 0, 0, -9.81);
+    dBodyID b = dBodyCreate(w);
+    dBodySetPosition(b, 1, 2, 3);
+    dBodySetLinearVel(b, 1, 0, 0);
+    dBodyDisable(b);
+    boxtoi_motion m;
+    dBoxtoiPredictBody(w, b, 1, &m);
+    double pt[3] = {0, 0, 0}, out[3];
+    boxtoi_motion_apply(&m, 1, pt, out);
+    ok(out[0] == 1 && out[1] == 2 && out[2] == 3, "disabled body does not move");
+    dBodyEnable(b);
+    dBodySetKinematic(b);
+    dBodyAddForce(b, 5, 5, 5);
+    dBoxtoiPredictBody(w, b, 1, &m);
+    boxtoi_motion_apply(&m, 0.5, pt, out);
+    ok(fabs(out[0] - 1.5) < 1e-15 && out[1] == 2 && out[2] == 3,
+       "kinematic body moves at constant velocity");
+    dWorldDestroy(w);
+}
+
+int main(void)
+{
+    plan(0);
+    dInitODE2(0);
+    test_registration();
+    test_overlap_contacts();
+    test_dispatch_future();
+    test_swept_aabb();
+    test_prediction();
+    dCloseODE();
+    return tap_failures() ? 1 : 0;
+}
