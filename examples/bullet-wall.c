@@ -56,9 +56,9 @@
 #define BULLET_SIDE 0.05       /* m */
 #define BULLET_MASS 1.0        /* kg */
 #define SPEED 300.0            /* m/s */
-#define MAX_TILT (15.0 * M_PI / 180.0)  /* initial orientation, about a random axis */
-#define MAX_SPIN 5.0           /* rad/s per axis, constant */
-#define MAX_AIM (2.0 * M_PI / 180.0)    /* elevation and azimuth */
+#define MAX_TILT (15.0 * M_PI / 180.0) /* start tilt, about a random axis */
+#define MAX_SPIN 5.0                   /* rad/s per axis, constant */
+#define MAX_AIM (2.0 * M_PI / 180.0)   /* elevation and azimuth */
 
 #define WALL_NEAR 12.0         /* x of the wall's near face, m */
 #define WALL_THICK 0.01        /* m */
@@ -320,7 +320,8 @@ static void sim_init(sim *s, enum mode mode, int boxtoi_wall, const shot *sh,
         s->wall = dCreateBoxtoiBox(s->space, WALL_THICK, 2 * WALL_HALF_Y,
                                    WALL_HEIGHT);
     else
-        s->wall = dCreateBox(s->space, WALL_THICK, 2 * WALL_HALF_Y, WALL_HEIGHT);
+        s->wall = dCreateBox(s->space, WALL_THICK, 2 * WALL_HALF_Y,
+                             WALL_HEIGHT);
     dGeomSetPosition(s->wall, WALL_NEAR + 0.5 * WALL_THICK, 0,
                      0.5 * WALL_HEIGHT);
 
@@ -349,7 +350,7 @@ static void sim_free(sim *s)
 }
 
 /* Run one shot; returns 1 when the bullet ended beyond the wall. */
-static int sim_run(sim *s, int *substeps, int *impacts)
+static int sim_run(sim *s, int *substeps, int *impacts, int *ran_out)
 {
     double t = 0;
     add_row(s, t, dBodyGetPosition(s->body), mode_name[s->mode]);
@@ -369,6 +370,7 @@ static int sim_run(sim *s, int *substeps, int *impacts)
                 fprintf(stderr, "bullet-wall: dWorldStepToContact failed\n");
             *substeps += st.substeps;
             *impacts += st.impacts;
+            *ran_out += st.speculative != 0;
             if (s->touched_this_step) {
                 s->touch_t = t + (st.first_toi >= 0 ? st.first_toi : 0);
                 add_row(s, s->touch_t, (const dReal[3]){s->touch_p[0],
@@ -432,19 +434,21 @@ static int write_gp(void)
         "     \"\" skip 1 using 1:(strcol(5) eq \"exact\" ? $2 : NaN) with points pt 6 ps 2.5 lw 2 lc rgb \"black\" title \"exact first contact\"\n"
         "unset arrow 1\n"
         "unset label 1\n"
-        "set title \"side view near the wall\"\n"
+        "set title \"side view near the wall (the whole wall's height)\"\n"
         "set xlabel \"x (m)\"\n"
         "set ylabel \"z (m)\"\n"
         "set xrange [%g:%g]\n"
-        "set autoscale y\n"
-        "set arrow 2 from first %g, graph 0 to first %g, graph 1 nohead lw 5 lc rgb \"gray50\" back\n"
+        "set yrange [0:%g]\n"
+        "set key bottom left\n"
+        "set arrow 2 from first %g, first 0 to first %g, first %g nohead lw 5 lc rgb \"gray50\" back\n"
         "plot \"" CSV_NAME "\" skip 1 using 2:(strcol(5) eq \"plain\" ? $4 : NaN) with linespoints pt 7 ps 0.8 lc rgb \"#d62728\" title \"plain ODE (dBox)\", \\\n"
         "     \"\" skip 1 using 2:(strcol(5) eq \"boxtoi\" ? $4 : NaN) with linespoints pt 5 ps 0.8 lc rgb \"#1f77b4\" title \"boxtoi box\", \\\n"
         "     \"\" skip 1 using 2:(strcol(5) eq \"exact\" ? $4 : NaN) with points pt 6 ps 2.5 lw 2 lc rgb \"black\" title \"exact first contact\"\n"
         "unset multiplot\n",
         WALL_NEAR + 0.5 * WALL_THICK, WALL_NEAR + 0.5 * WALL_THICK, WALL_NEAR,
-        WALL_NEAR - 8.0, WALL_NEAR + 8.0,
-        WALL_NEAR + 0.5 * WALL_THICK, WALL_NEAR + 0.5 * WALL_THICK);
+        WALL_NEAR - 8.0, WALL_NEAR + 8.0, WALL_HEIGHT,
+        WALL_NEAR + 0.5 * WALL_THICK, WALL_NEAR + 0.5 * WALL_THICK,
+        WALL_HEIGHT);
     return fclose(f) == 0;
 }
 
@@ -496,7 +500,7 @@ int main(int argc, char **argv)
     double max_solver_dt = 0;
     int solver_misses = 0;
     int substeps = 0, impacts = 0, redrawn = 0, untouched = 0;
-    int touched_through = 0;
+    int touched_through = 0, ran_out = 0;
 
     printf("bullet-wall: %d shots of a %g cm box at %g m/s towards a %g cm "
            "wall %g m away, %d steps of 1/%g s each\n",
@@ -525,7 +529,7 @@ int main(int argc, char **argv)
             sim s;
             sim_init(&s, (enum mode)m, boxtoi_wall, &sh,
                      i == 0 ? rows + nrows : NULL);
-            int through = sim_run(&s, &substeps, &impacts);
+            int through = sim_run(&s, &substeps, &impacts, &ran_out);
             tunnelled[m] += through;
             if (s.touched) {
                 double e = dist3(s.touch_p, ref.p);
@@ -567,6 +571,9 @@ int main(int argc, char **argv)
     }
     printf("boxtoi: %d sub-steps, %d impacts stepped to over %d steps\n",
            substeps, impacts, SHOTS * STEPS);
+    if (ran_out)
+        printf("boxtoi: the sub-steps ran out with impacts still ahead in %d "
+               "steps\n", ran_out);
     if (touched_through)
         printf("boxtoi: in %d shots the bullet touched the wall, then went "
                "through it\n", touched_through);
@@ -575,7 +582,8 @@ int main(int argc, char **argv)
     printf("(ODE's integrator vs the continuous ballistic curve at first "
            "contact: up to %.3g m)\n", max_drift);
 
-    if (write_csv(rows, nrows) && write_gp()) {
+    int written = write_csv(rows, nrows) && write_gp();
+    if (written) {
         printf("wrote " CSV_NAME " and " GP_NAME "\n");
         fflush(stdout);
         run_gnuplot();
@@ -586,5 +594,5 @@ int main(int argc, char **argv)
            "max contact error %.3g m\n",
            tunnelled[MODE_PLAIN], SHOTS, tunnelled[MODE_BOXTOI], SHOTS,
            touched[MODE_BOXTOI] ? max_err[MODE_BOXTOI] : NAN);
-    return 0;
+    return written ? 0 : 1;
 }
