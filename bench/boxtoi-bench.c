@@ -1,0 +1,330 @@
+/*
+ * boxtoi-bench: time boxtoi_solve() over random cases of several scenarios.
+ *
+ * For every scenario N cases are drawn up front from a fixed seed (cases.c).
+ * Each case is then solved in batches of R back-to-back calls timed with
+ * CLOCK_MONOTONIC; the batch time, less the clock's own cost, divided by R is
+ * that case's time, and the least of P passes is kept (it drops interrupts
+ * and other tenants' bursts).  The reported median and mean are over cases.
+ * A second figure, "stream", solves all N cases once each in order and
+ * divides: no case repeats back to back, so caches and branch predictors see
+ * a realistic mix.
+ *
+ * Output: a table, or with --json one object per scenario and line:
+ *   {"method":"boxtoi","scenario":S,"n":N,"ns_median":X,"ns_mean":Y}
+ * --emit S writes scenario S's cases as JSON Lines queries for tools/boxtoi.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boxtoi.h"
+#include "cases.h"
+
+static volatile int sink;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: boxtoi-bench [options]\n"
+            "Time boxtoi_solve() over random first-contact cases.\n"
+            "%s"
+            "  --reps R        back-to-back calls per timed batch (default 16)\n"
+            "  --passes P      timed passes over the cases, least kept (default 3)\n"
+            "  --emit S        print scenario S's cases as JSON Lines queries for\n"
+            "                  the boxtoi tool (-n of them) and exit\n"
+            "  --digits D      significant digits of emitted numbers (default 9)\n"
+            "  -h, --help      this text\n",
+            bench_options_help);
+}
+
+/* Cost of one clock reading pair, in ns (median of many). */
+static double clock_overhead_ns(void)
+{
+    enum { K = 2001 };
+    static double v[K];
+    for (int i = 0; i < K; i++) {
+        double a = bench_now_ns();
+        double b = bench_now_ns();
+        v[i] = b - a;
+    }
+    return bench_median(v, K);
+}
+
+typedef struct stats {
+    size_t n;
+    size_t hit, miss, overlap, other;
+    double median, mean, stream;
+    double median_hit, median_miss; /* over the cases of that outcome */
+} stats;
+
+static void run_scenario(bench_scenario s, const bench_options *o, int reps, int passes,
+                         double overhead, stats *st)
+{
+    size_t n = o->n;
+    boxtoi_query *cases = malloc(n * sizeof *cases);
+    double *per = malloc(n * sizeof *per);
+    double *sub = malloc(n * sizeof *sub);
+    boxtoi_state *state = malloc(n * sizeof *state);
+    if (!cases || !per || !sub || !state) {
+        fprintf(stderr, "boxtoi-bench: out of memory for %zu cases\n", n);
+        exit(1);
+    }
+    bench_make_cases(s, o->seed, n, cases);
+
+    memset(st, 0, sizeof *st);
+    st->n = n;
+    /* Untimed first pass: answers, and warm-up. */
+    for (size_t i = 0; i < n; i++) {
+        boxtoi_result r = boxtoi_solve(&cases[i]);
+        state[i] = r.state;
+        switch (r.state) {
+        case BOXTOI_HIT: st->hit++; break;
+        case BOXTOI_MISS: st->miss++; break;
+        case BOXTOI_OVERLAP: st->overlap++; break;
+        default:
+            if (st->other++ < 3)
+                fprintf(stderr,
+                        "boxtoi-bench: %s case %zu: state %s (%s)\n",
+                        bench_scenario_name(s), i, boxtoi_state_name(r.state),
+                        boxtoi_reason_message(r.reason));
+            break;
+        }
+    }
+
+    for (size_t i = 0; i < n; i++)
+        per[i] = 1e300;
+    for (int p = 0; p < passes; p++) {
+        for (size_t i = 0; i < n; i++) {
+            const boxtoi_query *q = &cases[i];
+            int acc = 0;
+            double t = bench_now_ns();
+            for (int k = 0; k < reps; k++)
+                acc += boxtoi_solve(q).state;
+            double dt = bench_now_ns() - t - overhead;
+            sink += acc;
+            double each = dt / reps;
+            if (each < per[i])
+                per[i] = each;
+        }
+    }
+
+    double stream = 1e300;
+    for (int p = 0; p < passes; p++) {
+        int acc = 0;
+        double t = bench_now_ns();
+        for (size_t i = 0; i < n; i++)
+            acc += boxtoi_solve(&cases[i]).state;
+        double each = (bench_now_ns() - t) / (double) n;
+        sink += acc;
+        if (each < stream)
+            stream = each;
+    }
+
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (state[i] == BOXTOI_HIT)
+            sub[k++] = per[i];
+    st->median_hit = bench_median(sub, k);
+    k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (state[i] == BOXTOI_MISS)
+            sub[k++] = per[i];
+    st->median_miss = bench_median(sub, k);
+    st->mean = bench_mean(per, n);
+    st->median = bench_median(per, n);
+    st->stream = stream;
+    free(state);
+    free(sub);
+    free(per);
+    free(cases);
+}
+
+static void print_header(void)
+{
+    printf("%-17s %6s %6s %6s %10s %10s %10s %10s %10s %7s %7s\n", "scenario", "n",
+           "hit%", "ovl%", "median ns", "mean ns", "hits med", "misses med", "stream ns",
+           "target", "ratio");
+}
+
+static void print_row(bench_scenario s, const stats *st)
+{
+    double target = bench_scenario_target_ns(s);
+    char tbuf[32], rbuf[32];
+    if (target > 0) {
+        snprintf(tbuf, sizeof tbuf, "%.0f", target);
+        snprintf(rbuf, sizeof rbuf, "%.2f%s", st->median / target,
+                 st->median <= target ? "" : "!");
+    } else {
+        strcpy(tbuf, "-");
+        strcpy(rbuf, "-");
+    }
+    char hbuf[32], mbuf[32];
+    snprintf(hbuf, sizeof hbuf, "%.1f", st->median_hit);
+    snprintf(mbuf, sizeof mbuf, "%.1f", st->median_miss);
+    printf("%-17s %6zu %6.1f %6.1f %10.1f %10.1f %10s %10s %10.1f %7s %7s\n",
+           bench_scenario_name(s), st->n, 100.0 * (double) st->hit / (double) st->n,
+           100.0 * (double) st->overlap / (double) st->n, st->median, st->mean,
+           st->hit ? hbuf : "-", st->miss ? mbuf : "-", st->stream, tbuf, rbuf);
+}
+
+/* ---- --emit: JSON Lines queries for the command-line tool ---- */
+
+static void emit_number(double v, int digits)
+{
+    if (v == 0)
+        v = 0; /* no "-0" */
+    printf("%.*g", digits, v);
+}
+
+static void emit_box(const boxtoi_box *b, const boxtoi_motion *m, int digits)
+{
+    printf("{\"min\":[");
+    for (int i = 0; i < 3; i++) {
+        if (i)
+            putchar(',');
+        emit_number(b->lo[i], digits);
+    }
+    printf("],\"max\":[");
+    for (int i = 0; i < 3; i++) {
+        if (i)
+            putchar(',');
+        emit_number(b->hi[i], digits);
+    }
+    printf("],\"motion\":[");
+    for (int k = 0; k <= m->degree; k++) {
+        if (k)
+            putchar(',');
+        putchar('[');
+        for (int i = 0; i < 4; i++) {
+            if (i)
+                putchar(',');
+            putchar('[');
+            for (int j = 0; j < 4; j++) {
+                if (j)
+                    putchar(',');
+                emit_number(m->c[k][i][j], digits);
+            }
+            putchar(']');
+        }
+        putchar(']');
+    }
+    printf("]}");
+}
+
+static int emit(bench_scenario s, const bench_options *o, int digits)
+{
+    for (size_t i = 0; i < o->n; i++) {
+        boxtoi_query q;
+        bench_make_case(s, o->seed, i, &q);
+        printf("{\"id\":%zu,\"a\":", i);
+        emit_box(&q.a, &q.motion_a, digits);
+        printf(",\"b\":");
+        emit_box(&q.b, &q.motion_b, digits);
+        printf(",\"t0\":");
+        emit_number(q.t0, digits);
+        printf(",\"t1\":");
+        emit_number(q.t1, digits);
+        printf("}\n");
+    }
+    if (fflush(stdout) || ferror(stdout)) {
+        fprintf(stderr, "boxtoi-bench: write error\n");
+        return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    bench_options o;
+    bench_options_default(&o);
+    int reps = 16, passes = 3, digits = 9, emit_s = -1;
+
+    for (int i = 1; i < argc;) {
+        int used = bench_option(&o, argc, argv, i);
+        if (used < 0)
+            return 2;
+        if (used > 0) {
+            i += used;
+            continue;
+        }
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (strcmp(a, "--reps") == 0 || strcmp(a, "--passes") == 0 ||
+            strcmp(a, "--digits") == 0 || strcmp(a, "--emit") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "boxtoi-bench: %s needs an argument\n", a);
+                return 2;
+            }
+            const char *v = argv[i + 1];
+            if (strcmp(a, "--emit") == 0) {
+                emit_s = bench_scenario_parse(v);
+                if (emit_s < 0) {
+                    fprintf(stderr, "boxtoi-bench: --emit: unknown scenario '%s'\n", v);
+                    return 2;
+                }
+            } else {
+                char *end;
+                errno = 0;
+                long x = strtol(v, &end, 10);
+                long lo = 1;
+                long hi = strcmp(a, "--digits") == 0 ? 17 : 1000000;
+                if (errno || end == v || *end || x < lo || x > hi) {
+                    fprintf(stderr, "boxtoi-bench: %s: expected an integer from %ld to %ld, got '%s'\n",
+                            a, lo, hi, v);
+                    return 2;
+                }
+                if (strcmp(a, "--reps") == 0)
+                    reps = (int) x;
+                else if (strcmp(a, "--passes") == 0)
+                    passes = (int) x;
+                else
+                    digits = (int) x;
+            }
+            i += 2;
+            continue;
+        }
+        fprintf(stderr, "boxtoi-bench: unknown option '%s'\n", a);
+        usage(stderr);
+        return 2;
+    }
+    bench_options_finish(&o);
+
+    if (emit_s >= 0)
+        return emit((bench_scenario) emit_s, &o, digits);
+
+    double overhead = clock_overhead_ns();
+    if (!o.json) {
+        printf("boxtoi %s: boxtoi_solve() over %zu random cases per scenario, seed %llu\n",
+               boxtoi_version(), o.n, (unsigned long long) o.seed);
+        printf("per-case time = least of %d passes of %d back-to-back calls, less the "
+               "clock's %.0f ns;\nstream = every case once, in order\n", passes, reps,
+               overhead);
+        print_header();
+    }
+    int bad = 0;
+    for (int s = 0; s < BENCH_SCENARIO_COUNT; s++) {
+        if (!o.selected[s])
+            continue;
+        stats st;
+        run_scenario((bench_scenario) s, &o, reps, passes, overhead, &st);
+        if (st.other)
+            bad = 1;
+        if (o.json)
+            printf("{\"method\":\"boxtoi\",\"scenario\":\"%s\",\"n\":%zu,"
+                   "\"ns_median\":%.1f,\"ns_mean\":%.1f}\n",
+                   bench_scenario_name((bench_scenario) s), st.n, st.median, st.mean);
+        else
+            print_row((bench_scenario) s, &st);
+        fflush(stdout);
+    }
+    if (bad)
+        fprintf(stderr, "boxtoi-bench: some cases were not answered (see above)\n");
+    return bad;
+}
