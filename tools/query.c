@@ -369,39 +369,44 @@ static const char *type_name(const json_t *v)
     }
 }
 
-/* A JSON number as a finite double; path names the field for errors. */
-static int get_number(const json_t *v, double *out, char *err,
-                      const char *path)
+/*
+ * A JSON number as a finite double.  Returns NULL, or what is wrong with v
+ * (the caller adds where: the path is formatted only for an error).
+ */
+static const char *get_number(const json_t *v, double *out, char *what,
+                              size_t size)
 {
     double x;
     if (json_is_integer(v))
         x = (double)json_integer_value(v);
     else if (json_is_real(v))
         x = json_real_value(v);
-    else
-        return fail(err, "%s: expected a number, got %s", path, type_name(v));
+    else {
+        snprintf(what, size, "expected a number, got %s", type_name(v));
+        return what;
+    }
     if (!isfinite(x))
-        return fail(err, "%s: not a finite number", path);
+        return "not a finite number";
     *out = x;
-    return 0;
+    return NULL;
 }
 
 /* box.min or box.max: an array of three numbers. */
 static int get_corner(const json_t *v, double out[3], char *err,
                       const char *box, const char *field)
 {
-    char path[64];
+    char what[64];
+    const char *bad;
     if (!json_is_array(v))
         return fail(err, "%s.%s: expected an array of 3 numbers, got %s",
                     box, field, type_name(v));
     if (json_array_size(v) != 3)
         return fail(err, "%s.%s: expected 3 numbers, got %zu", box, field,
                     json_array_size(v));
-    for (int i = 0; i < 3; i++) {
-        snprintf(path, sizeof path, "%s.%s[%d]", box, field, i);
-        if (get_number(json_array_get(v, (size_t)i), &out[i], err, path))
-            return -1;
-    }
+    for (int i = 0; i < 3; i++)
+        if ((bad = get_number(json_array_get(v, (size_t)i), &out[i], what,
+                              sizeof what)))
+            return fail(err, "%s.%s[%d]: %s", box, field, i, bad);
     return 0;
 }
 
@@ -409,7 +414,8 @@ static int get_corner(const json_t *v, double out[3], char *err,
 static int get_motion(const json_t *v, boxtoi_motion *m, char *err,
                       const char *box)
 {
-    char path[64];
+    char what[64];
+    const char *bad;
     if (!json_is_array(v))
         return fail(err,
                     "%s.motion: expected an array of 4x4 coefficient matrices, "
@@ -449,13 +455,11 @@ static int get_motion(const json_t *v, boxtoi_motion *m, char *err,
                 return fail(err,
                             "%s.motion[%zu][%zu]: expected 4 numbers, got %zu",
                             box, k, r, json_array_size(row));
-            for (size_t c = 0; c < 4; c++) {
-                snprintf(path, sizeof path, "%s.motion[%zu][%zu][%zu]", box, k,
-                         r, c);
-                if (get_number(json_array_get(row, c), &m->c[k][r][c], err,
-                               path))
-                    return -1;
-            }
+            for (size_t c = 0; c < 4; c++)
+                if ((bad = get_number(json_array_get(row, c), &m->c[k][r][c],
+                                      what, sizeof what)))
+                    return fail(err, "%s.motion[%zu][%zu][%zu]: %s", box, k, r,
+                                c, bad);
         }
         for (size_t c = 0; c < 3; c++) {
             if (m->c[k][3][c] != 0) {
@@ -559,10 +563,12 @@ static int get_query(const json_t *root, boxtoi_query *q, const json_t **id,
         return -1;
     q->t0 = 0;
     q->t1 = 1;
-    if (t0 != NULL && get_number(t0, &q->t0, err, "t0"))
-        return -1;
-    if (t1 != NULL && get_number(t1, &q->t1, err, "t1"))
-        return -1;
+    char what[64];
+    const char *bad;
+    if (t0 != NULL && (bad = get_number(t0, &q->t0, what, sizeof what)))
+        return fail(err, "t0: %s", bad);
+    if (t1 != NULL && (bad = get_number(t1, &q->t1, what, sizeof what)))
+        return fail(err, "t1: %s", bad);
     if (q->t0 > q->t1) {
         char x[TOOL_DOUBLE_MAX], y[TOOL_DOUBLE_MAX];
         tool_format_double(x, q->t0);
