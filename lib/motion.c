@@ -51,22 +51,35 @@ static boxtoi_reason check_motion(const boxtoi_motion *m)
     return BOXTOI_REASON_NONE;
 }
 
-/* Entry (r, c) of the motion as a power series in s on [t0, t1], then SB. */
+/*
+ * Entry (r, c) of the motion as a power series in s on [t0, t1], then SB.
+ * With t0 = 0 the shift is the identity and only the scaling by h^i remains.
+ */
 static void entry_sbern(const boxtoi_motion *m, int r, int c, double t0,
                         double t1, double *out)
 {
-    double tmp[BXM_CAP];
-    for (int k = 0; k <= m->degree; k++)
-        tmp[k] = m->c[k][r][c];
-    bxp_power_reparam(tmp, m->degree, t0, t1, tmp);
-    bxp_power_to_sbern(tmp, m->degree, out);
+    int d = m->degree;
+    if (t0 != 0.0) {
+        for (int k = 0; k <= d; k++)
+            out[k] = m->c[k][r][c];
+        bxp_power_reparam(out, d, t0, t1, out);
+    } else {
+        double h = t1 - t0, hp = 1.0;
+        for (int k = 0; k <= d; k++) {
+            out[k] = m->c[k][r][c] * hp;
+            hp *= h;
+        }
+    }
+    bxp_power_to_sbern(out, d, out);
 }
 
 static double max_abs(const double *a, int n)
 {
     double v = 0.0;
-    for (int i = 0; i <= n; i++)
-        v = fmax(v, fabs(a[i]));
+    for (int i = 0; i <= n; i++) {
+        double x = fabs(a[i]);
+        v = x > v ? x : v;
+    }
     return v;
 }
 
@@ -125,24 +138,31 @@ boxtoi_reason bx_prepare(const boxtoi_box *box, const boxtoi_motion *motion,
                 out->u[k][r][i] *= flip;
                 out->p[r][i] += centre[k] * out->u[k][r][i];
             }
-            scale = fmax(scale, max_abs(out->u[k][r], d));
+            double m = max_abs(out->u[k][r], d);
+            scale = m > scale ? m : scale;
         }
-        scale = fmax(scale, max_abs(out->p[r], d));
+        double m = max_abs(out->p[r], d);
+        scale = m > scale ? m : scale;
     }
     if (!(scale <= RANGE_LIMIT))
         return BOXTOI_REASON_OUT_OF_RANGE;
     /* det(u) = u0 . (u1 x u2), degree 3d: must not vanish. */
     double det[3 * BXM_CAP], cr[2 * BXM_CAP];
     int n3 = 3 * d;
-    memset(det, 0, sizeof det);
+    for (int k = 0; k <= n3; k++)
+        det[k] = 0.0;
     for (int r = 0; r < 3; r++) {
-        int r1 = (r + 1) % 3, r2 = (r + 2) % 3;
-        bxp_sbern_mul(out->u[1][r1], d, out->u[2][r2], d, cr);
-        for (int i = 0; i <= 2 * d; i++)
-            cr[i] = -cr[i];
-        bxp_sbern_muladd(cr, 1.0, out->u[1][r2], d, out->u[2][r1], d);
-        /* cr = (u1 x u2)[r] with sign: u1[r2] u2[r1] - u1[r1] u2[r2] = -(u1 x u2)[r] */
-        bxp_sbern_muladd(det, -1.0, out->u[0][r], d, cr, 2 * d);
+        const double *a1 = out->u[1][(r + 1) % 3], *a2 = out->u[1][(r + 2) % 3];
+        const double *b1 = out->u[2][(r + 1) % 3], *b2 = out->u[2][(r + 2) % 3];
+        const double *u0 = out->u[0][r];
+        for (int k = 0; k <= 2 * d; k++)
+            cr[k] = 0.0;
+        for (int i = 0; i <= d; i++)
+            for (int j = 0; j <= d; j++)
+                cr[i + j] += a1[i] * b2[j] - a2[i] * b1[j];
+        for (int i = 0; i <= d; i++)
+            for (int j = 0; j <= 2 * d; j++)
+                det[i + j] += u0[i] * cr[j];
     }
     if (vanishes(det, n3))
         return BOXTOI_REASON_SINGULAR;
@@ -202,8 +222,9 @@ static int rational_range(const double *num_hi, const double *num_lo,
         ok &= den[i] > 0.0;
     if (ok) {
         for (int i = 0; i <= n; i++) {
-            *vmax = fmax(*vmax, num_hi[i] / den[i]);
-            *vmin = fmin(*vmin, num_lo[i] / den[i]);
+            double hi = num_hi[i] / den[i], lo = num_lo[i] / den[i];
+            *vmax = hi > *vmax ? hi : *vmax;
+            *vmin = lo < *vmin ? lo : *vmin;
         }
         return 1;
     }
@@ -222,8 +243,10 @@ static int rational_range(const double *num_hi, const double *num_lo,
 int bx_swept_aabb(const bx_moving *m, double lo[3], double hi[3])
 {
     int d = m->d;
-    double w[BXM_CAP];
+    double w[BXM_CAP], binom[BXM_CAP];
     bxp_sbern_to_bern(m->w, d, w);
+    for (int i = 0; i <= d; i++)
+        binom[i] = bxp_binomial(d, i);
     for (int r = 0; r < 3; r++) {
         /* Per control point: centre +- sum_k half_k |u_k| bounds every vertex. */
         double up[BXM_CAP], dn[BXM_CAP], c[BXM_CAP];
@@ -231,7 +254,7 @@ int bx_swept_aabb(const bx_moving *m, double lo[3], double hi[3])
         for (int i = 0; i <= d; i++) {
             double e = 0.0;
             for (int k = 0; k < 3; k++)
-                e += m->half[k] * fabs(m->u[k][r][i]) / bxp_binomial(d, i);
+                e += m->half[k] * fabs(m->u[k][r][i]) / binom[i];
             up[i] = c[i] + e;
             dn[i] = c[i] - e;
         }

@@ -101,17 +101,18 @@ void bxp_power_reparam(const double *c, int n, double t0, double t1,
     }
 }
 
-/* s^i = s^i (s + (1-s))^(n-i): a_j = sum_{i<=j} c_i C(n-i, j-i). */
+/*
+ * s^i = s^i (s + (1-s))^(n-i): a_j = sum_{i<=j} c_i C(n-i, j-i).  Descending
+ * j reads only c_0..c_j, so out may alias c.
+ */
 void bxp_power_to_sbern(const double *c, int n, double *out)
 {
-    double tmp[CAP];
-    for (int j = 0; j <= n; j++) {
+    for (int j = n; j >= 0; j--) {
         double a = 0.0;
         for (int i = 0; i <= j; i++)
             a += c[i] * binomial_table[n - i][j - i];
-        tmp[j] = a;
+        out[j] = a;
     }
-    memcpy(out, tmp, (size_t)(n + 1) * sizeof *out);
 }
 
 void bxp_sbern_to_bern(const double *sb, int n, double *out)
@@ -220,26 +221,38 @@ static void bern_split(const double *b, int n, double t, double *left,
     }
 }
 
+/*
+ * In place: the left part [0, c] keeps b_0^(r) (level r of de Casteljau at
+ * c) in slot r; then the right part [a / c, 1] of that keeps b_j^(n-j) in
+ * slot j.
+ */
 void bxp_bern_restrict(const double *b, int n, double a, double c, double *out)
 {
-    double tmp[CAP];
-    if (c >= 1.0)
-        memcpy(tmp, b, (size_t)(n + 1) * sizeof *tmp);
-    else
-        bern_split(b, n, c, tmp, NULL);
-    if (a <= 0.0 || c <= 0.0)
-        memcpy(out, tmp, (size_t)(n + 1) * sizeof *out);
-    else
-        bern_split(tmp, n, a / c, NULL, out);
+    double w[CAP];
+    for (int i = 0; i <= n; i++)
+        w[i] = b[i];
+    if (c < 1.0)
+        for (int r = 1; r <= n; r++)
+            for (int j = n; j >= r; j--)
+                w[j] = w[j - 1] + c * (w[j] - w[j - 1]);
+    if (a > 0.0 && c > 0.0) {
+        double t = a / c;
+        for (int r = 1; r <= n; r++)
+            for (int j = 0; j <= n - r; j++)
+                w[j] += t * (w[j + 1] - w[j]);
+    }
+    for (int i = 0; i <= n; i++)
+        out[i] = w[i];
 }
 
 /* Largest absolute coefficient. */
 static double max_abs(const double *b, int n)
 {
     double m = 0.0;
-    for (int i = 0; i <= n; i++)
-        if (fabs(b[i]) > m)
-            m = fabs(b[i]);
+    for (int i = 0; i <= n; i++) {
+        double v = fabs(b[i]);
+        m = v > m ? v : m;
+    }
     return m;
 }
 
@@ -274,7 +287,8 @@ static double polish(const struct first_search *fs, double lo, double hi)
         return lo;
     for (int it = 0; it < 200; it++) {
         double width = hi - lo;
-        if (width <= 2.0 * DBL_EPSILON * fmax(fabs(lo), fabs(hi)) ||
+        double mag = fabs(lo) > fabs(hi) ? fabs(lo) : fabs(hi);
+        if (width <= 2.0 * DBL_EPSILON * mag ||
             width <= DBL_MIN)
             break;
         double x = hi - fhi * (hi - lo) / (fhi - flo);

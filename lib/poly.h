@@ -31,7 +31,10 @@ double bxp_power_eval(const double *c, int n, double x);
 void bxp_power_reparam(const double *c, int n, double t0, double t1,
                        double *out);
 
-/** Power form on [0, 1] to scaled Bernstein form (coefficient of s^i (1-s)^(n-i)). */
+/**
+ * Power form on [0, 1] to scaled Bernstein form (coefficient of
+ * s^i (1-s)^(n-i)).  out may alias c.
+ */
 void bxp_power_to_sbern(const double *c, int n, double *out);
 
 /** Scaled Bernstein to Bernstein form: divide by C(n, i).  out may alias in. */

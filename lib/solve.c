@@ -42,9 +42,11 @@ typedef struct term {
     double coef; /* half extent (>= 0) */
 } term;
 
+/* The real roots of one polynomial on [0, 1], listed once when first needed. */
 typedef struct root_cache {
-    double from, next;
-    int zero; /* -1 unknown, 0 no, 1 zero to rounding */
+    int zero;   /* -1 unknown, 0 no, 1 zero to rounding */
+    int count;  /* roots listed, -1 before listing */
+    double roots[PCAP];
 } root_cache;
 
 typedef struct solver {
@@ -65,6 +67,9 @@ typedef struct solver {
     double xscale[NAXES];
     root_cache xrc[NAXES];
     unsigned xhave;
+    double xb[NAXES][PCAP];               /* x in Bernstein form */
+    double tb[40][PCAP];                  /* w q in Bernstein form, see term_bern */
+    unsigned char tbuilt[40];
 } solver;
 
 #define HAVE_D 1u
@@ -74,8 +79,10 @@ typedef struct solver {
 static double max_abs(const double *a, int n)
 {
     double v = 0.0;
-    for (int i = 0; i <= n; i++)
-        v = fmax(v, fabs(a[i]));
+    for (int i = 0; i <= n; i++) {
+        double x = fabs(a[i]);
+        v = x > v ? x : v;
+    }
     return v;
 }
 
@@ -98,21 +105,30 @@ static pvec pv33(const double (*rows)[PCAP])
 static void cross_poly(pvec a, int n, pvec b, int m, double out[3][PCAP])
 {
     for (int r = 0; r < 3; r++) {
-        int r1 = (r + 1) % 3, r2 = (r + 2) % 3;
-        bxp_sbern_mul(a.r[r1], n, b.r[r2], m, out[r]);
-        bxp_sbern_muladd(out[r], -1.0, a.r[r2], n, b.r[r1], m);
+        const double *a1 = a.r[(r + 1) % 3], *a2 = a.r[(r + 2) % 3];
+        const double *b1 = b.r[(r + 1) % 3], *b2 = b.r[(r + 2) % 3];
+        double *o = out[r];
+        for (int k = 0; k <= n + m; k++)
+            o[k] = 0.0;
+        for (int i = 0; i <= n; i++)
+            for (int j = 0; j <= m; j++)
+                o[i + j] += a1[i] * b2[j] - a2[i] * b1[j];
     }
 }
 
 /* Dot product of two vectors of SB polynomials, and the size of its terms. */
 static double dot_poly(pvec a, int n, pvec b, int m, double *out)
 {
+    const double *a0 = a.r[0], *a1 = a.r[1], *a2 = a.r[2];
+    const double *b0 = b.r[0], *b1 = b.r[1], *b2 = b.r[2];
+    for (int k = 0; k <= n + m; k++)
+        out[k] = 0.0;
+    for (int i = 0; i <= n; i++)
+        for (int j = 0; j <= m; j++)
+            out[i + j] += a0[i] * b0[j] + a1[i] * b1[j] + a2[i] * b2[j];
     double scale = 0.0;
-    memset(out, 0, (size_t)(n + m + 1) * sizeof *out);
-    for (int r = 0; r < 3; r++) {
-        bxp_sbern_muladd(out, 1.0, a.r[r], n, b.r[r], m);
+    for (int r = 0; r < 3; r++)
         scale += max_abs(a.r[r], n) * max_abs(b.r[r], m);
-    }
     return scale;
 }
 
@@ -163,16 +179,17 @@ static void need_q(solver *S, int idx)
                                   pv9(M->u[0]), M->d, S->q[idx]);
     }
     S->qbuilt[idx] = 1;
-    S->qrc[idx] = (root_cache){0.0, 0.0, -1};
+    S->qrc[idx].count = -1;
     S->qrc[idx].zero = max_abs(S->q[idx], S->qdeg[idx]) <=
                        64.0 * DBL_EPSILON * S->qscale[idx];
 }
 
 /*
- * Next sign change of an SB polynomial p (degree n, size scale) strictly
- * after a and before stop, or stop.  The answer is cached per polynomial as
- * "no sign change in (from, next)", so axes sharing a polynomial reuse it.
- * Returns 2.0 for a polynomial that is zero to rounding (no sign to track).
+ * Next root of an SB polynomial p (degree n, size scale) strictly after a
+ * and before stop, or stop.  All roots on [0, 1] are listed once per
+ * polynomial (sign changes polished to full precision, tangential roots
+ * located), so axes sharing a polynomial reuse them.  A polynomial that is
+ * zero to rounding has no sign to track: stop.
  */
 static double next_change(const double *p, int n, double scale, root_cache *rc,
                           double a, double stop)
@@ -180,25 +197,19 @@ static double next_change(const double *p, int n, double scale, root_cache *rc,
     if (rc->zero < 0)
         rc->zero = max_abs(p, n) <= 64.0 * DBL_EPSILON * scale;
     if (rc->zero)
-        return 2.0;
-    if (a >= rc->from && a < rc->next && (rc->next < 1.0 || stop <= rc->next))
-        return fmin(rc->next, stop);
-    double b[PCAP], sa, r;
-    bxp_sbern_to_bern(p, n, b);
-    /* Sign just after a: of the value at a, or of the derivative side. */
-    sa = bxp_bern_eval(b, n, a);
-    if (sa == 0.0)
-        sa = bxp_bern_eval(b, n, fmin(1.0, a + 1e-12));
-    if (sa < 0.0)
-        for (int i = 0; i <= n; i++)
-            b[i] = -b[i];
-    double noise = 64.0 * DBL_EPSILON * scale;
-    double lo = fmin(1.0, a + 4.0 * DBL_EPSILON);
-    if (!bxp_bern_first_tol(b, n, lo, stop, 0, noise, &r))
-        r = stop;
-    rc->from = a;
-    rc->next = r;
-    return r;
+        return stop;
+    if (rc->count < 0) {
+        double b[PCAP];
+        bxp_sbern_to_bern(p, n, b);
+        rc->count = bxp_bern_roots(b, n, 0.0, 1.0, rc->roots, PCAP);
+        if (rc->count < 0)
+            rc->count = 0;
+    }
+    double lo = a + 4.0 * DBL_EPSILON;
+    for (int i = 0; i < rc->count; i++)
+        if (rc->roots[i] >= lo)
+            return rc->roots[i] < stop ? rc->roots[i] : stop;
+    return stop;
 }
 
 /* Axis direction polynomial (for cross axes) and x_n = n . D. */
@@ -223,7 +234,9 @@ static void need_x(solver *S, int axis)
         S->xdeg[axis] = 2 * dD;
         S->xscale[axis] = dot_poly(pv33(n), dD, pv33(S->D), dD, S->x[axis]);
     }
-    S->xrc[axis] = (root_cache){0.0, 0.0, -1};
+    S->xrc[axis].zero = -1;
+    S->xrc[axis].count = -1;
+    bxp_sbern_to_bern(S->x[axis], S->xdeg[axis], S->xb[axis]);
     S->xhave |= 1u << axis;
 }
 
@@ -292,6 +305,21 @@ static double axis_value(solver *S, int axis, double s)
     return f;
 }
 
+/* The product w q of a term in Bernstein form on [0, 1] (degree n), cached. */
+static const double *term_bern(solver *S, const term *tk, int n)
+{
+    int slot = 2 * tk->q + tk->w_of_a;
+    if (!S->tbuilt[slot]) {
+        const double *w = tk->w_of_a ? S->A->w : S->B->w;
+        int dw = tk->w_of_a ? S->dA : S->dB;
+        need_q(S, tk->q);
+        bxp_sbern_mul(S->q[tk->q], S->qdeg[tk->q], w, dw, S->tb[slot]);
+        bxp_sbern_to_bern(S->tb[slot], n, S->tb[slot]);
+        S->tbuilt[slot] = 1;
+    }
+    return S->tb[slot];
+}
+
 /*
  * First s in [start, stop] at which f_axis > level (want_positive) or
  * f_axis <= level (!want_positive); a piece within noise of the level counts
@@ -314,31 +342,29 @@ static int axis_first(solver *S, int axis, double start, double stop,
          * only cut pieces when looking for the axis to start separating.
          */
         if (want_positive)
-            b = fmin(b, next_change(S->x[axis], n, S->xscale[axis],
-                                    &S->xrc[axis], a, stop));
+            b = next_change(S->x[axis], n, S->xscale[axis], &S->xrc[axis],
+                            a, b);
         for (int k = 0; k < nt; k++) {
             int q = t[k].q;
             need_q(S, q);
-            b = fmin(b, next_change(S->q[q], S->qdeg[q], S->qscale[q],
-                                    &S->qrc[q], a, stop));
+            b = next_change(S->q[q], S->qdeg[q], S->qscale[q], &S->qrc[q],
+                            a, b);
         }
-        double mid = 0.5 * (a + b);
-        double g[PCAP], gb[PCAP];
+        double mid = 0.5 * (a + b), gb[PCAP];
         double sx = bxp_sbern_eval(S->x[axis], n, want_positive ? mid : a) >= 0.0
                         ? 1.0 : -1.0;
         for (int i = 0; i <= n; i++)
-            g[i] = sx * S->x[axis][i];
+            gb[i] = sx * S->xb[axis][i];
         for (int k = 0; k < nt; k++) {
             const term *tk = &t[k];
             if (S->qrc[tk->q].zero == 1)
                 continue;
-            const double *w = tk->w_of_a ? S->A->w : S->B->w;
-            int dw = tk->w_of_a ? S->dA : S->dB;
+            const double *tb = term_bern(S, tk, n);
             double sq = bxp_sbern_eval(S->q[tk->q], S->qdeg[tk->q], mid) >= 0.0
-                            ? 1.0 : -1.0;
-            bxp_sbern_muladd(g, -sq * tk->coef, S->q[tk->q], S->qdeg[tk->q], w, dw);
+                            ? tk->coef : -tk->coef;
+            for (int i = 0; i <= n; i++)
+                gb[i] -= sq * tb[i];
         }
-        bxp_sbern_to_bern(g, n, gb);
         for (int i = 0; i <= n; i++)
             gb[i] -= level;
         if (bxp_bern_first_tol(gb, n, a, b, want_positive, noise, out))
@@ -351,6 +377,47 @@ static int axis_first(solver *S, int axis, double start, double stop,
 }
 
 /*
+ * Does f_axis stay <= level on all of [a, c]?  An upper bound from
+ * Bernstein coefficients: with x_i those of n . D and T_ki those of w_k q_k,
+ *   f <= sum_i (|x_i| - sum_k h_k sigma_k T_ki) B_i
+ * for any signs sigma_k (|p| <= sum |p_i| B_i, and -|q| <= -sigma q), exact
+ * where x and the q_k keep one sign; sigma_k is the sign of q_k at the
+ * middle.  Returns 1 when the bound is <= level everywhere, 0 when it does
+ * not decide.
+ */
+static int axis_below(solver *S, int axis, double a, double c, double level)
+{
+    term t[6];
+    int nt = axis_terms(S, axis, t);
+    need_x(S, axis);
+    int n = S->xdeg[axis];
+    const double *xb = S->xb[axis];
+    double xr[PCAP], sum[PCAP], mid = 0.5 * (a + c);
+    for (int i = 0; i <= n; i++)
+        sum[i] = 0.0;
+    for (int k = 0; k < nt; k++) {
+        const double *tb = term_bern(S, &t[k], n);
+        int q = t[k].q;
+        double sk = bxp_sbern_eval(S->q[q], S->qdeg[q], mid) >= 0.0
+                        ? t[k].coef : -t[k].coef;
+        for (int i = 0; i <= n; i++)
+            sum[i] += sk * tb[i];
+    }
+    /* The bound on all of [0, 1] already holds on [a, c]. */
+    int whole = 1;
+    for (int i = 0; i <= n && whole; i++)
+        whole = fabs(xb[i]) - sum[i] <= level;
+    if (whole)
+        return 1;
+    bxp_bern_restrict(xb, n, a, c, xr);
+    bxp_bern_restrict(sum, n, a, c, sum);
+    for (int i = 0; i <= n; i++)
+        if (!(fabs(xr[i]) - sum[i] <= level))
+            return 0;
+    return 1;
+}
+
+/*
  * When the contact that started at tau ends on this axis: the first s at
  * which f_axis > 0 after it has really gone below zero.  An axis touching at
  * tau (|f| within rounding) must first reach -noise; if it rises above
@@ -359,6 +426,8 @@ static int axis_first(solver *S, int axis, double start, double stop,
 static int axis_exit(solver *S, int axis, double tau, double stop, double *out)
 {
     double noise = axis_noise(S, axis), deep, up;
+    if (axis_below(S, axis, tau, stop, -noise))
+        return 0;
     if (axis_value(S, axis, tau) < -noise)
         return axis_first(S, axis, tau, stop, 1, 0.0, noise, out);
     int rises = axis_first(S, axis, tau, stop, 1, noise, noise, &up);
@@ -396,43 +465,44 @@ static void sat_at(const solver *S, double s, sat *st)
 {
     bx_pose_at(S->A, s, &st->pa);
     bx_pose_at(S->B, s, &st->pb);
-    double dc[3];
-    for (int r = 0; r < 3; r++)
-        dc[r] = st->pb.c[r] - st->pa.c[r];
+    const bx_pose *pa = &st->pa, *pb = &st->pb;
+    double dc[3], la[3], lb[3];
+    for (int r = 0; r < 3; r++) {
+        dc[r] = pb->c[r] - pa->c[r];
+        la[r] = dot3(pa->axis[r], pa->axis[r]);
+        lb[r] = dot3(pb->axis[r], pb->axis[r]);
+    }
     for (int axis = 0; axis < NAXES; axis++) {
-        double n[3], len, ref;
+        double n[3], ref2;
         if (axis < 3) {
-            cross3(st->pa.axis[(axis + 1) % 3], st->pa.axis[(axis + 2) % 3], n);
-            ref = sqrt(dot3(st->pa.axis[(axis + 1) % 3], st->pa.axis[(axis + 1) % 3]) *
-                       dot3(st->pa.axis[(axis + 2) % 3], st->pa.axis[(axis + 2) % 3]));
+            int i1 = (axis + 1) % 3, i2 = (axis + 2) % 3;
+            cross3(pa->axis[i1], pa->axis[i2], n);
+            ref2 = la[i1] * la[i2];
         } else if (axis < 6) {
-            int j = axis - 3;
-            cross3(st->pb.axis[(j + 1) % 3], st->pb.axis[(j + 2) % 3], n);
-            ref = sqrt(dot3(st->pb.axis[(j + 1) % 3], st->pb.axis[(j + 1) % 3]) *
-                       dot3(st->pb.axis[(j + 2) % 3], st->pb.axis[(j + 2) % 3]));
+            int j1 = (axis + 1) % 3, j2 = (axis + 2) % 3;
+            cross3(pb->axis[j1], pb->axis[j2], n);
+            ref2 = lb[j1] * lb[j2];
         } else {
             int i = (axis - 6) / 3, j = (axis - 6) % 3;
-            cross3(st->pa.axis[i], st->pb.axis[j], n);
-            ref = sqrt(dot3(st->pa.axis[i], st->pa.axis[i]) *
-                       dot3(st->pb.axis[j], st->pb.axis[j]));
+            cross3(pa->axis[i], pb->axis[j], n);
+            ref2 = la[i] * lb[j];
         }
-        len = sqrt(dot3(n, n));
-        st->valid[axis] = len > 1e-9 * ref;
+        /* |n| > 1e-9 |u| |v|, compared squared. */
+        double len2 = dot3(n, n);
+        st->valid[axis] = len2 > 1e-18 * ref2;
         if (!st->valid[axis]) {
             st->d[axis] = -INFINITY;
             continue;
         }
+        double inv = 1.0 / sqrt(len2);
+        if (dot3(n, dc) < 0.0)
+            inv = -inv;
         for (int r = 0; r < 3; r++)
-            n[r] /= len;
-        double proj = dot3(n, dc), sum = 0.0;
-        if (proj < 0.0) {
-            proj = -proj;
-            for (int r = 0; r < 3; r++)
-                n[r] = -n[r];
-        }
+            n[r] *= inv;
+        double sum = 0.0;
         for (int k = 0; k < 3; k++)
-            sum += fabs(dot3(n, st->pa.g[k])) + fabs(dot3(n, st->pb.g[k]));
-        st->d[axis] = proj - sum;
+            sum += fabs(dot3(n, pa->g[k])) + fabs(dot3(n, pb->g[k]));
+        st->d[axis] = dot3(n, dc) - sum;
         memcpy(st->n[axis], n, sizeof n);
     }
 }
@@ -920,6 +990,7 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
     S.have = 0;
     S.xhave = 0;
     memset(S.qbuilt, 0, sizeof S.qbuilt);
+    memset(S.tbuilt, 0, sizeof S.tbuilt);
 
     sat st;
     double tau = 0.0;
@@ -931,7 +1002,8 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
         double next = -1.0;
         while (separating_best(&S, &st, stuck, &axis)) {
             double r;
-            if (!axis_first(&S, axis, tau, 1.0, 0, 0.0, axis_noise(&S, axis), &r)) {
+            double noise = axis_noise(&S, axis);
+            if (!axis_first(&S, axis, tau, 1.0, 0, 0.0, noise, &r)) {
                 next = 2.0; /* separates through the end */
                 break;
             }
@@ -966,9 +1038,13 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
     double exit_s = 2.0;
     int order[NAXES];
     sat end;
-    sat_at(&S, 1.0, &end);
-    /* Axes most separated at the end first: the exit is likely theirs, and
-       an early exit shortens the search for every other axis. */
+    /*
+     * Axes most separated a quarter of the way from tau to the end first:
+     * the exit is likely theirs, and an early exit shortens the search for
+     * every other axis (most are then dismissed by axis_below).  The order
+     * only affects the work, never the answer.
+     */
+    sat_at(&S, tau + 0.25 * (1.0 - tau), &end);
     for (int k = 0; k < NAXES; k++) {
         int j = k;
         order[k] = k;
