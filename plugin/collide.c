@@ -129,33 +129,140 @@ static int pose_at(const boxtoi_motion *m, double t, dVector3 p, dMatrix3 R)
     return 1;
 }
 
-/*
- * Speculative contacts are used at the current poses: ODE constrains the
- * velocity of the contact point, and a point far from where the body is now
- * would let the body turn instead of stop.  Map n contacts found at time t
- * back to the body of the moving geom (a, else b) at time 0.
- */
-static void map_to_now(const bt_moving *a, const bt_moving *b, double t,
-                       dContactGeom *contact, int skip, int n)
+static void side_of(dGeomID g, dVector3 side);
+
+/* Vertex k (bits: x, y, z high) of a box at pose p, R with full sides. */
+static void vertex_of(const dReal *p, const dReal *R, const dReal *side, int k,
+                      double out[3])
 {
-    const bt_moving *m = a->moving ? a : b;
-    if (!m || !m->moving || t <= 0)
-        return;
-    dVector3 pt, p0;
-    dMatrix3 Rt, R0;
-    if (!pose_at(&m->motion, t, pt, Rt) || !pose_at(&m->motion, 0, p0, R0))
-        return;
-    for (int i = 0; i < n; i++) {
-        dContactGeom *c = CONTACT(contact, i * skip);
-        double d[3], l[3];
-        for (int k = 0; k < 3; k++)
-            d[k] = (double)c->pos[k] - pt[k];
-        for (int k = 0; k < 3; k++)
-            l[k] = Rt[k] * d[0] + Rt[4 + k] * d[1] + Rt[8 + k] * d[2];
-        for (int k = 0; k < 3; k++)
-            c->pos[k] = (dReal)(p0[k] + R0[k * 4] * l[0] + R0[k * 4 + 1] * l[1]
-                                + R0[k * 4 + 2] * l[2]);
+    double l[3];
+    for (int i = 0; i < 3; i++)
+        l[i] = ((k >> i) & 1 ? 0.5 : -0.5) * (double)side[i];
+    for (int i = 0; i < 3; i++)
+        out[i] = (double)p[i] + (double)R[i * 4] * l[0]
+                 + (double)R[i * 4 + 1] * l[1] + (double)R[i * 4 + 2] * l[2];
+}
+
+/*
+ * Speculative contacts (the stepper's last sub-steps, when its budget is
+ * spent): a pair that would meet, or get deeper, within the rest of the step
+ * gets contacts at the current poses, all with the normal n of that future
+ * contact (ODE's convention: from o2 towards o1) and depth 0, so that ODE
+ * forbids any approach along n at those points during the sub-step.
+ *
+ * The relative normal velocity of two rigid bodies, measured at a point p,
+ * is an affine function of p that does not depend on p's component along n.
+ * So when it is non-negative at the corners of a polygon, it is so at every
+ * point whose projection along n falls inside.  One point only (the
+ * first-contact feature) would let a spinning box pivot about it and pass;
+ * the points here are the corners of a rectangle, in the plane normal to n,
+ * that contains the projection of the smaller box (whose outline bounds
+ * where the two can meet), placed at that box's extreme towards the other
+ * geom: then no point of it may approach.  With room for three contacts only
+ * a triangle containing that rectangle is used; with less, the box's
+ * vertices nearest the other geom.  o2 NULL (a plane) means o1's box.
+ * Returns the number of contacts written (at most maxc and four).
+ */
+static int spec_points(dGeomID o1, dGeomID o2, const dReal n[3], int maxc,
+                       dContactGeom *contact, int skip)
+{
+    dVector3 side1, side2;
+    side_of(o1, side1);
+    int second = 0;
+    if (o2) {
+        side_of(o2, side2);
+        double m1 = fmax(fmax(side1[0], side1[1]), side1[2]);
+        double m2 = fmax(fmax(side2[0], side2[1]), side2[2]);
+        second = m2 < m1;
     }
+    dGeomID g = second ? o2 : o1;
+    const dReal *side = second ? side2 : side1;
+    const dReal *p = dGeomGetPosition(g), *R = dGeomGetRotation(g);
+    double nn[3] = {n[0], n[1], n[2]};
+    double sgn = second ? -1 : 1; /* towards the other geom is -sgn n */
+    /* in-plane axes: the box axis most normal to n, projected; then n x u */
+    int best = 0;
+    double bestd = 2;
+    for (int i = 0; i < 3; i++) {
+        double d = fabs(R[i] * nn[0] + R[4 + i] * nn[1] + R[8 + i] * nn[2]);
+        if (d < bestd) {
+            bestd = d;
+            best = i;
+        }
+    }
+    double u[3] = {R[best], R[4 + best], R[8 + best]};
+    double un = u[0] * nn[0] + u[1] * nn[1] + u[2] * nn[2];
+    for (int k = 0; k < 3; k++)
+        u[k] -= un * nn[k];
+    double ul = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    if (!(ul > 0))
+        return 0;
+    for (int k = 0; k < 3; k++)
+        u[k] /= ul;
+    double w[3] = {nn[1] * u[2] - nn[2] * u[1], nn[2] * u[0] - nn[0] * u[2],
+                   nn[0] * u[1] - nn[1] * u[0]};
+    double v[8][3], key[8];
+    double umin = INFINITY, umax = -INFINITY, wmin = INFINITY, wmax = -INFINITY;
+    double hmin = INFINITY;
+    int idx[8];
+    for (int k = 0; k < 8; k++) {
+        vertex_of(p, R, side, k, v[k]);
+        double du = v[k][0] * u[0] + v[k][1] * u[1] + v[k][2] * u[2];
+        double dw = v[k][0] * w[0] + v[k][1] * w[1] + v[k][2] * w[2];
+        double dn = sgn * (v[k][0] * nn[0] + v[k][1] * nn[1] + v[k][2] * nn[2]);
+        umin = fmin(umin, du);
+        umax = fmax(umax, du);
+        wmin = fmin(wmin, dw);
+        wmax = fmax(wmax, dw);
+        hmin = fmin(hmin, dn);
+        key[k] = dn;
+        idx[k] = k;
+    }
+    if (maxc > 4)
+        maxc = 4;
+    double pts[4][2];
+    int m = 0;
+    if (maxc >= 4) {
+        double c[4][2] = {{umin, wmin}, {umax, wmin}, {umax, wmax}, {umin, wmax}};
+        memcpy(pts, c, sizeof c);
+        m = 4;
+    } else if (maxc == 3) {
+        double c[3][2] = {{umin, wmin}, {2 * umax - umin, wmin},
+                          {umin, 2 * wmax - wmin}};
+        memcpy(pts, c, sizeof c);
+        m = 3;
+    }
+    if (m > 0) {
+        for (int i = 0; i < m; i++) {
+            dContactGeom *c = CONTACT(contact, i * skip);
+            for (int k = 0; k < 3; k++)
+                c->pos[k] = (dReal)(pts[i][0] * u[k] + pts[i][1] * w[k]
+                                    + sgn * hmin * nn[k]);
+        }
+    } else {
+        for (int i = 1; i < 8; i++)
+            for (int j = i; j > 0 && key[idx[j]] < key[idx[j - 1]]; j--) {
+                int t = idx[j];
+                idx[j] = idx[j - 1];
+                idx[j - 1] = t;
+            }
+        for (m = 0; m < maxc; m++) {
+            dContactGeom *c = CONTACT(contact, m * skip);
+            for (int k = 0; k < 3; k++)
+                c->pos[k] = (dReal)v[idx[m]][k];
+        }
+    }
+    for (int i = 0; i < m; i++) {
+        dContactGeom *c = CONTACT(contact, i * skip);
+        for (int k = 0; k < 3; k++)
+            c->normal[k] = n[k];
+        c->depth = 0;
+        c->g1 = o1;
+        c->g2 = o2;
+        c->side1 = -1;
+        c->side2 = -1;
+    }
+    return m;
 }
 
 static double max_side(const boxtoi_box *b)
@@ -204,6 +311,8 @@ static boxtoi_result solve_pair(const bt_moving *a, const bt_moving *b,
                                 double tmax)
 {
     boxtoi_query q;
+    memset(&q, 0, sizeof q);
+    q.flags = BOXTOI_SKIP_EXIT; /* the plugin never needs the exit time */
     q.a = a->box;
     q.b = b->box;
     q.motion_a = a->motion;
@@ -229,9 +338,9 @@ static void shrink(boxtoi_box *b, double delta);
  * margin within the window (a box tumbling into a wall), as contacts with
  * depth 0, so that ODE stops that approach too.
  */
-static int speculative_box_box(dGeomID o1, dGeomID o2, const dVector3 side1,
-                               const dVector3 side2, double depth_now, int flags,
-                               dContactGeom *contact, int skip)
+static int speculative_box_box(dGeomID o1, dGeomID o2, double depth_now,
+                               int maxc, dContactGeom *have, int nhave,
+                               int skip)
 {
     bt_moving a, b;
     pair_motions(o1, o2, &a, &b);
@@ -248,18 +357,8 @@ static int speculative_box_box(dGeomID o1, dGeomID o2, const dVector3 side1,
     boxtoi_result r = solve_pair(&sa, &sb, tmax);
     if (r.state != BOXTOI_HIT)
         return 0;
-    dVector3 p1, p2, normal;
-    dMatrix3 R1, R2;
-    dReal depth;
-    int code;
-    if (!pose_at(&a.motion, r.toi, p1, R1) || !pose_at(&b.motion, r.toi, p2, R2))
-        return 0;
-    int m = dBoxBox(p1, R1, side1, p2, R2, side2, normal, &depth, &code, flags,
-                    contact, skip);
-    dReal nn[3] = {-normal[0], -normal[1], -normal[2]};
-    finish_contacts(o1, o2, contact, skip, m, nn, 1);
-    map_to_now(&a, &b, r.toi, contact, skip, m);
-    return m;
+    dReal nn[3] = {(dReal)-r.normal[0], (dReal)-r.normal[1], (dReal)-r.normal[2]};
+    return spec_points(o1, o2, nn, maxc, CONTACT(have, nhave * skip), skip);
 }
 
 /* box-box: o1 boxtoi, o2 boxtoi or dBox */
@@ -278,14 +377,21 @@ static int box_box(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
         dReal nn[3] = {-normal[0], -normal[1], -normal[2]};
         finish_contacts(o1, o2, contact, skip, n, nn, 0);
         note_toi(o1, o2, 0);
-        if (spec_rel_ >= 0 && n < (flags & NUMC_MASK))
-            n += speculative_box_box(o1, o2, side1, side2, depth > 0 ? depth : 0,
-                                     (flags & ~NUMC_MASK)
-                                     | ((flags & NUMC_MASK) - n),
-                                     CONTACT(contact, n * skip), skip);
+        int maxc = flags & NUMC_MASK;
+        if (spec_rel_ >= 0 && maxc >= 3) {
+            /* speculative contacts need room for three or four; the
+               contacts of now give way when there is less */
+            int keep = maxc - n >= 3 ? n : 0;
+            int m = speculative_box_box(o1, o2, depth > 0 ? depth : 0,
+                                        maxc - keep, contact, keep, skip);
+            if (m > 0)
+                n = keep + m;
+        }
         return n;
     }
 
+    if (bt_step_apart(o1, o2))
+        return 0; /* the stepper already knows: no contact within the window */
     bt_moving a, b;
     pair_motions(o1, o2, &a, &b);
     if (!a.moving && !b.moving)
@@ -299,6 +405,14 @@ static int box_box(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
     double toi = r.state == BOXTOI_HIT ? r.toi : 0;
     if (toi <= TOI_ZERO * tmax)
         toi = 0;
+    if (spec_rel_ >= 0) {
+        dReal nn[3] = {(dReal)-r.normal[0], (dReal)-r.normal[1],
+                       (dReal)-r.normal[2]};
+        int m = spec_points(o1, o2, nn, flags & NUMC_MASK, contact, skip);
+        if (m > 0)
+            note_toi(o1, o2, toi);
+        return m;
+    }
 
     /* Try the full manifold at the time of impact: inflate both boxes a
        little and ask dBoxBox; keep it when it agrees with the solver. */
@@ -320,8 +434,6 @@ static int box_box(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
             dReal nn[3] = {-normal[0], -normal[1], -normal[2]};
             finish_contacts(o1, o2, contact, skip, m, nn, 1);
             note_toi(o1, o2, toi);
-            if (spec_rel_ >= 0)
-                map_to_now(&a, &b, r.toi, contact, skip, m);
             return m;
         }
     }
@@ -333,8 +445,6 @@ static int box_box(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
     c->depth = 0;
     finish_contacts(o1, o2, contact, skip, 1, NULL, 0);
     note_toi(o1, o2, toi);
-    if (spec_rel_ >= 0)
-        map_to_now(&a, &b, r.toi, contact, skip, 1);
     return 1;
 }
 
@@ -605,7 +715,7 @@ static int collide_box_plane(dGeomID o1, dGeomID o2, int flags,
         finish_contacts(o1, o2, contact, skip, n, plane, 0);
         note_toi(o1, o2, 0);
         int maxc = flags & NUMC_MASK;
-        if (spec_rel_ >= 0 && n < maxc) {
+        if (spec_rel_ >= 0 && maxc >= 3) {
             /* speculative: the vertex that will first be deeper than the
                margin within the window */
             bt_moving a;
@@ -617,16 +727,16 @@ static int collide_box_plane(dGeomID o1, dGeomID o2, int flags,
                                    + fmax(spec_rel_ * min_side(&a.box), spec_abs_));
                 double t = plane_first_contact(&a, deep, tmax);
                 if (t > 0) {
-                    dContactGeom *c = CONTACT(contact, n * skip);
-                    int m = plane_contacts_at(&a, plane, t, 1, c, skip);
-                    finish_contacts(o1, o2, c, skip, m, NULL, 0);
-                    map_to_now(&a, NULL, t, c, skip, m);
-                    n += m;
+                    int keep = maxc - n >= 3 ? n : 0;
+                    n = keep + spec_points(o1, NULL, plane, maxc - keep,
+                                           CONTACT(contact, keep * skip), skip);
                 }
             }
         }
         return n;
     }
+    if (bt_step_apart(o1, o2))
+        return 0; /* the stepper already knows: no contact within the window */
     bt_moving a;
     bt_moving_boxtoi(o1, &a);
     if (!a.moving)
@@ -637,13 +747,17 @@ static int collide_box_plane(dGeomID o1, dGeomID o2, int flags,
     double toi = plane_first_contact(&a, plane, tmax);
     if (toi < 0)
         return 0;
+    if (spec_rel_ >= 0) {
+        n = spec_points(o1, NULL, plane, flags & NUMC_MASK, contact, skip);
+        if (n > 0)
+            note_toi(o1, o2, toi <= TOI_ZERO * tmax ? 0 : toi);
+        return n;
+    }
     n = plane_contacts_at(&a, plane, toi, flags, contact, skip);
     if (n <= 0)
         return 0;
     finish_contacts(o1, o2, contact, skip, n, NULL, 0);
     note_toi(o1, o2, toi <= TOI_ZERO * tmax ? 0 : toi);
-    if (spec_rel_ >= 0)
-        map_to_now(&a, NULL, toi, contact, skip, n);
     return n;
 }
 
@@ -707,8 +821,11 @@ static void shrink(boxtoi_box *b, double delta)
     }
 }
 
-int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi)
+int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
+                int *first)
 {
+    if (first)
+        *first = 0;
     if (!bt_get(o1)) {
         dGeomID t = o1;
         o1 = o2;
@@ -738,6 +855,8 @@ int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi)
                 return 0;
             if (t > p->window) {
                 *toi = t;
+                if (first)
+                    *first = 1;
                 return 2;
             }
         }
@@ -761,6 +880,8 @@ int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi)
                 return 0;
             if (r.state == BOXTOI_HIT && r.toi > p->window) {
                 *toi = r.toi;
+                if (first)
+                    *first = 1;
                 return 2;
             }
         }

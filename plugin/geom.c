@@ -3,6 +3,7 @@
  * bounding box.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -21,9 +22,24 @@ int bt_self_reversed(void)
     return self_reversed;
 }
 
+static unsigned cache_epoch_ = 0;
+
+void bt_set_cache_epoch(unsigned epoch)
+{
+    cache_epoch_ = epoch;
+}
+
+void bt_cache_free(bt_data *d)
+{
+    free(d->cache);
+    d->cache = NULL;
+    d->cache_epoch = 0;
+}
+
 static void class_dtor(dGeomID g)
 {
     bt_data *d = dGeomGetClassData(g);
+    bt_cache_free(d);
     if (d->prev)
         d->prev->next = d->next;
     else if (all_boxes == d)
@@ -118,9 +134,30 @@ static void body_motion(dGeomID g, dBodyID b, double h, bt_moving *mv)
     mv->moving = 1;
 }
 
+static void moving_boxtoi(dGeomID g, bt_data *d, bt_moving *mv);
+
 void bt_moving_boxtoi(dGeomID g, bt_moving *mv)
 {
     bt_data *d = dGeomGetClassData(g);
+    if (cache_epoch_ == 0) {
+        moving_boxtoi(g, d, mv);
+        return;
+    }
+    if (d->cache_epoch == cache_epoch_ && d->cache) {
+        *mv = *d->cache;
+        return;
+    }
+    moving_boxtoi(g, d, mv);
+    if (!d->cache)
+        d->cache = malloc(sizeof *d->cache);
+    if (d->cache) {
+        *d->cache = *mv;
+        d->cache_epoch = cache_epoch_;
+    }
+}
+
+static void moving_boxtoi(dGeomID g, bt_data *d, bt_moving *mv)
+{
     centred_box(d->side, &mv->box);
     if (d->has_motion) {
         mv->motion = d->motion;
@@ -236,6 +273,8 @@ dGeomID dCreateBoxtoiBox(dSpaceID space, dReal lx, dReal ly, dReal lz)
     d->has_motion = 0;
     d->last_toi = -1;
     d->geom = g;
+    d->cache = NULL;
+    d->cache_epoch = 0;
     d->prev = NULL;
     d->next = all_boxes;
     if (all_boxes)
@@ -254,6 +293,7 @@ void dGeomBoxtoiBoxSetLengths(dGeomID g, dReal lx, dReal ly, dReal lz)
     d->side[0] = clean_length(lx);
     d->side[1] = clean_length(ly);
     d->side[2] = clean_length(lz);
+    d->cache_epoch = 0;
     dGeomMoved(g);
 }
 
@@ -284,6 +324,7 @@ boxtoi_reason dGeomBoxtoiBoxSetMotion(dGeomID g, const boxtoi_motion *motion,
     d->motion_h = hh;
     d->motion_shift = 0;
     d->has_motion = 1;
+    d->cache_epoch = 0;
     dGeomMoved(g);
     return BOXTOI_REASON_NONE;
 }
@@ -294,6 +335,7 @@ void dGeomBoxtoiBoxClearMotion(dGeomID g)
     if (!d)
         return;
     d->has_motion = 0;
+    d->cache_epoch = 0;
     dGeomMoved(g);
 }
 
@@ -330,7 +372,7 @@ int bt_in_space(dGeomID g, dSpaceID space)
     return 0;
 }
 
-void bt_arm(dSpaceID space, double h, int reset_toi)
+void bt_arm(dSpaceID space, double h, int reset_toi, double shift)
 {
     if (!space || box_class < 0)
         return;
@@ -342,6 +384,8 @@ void bt_arm(dSpaceID space, double h, int reset_toi)
         if (!bt_in_space(d->geom, space))
             continue;
         d->h = h;
+        d->motion_shift = shift;
+        d->cache_epoch = 0;
         if (reset_toi)
             d->last_toi = -1;
         dGeomMoved(d->geom);
@@ -351,5 +395,5 @@ void bt_arm(dSpaceID space, double h, int reset_toi)
 void dBoxtoiPredict(dWorldID world, dSpaceID space, dReal h)
 {
     (void)world;
-    bt_arm(space, h, 1);
+    bt_arm(space, h, 1, 0.0);
 }

@@ -16,6 +16,9 @@ typedef struct bt_data {
     double motion_shift;    /* time already consumed by sub-steps */
     double last_toi;        /* see dGeomBoxtoiBoxGetLastTOI */
     dGeomID geom;           /* the geom owning this data */
+    unsigned cache_epoch;   /* cache below is valid when this equals the
+                               stepper's current epoch (non-zero) */
+    struct bt_moving *cache; /* the geom's motion, computed once per sub-step */
     struct bt_data *prev, *next; /* list of all boxtoi boxes */
 } bt_data;
 
@@ -38,7 +41,9 @@ void bt_moving_boxtoi(dGeomID g, bt_moving *mv);
 void bt_moving_dbox(dGeomID g, double h, bt_moving *mv);
 /* Give every boxtoi box in the space (recursively) the step length h and
    mark it moved; reset_toi clears the last time of impact. */
-void bt_arm(dSpaceID space, double h, int reset_toi);
+/* Arm every boxtoi box of the space for a (sub-)step of h seconds that
+   starts shift seconds into the step of an explicit motion. */
+void bt_arm(dSpaceID space, double h, int reset_toi, double shift);
 
 /* First boxtoi box of the list of all of them (follow ->next). */
 bt_data *bt_first(void);
@@ -83,10 +88,25 @@ typedef struct bt_toi_params {
    3: touching and approaching fast (deeper than the margin within the
       window, at *toi): ODE must resolve the contact before the rest of
       the step can be predicted. */
-int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi);
+int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
+                int *first);
+/* (*first, when first is not NULL, is set to 1 when the answer is 2 for a
+   pair apart now and until *toi, else 0.) */
 /* Last TOI reported by a collider on this thread (-1 for none). */
 double bt_last_toi(void);
 void bt_reset_last_toi(void);
+
+/* Motion cache: while the stepper holds the bodies' states still (from
+   bt_arm until the world steps) it sets a non-zero epoch, and each boxtoi
+   box's motion is computed once per epoch; 0 turns caching off. */
+void bt_set_cache_epoch(unsigned epoch);
+/* Free the geom's cached motion (class destructor). */
+void bt_cache_free(bt_data *d);
+
+/* step.c: non-zero when the stepper's analysis of the current sub-step
+   found that o1 and o2 do not touch within the colliders' window, so a
+   collider can answer 0 at once.  0 outside the stepper. */
+int bt_step_apart(dGeomID o1, dGeomID o2);
 
 /* Small helpers (geom.c). */
 void bt_motion_shift(boxtoi_motion *m, double s);

@@ -82,8 +82,11 @@ ODE_BOXTOI_API void dGeomBoxtoiBoxGetLengths(dGeomID g, dVector3 result);
  * Set an explicit motion over the step [0, h]: motion maps the box's local
  * frame (centred box, corners -+lengths/2) to the world.  Replaces the
  * body-driven prediction until dGeomBoxtoiBoxClearMotion.  The geom's
- * position and rotation are not changed.  Returns BOXTOI_REASON_NONE, or why
- * the motion is unusable (then nothing changes).
+ * position and rotation are not changed.  t = 0 is the start of the next
+ * dWorldStepToContact call (or of the dCollide calls after dBoxtoiPredict);
+ * within one dWorldStepToContact call, each sub-step uses the motion from
+ * the time already stepped, so the path stays one curve.  Returns
+ * BOXTOI_REASON_NONE, or why the motion is unusable (then nothing changes).
  */
 ODE_BOXTOI_API boxtoi_reason dGeomBoxtoiBoxSetMotion(dGeomID g,
                                                      const boxtoi_motion *motion,
@@ -170,7 +173,7 @@ typedef struct dBoxtoiStepStats {
     int resolutions;    /**< short sub-steps (min_substep) taken to let ODE
                              resolve a contact that was still approaching */
     int speculative;    /**< 1 when the sub-steps ran out with impacts still
-                             ahead and the last sub-step used speculative
+                             ahead and the last sub-steps used speculative
                              contacts */
 } dBoxtoiStepStats;
 
@@ -192,10 +195,22 @@ typedef struct dBoxtoiStepStats {
  *  - a touching pair that still approaches fast gets a short sub-step
  *    (min_substep) so that ODE resolves its contact before the rest of the
  *    step is predicted;
- *  - when max_substeps runs out with impacts ahead, the last sub-step takes
- *    all that remains with speculative contacts (depth 0, placed on the
- *    bodies as they are now), which stop approaches early rather than let
- *    them pass; stats->speculative reports it;
+ *  - when max_substeps runs out with impacts ahead, every pair that would
+ *    meet (or get deeper than rest_depth) within the rest of the step gets
+ *    speculative contacts: depth 0, the normal of that future contact, at
+ *    the current poses, on the corners of a rectangle containing the
+ *    smaller box's outline seen along the normal (a triangle when the
+ *    callback asks for three contacts; the nearest vertices when fewer), so
+ *    that no point of it may approach: approaches stop early (bounce
+ *    applies, as the callback set it) rather than pass.  Those contacts
+ *    first get up to 4 short sub-steps of min_substep each, with a new
+ *    prediction after each, so that a box deflected by one is caught by
+ *    the next; then the rest is taken in one sub-step, with speculative
+ *    contacts again when impacts are still ahead.  stats->substeps counts
+ *    these sub-steps too; stats->speculative reports that it happened;
+ *  - the space is collided once per sub-step: the near callback receives
+ *    the pairs of that pass, in its order, and the colliders answer at once
+ *    for pairs already known not to touch within the sub-step's window;
  *  - the forces and torques accumulated on the bodies of the space's geoms
  *    (and of bodies joined to them) are put back before each sub-step, so
  *    they act over the whole step; other bodies get theirs in the first

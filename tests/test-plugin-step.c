@@ -258,6 +258,47 @@ static void test_analytic(int wall_boxtoi)
     sim_free(&s);
 }
 
+/*
+ * An explicit motion stays one curve across sub-steps.  A body-driven box
+ * hits a wall at 0.3 h, which ends a sub-step; a box without a body, moved
+ * by an explicit motion x(t) = 60 t, reaches a static box at 0.7 h.  The
+ * second sub-step must see that impact 0.4 h into it (with the motion
+ * restarting at t = 0 it would fall after the end of the step).
+ */
+static void test_explicit_substeps(void)
+{
+    sim s;
+    sim_init(&s, 0);
+    dWorldSetGravity(s.world, 0, 0, 0);
+    double side[3] = {0.1, 0.1, 0.1};
+    dGeomID a;
+    dBodyID b = add_body(&s, 1, side, &a);
+    dBodySetGyroscopicMode(b, 0);
+    dBodySetPosition(b, 0, 0, 0);
+    dBodySetLinearVel(b, 60, 0, 0);
+    dGeomID wall = dCreateBox(s.space, 0.02, 1, 1);
+    dGeomSetPosition(wall, 0.05 + 60 * 0.3 * H + 0.01, 0, 0);
+
+    dGeomID e = dCreateBoxtoiBox(s.space, 0.1, 0.1, 0.1);
+    dGeomSetPosition(e, 0, 5, 0);
+    boxtoi_motion m;
+    boxtoi_motion_identity(&m);
+    m.degree = 1;
+    m.c[0][1][3] = 5;
+    m.c[1][0][3] = 60;
+    is_int(dGeomBoxtoiBoxSetMotion(e, &m, H), BOXTOI_REASON_NONE,
+           "explicit motion accepted");
+    dGeomID target = dCreateBox(s.space, 0.02, 1, 1);
+    dGeomSetPosition(target, 0.05 + 60 * 0.7 * H + 0.01, 5, 0);
+
+    dBoxtoiStepStats st;
+    dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
+    is_double(st.first_toi, 0.3 * H, 1e-12, "explicit: first impact at 0.3 h");
+    is_int(st.impacts, 2, "explicit: the explicit box's impact at 0.7 h is a "
+                          "second impact");
+    sim_free(&s);
+}
+
 /* A box falling on the ground, spinning about z (its bottom stays level). */
 static void test_analytic_plane(void)
 {
@@ -452,6 +493,101 @@ static void test_stack(int space_kind)
     sim_free(&r);
 }
 
+/* ---- many impacts per step: a small closed room ------------------------- */
+
+/* The near callback of the room: four contacts at most, bouncy, soft. */
+static void room_cb(void *data, dGeomID o1, dGeomID o2)
+{
+    sim *s = data;
+    dBodyID b1 = dGeomGetBody(o1), b2 = dGeomGetBody(o2);
+    if (!b1 && !b2)
+        return;
+    dContact c[4];
+    memset(c, 0, sizeof c);
+    int n = dCollide(o1, o2, 4, &c[0].geom, sizeof c[0]);
+    for (int i = 0; i < n; i++) {
+        c[i].surface.mode = dContactBounce | dContactSoftCFM;
+        c[i].surface.soft_cfm = 1e-5;
+        c[i].surface.mu = 0.5;
+        c[i].surface.bounce = 0.3;
+        c[i].surface.bounce_vel = 0.5;
+        dJointID j = dJointCreateContact(s->world, s->contacts, &c[i]);
+        dJointAttach(j, b1, b2);
+    }
+}
+
+/* 30 spinning boxes of 5-15 cm at 30-100 m/s in a closed 1.5 m room with
+   1 cm walls: a dozen wall impacts per step or more, far more than the
+   default budget of sub-steps, so most steps end with the catch-all
+   sub-step.  No box may leave the room. */
+static void test_room(void)
+{
+    enum { N = 30, STEPS = 60 };
+    const double L = 1.5, T = 0.01;
+    sim s;
+    sim_init(&s, 1);
+    s.bounce = 0.3;
+    struct { double c[3], e[3]; } slab[6] = {
+        {{L / 2, L / 2, -T / 2}, {L + 2 * T, L + 2 * T, T}},
+        {{L / 2, L / 2, L + T / 2}, {L + 2 * T, L + 2 * T, T}},
+        {{-T / 2, L / 2, L / 2}, {T, L + 2 * T, L}},
+        {{L + T / 2, L / 2, L / 2}, {T, L + 2 * T, L}},
+        {{L / 2, -T / 2, L / 2}, {L, T, L}},
+        {{L / 2, L + T / 2, L / 2}, {L, T, L}},
+    };
+    for (int i = 0; i < 6; i++) {
+        dGeomID g = dCreateBox(s.space, slab[i].e[0], slab[i].e[1], slab[i].e[2]);
+        dGeomSetPosition(g, slab[i].c[0], slab[i].c[1], slab[i].c[2]);
+    }
+    unsigned long long seed = 2718;
+    dBodyID b[N];
+    for (int i = 0; i < N; i++) {
+        double side[3];
+        for (int k = 0; k < 3; k++)
+            side[k] = urand(&seed, 0.05, 0.15);
+        b[i] = add_body(&s, 1, side, NULL);
+        dBodySetGyroscopicMode(b[i], 0);
+        /* a 3 x 5 x 2 grid of cells 0.3 m apart */
+        dBodySetPosition(b[i], 0.45 + 0.3 * (i % 3), 0.15 + 0.3 * ((i / 3) % 5),
+                         0.6 + 0.3 * (i / 15));
+        dQuaternion q;
+        random_quat(&seed, q);
+        dBodySetQuaternion(b[i], q);
+        double speed = urand(&seed, 30, 100), d[3], n = 0;
+        for (int k = 0; k < 3; k++) {
+            d[k] = urand(&seed, -1, 1);
+            n += d[k] * d[k];
+        }
+        n = sqrt(n);
+        dBodySetLinearVel(b[i], speed * d[0] / n, speed * d[1] / n, speed * d[2] / n);
+        dBodySetAngularVel(b[i], urand(&seed, -10, 10), urand(&seed, -10, 10),
+                           urand(&seed, -10, 10));
+    }
+    int escaped = 0, ran_out = 0, failed = 0;
+    int gone[N] = {0};
+    for (int step = 0; step < STEPS; step++) {
+        dBoxtoiStepStats st;
+        if (!dWorldStepToContact(s.world, s.space, H, room_cb, &s, s.contacts, NULL, &st))
+            failed++;
+        ran_out += st.speculative != 0;
+        for (int i = 0; i < N; i++) {
+            const dReal *p = dBodyGetPosition(b[i]);
+            if (!gone[i] && (p[0] < 0 || p[0] > L || p[1] < 0 || p[1] > L
+                             || p[2] < 0 || p[2] > L)) {
+                gone[i] = 1;
+                escaped++;
+                diag("room: box %d left at step %d (%.17g %.17g %.17g)", i, step,
+                     p[0], p[1], p[2]);
+            }
+        }
+    }
+    diag("room: sub-steps ran out in %d of %d steps", ran_out, STEPS);
+    ok(ran_out > 0, "room: the catch-all sub-step was exercised (%d steps)", ran_out);
+    is_int(failed, 0, "room: every step succeeded");
+    is_int(escaped, 0, "room: 30 fast boxes in a closed room with 1 cm walls: none escapes");
+    sim_free(&s);
+}
+
 int main(void)
 {
     plan(0);
@@ -462,10 +598,12 @@ int main(void)
     test_analytic(0);
     test_analytic(1);
     test_analytic_plane();
+    test_explicit_substeps();
     test_shots();
     test_stack(0);
     test_stack(1);
     test_stack(2);
+    test_room();
     dCloseODE();
     return tap_failures() ? 1 : 0;
 }
