@@ -22,7 +22,9 @@
  * timed.  That gives the plugin's overhead on an identical scene: the "same
  * states" ratio.  The twin never feeds back into the boxtoi world.
  * Options: --steps N (default 600), --boxes N (default 200, at most 200),
- * --substeps N (the plugin's max_substeps; default: the plugin's default).
+ * --substeps N (the plugin's max_substeps; default: the plugin's default),
+ * --trace (one line per boxtoi step on stderr: its time, the plain twin's
+ * time, contact joints of both, and the stepper's statistics).
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
@@ -245,23 +247,26 @@ static int outside(const dReal *p)
  */
 static int rain_run(rain *r, int steps, const dBoxtoiStepParams *params,
                     double *per_step, double *same_state, long *substeps,
-                    long *impacts, long *ran_out)
+                    long *impacts, long *ran_out, FILE *trace)
 {
     double spent = 0, spent_plain = 0;
     int escaped = 0;
     for (int k = 0; k < steps; k++) {
+        double plain_dt = 0;
+        long twin_joints = r->twin.joints, joints = r->main.joints;
+        dBoxtoiStepStats st;
+        memset(&st, 0, sizeof st);
         if (r->has_twin) {
             copy_states(&r->twin, &r->main);
             double t0 = demo_now();
             plain_step(&r->twin);
-            spent_plain += demo_now() - t0;
+            plain_dt = demo_now() - t0;
+            spent_plain += plain_dt;
         }
         double t0 = demo_now();
         if (r->mode == MODE_PLAIN) {
             plain_step(&r->main);
         } else {
-            dBoxtoiStepStats st;
-            memset(&st, 0, sizeof st);
             if (!dWorldStepToContact(r->main.world, r->main.space, STEP,
                                      near_callback, &r->main,
                                      r->main.contacts, params, &st))
@@ -271,7 +276,14 @@ static int rain_run(rain *r, int steps, const dBoxtoiStepParams *params,
             *impacts += st.impacts;
             *ran_out += st.speculative != 0;
         }
-        spent += demo_now() - t0;
+        double dt = demo_now() - t0;
+        spent += dt;
+        if (trace && r->mode == MODE_BOXTOI)
+            fprintf(trace, "step %d: %.3f ms, plain %.3f ms, joints %ld "
+                    "(plain %ld), sub-steps %d, impacts %d, resolutions %d, "
+                    "speculative %d\n", k, 1e3 * dt, 1e3 * plain_dt,
+                    r->main.joints - joints, r->twin.joints - twin_joints,
+                    st.substeps, st.impacts, st.resolutions, st.speculative);
         for (int i = 0; i < r->main.nboxes; i++)
             if (!r->escaped[i]
                 && outside(dBodyGetPosition(r->main.body[i]))) {
@@ -300,12 +312,14 @@ static int parse_int(const char *opt, const char *s, int lo, int hi, int *out)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: box-rain [--steps N] [--boxes N] [--substeps N]\n");
+    fprintf(f, "usage: box-rain [--steps N] [--boxes N] [--substeps N] "
+            "[--trace]\n");
 }
 
 int main(int argc, char **argv)
 {
     int steps = DEFAULT_STEPS, nboxes = MAX_BOXES, max_substeps = 0;
+    int trace = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -321,6 +335,8 @@ int main(int argc, char **argv)
             if (!parse_int(a, v, 1, 100000, &max_substeps))
                 return 2;
             i++;
+        } else if (strcmp(a, "--trace") == 0) {
+            trace = 1;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
             return 0;
@@ -355,7 +371,8 @@ int main(int argc, char **argv)
         rain r;
         rain_init(&r, (enum mode)m, boxes, nboxes);
         escaped[m] = rain_run(&r, steps, &params, &cost[m], &same_state[m],
-                              &substeps, &impacts, &ran_out);
+                              &substeps, &impacts, &ran_out,
+                              trace ? stderr : NULL);
         if (m == MODE_PLAIN)
             printf("plain ODE: %3d/%d boxes escaped, %.3f ms per step "
                    "(%.1f contact joints per step)\n",

@@ -306,9 +306,9 @@ static void side_of(dGeomID g, dVector3 side)
     }
 }
 
-/* Solve the first contact of a box-box pair over [0, tmax]. */
-static boxtoi_result solve_pair(const bt_moving *a, const bt_moving *b,
-                                double tmax)
+/* Solve the first contact of a box-box pair over [t0, tmax]. */
+static boxtoi_result solve_pair_from(const bt_moving *a, const bt_moving *b,
+                                     double t0, double tmax)
 {
     boxtoi_query q;
     memset(&q, 0, sizeof q);
@@ -317,9 +317,16 @@ static boxtoi_result solve_pair(const bt_moving *a, const bt_moving *b,
     q.b = b->box;
     q.motion_a = a->motion;
     q.motion_b = b->motion;
-    q.t0 = 0;
+    q.t0 = t0;
     q.t1 = tmax;
     return boxtoi_solve(&q);
+}
+
+/* Solve the first contact of a box-box pair over [0, tmax]. */
+static boxtoi_result solve_pair(const bt_moving *a, const bt_moving *b,
+                                double tmax)
+{
+    return solve_pair_from(a, b, 0, tmax);
 }
 
 static double effective_window(double interval)
@@ -331,6 +338,9 @@ static double effective_window(double interval)
 
 static double min_side(const boxtoi_box *b);
 static void shrink(boxtoi_box *b, double delta);
+static int spheres_apart(const bt_moving *a, const bt_moving *b, double T);
+static int shrunk_apart(const bt_moving *a, const bt_moving *b, double delta,
+                        double depth, double T);
 
 /*
  * Speculative contacts of a touching pair (the stepper's last sub-step,
@@ -351,6 +361,8 @@ static int speculative_box_box(dGeomID o1, dGeomID o2, double depth_now,
         return 0;
     double delta = depth_now
                    + fmax(spec_rel_ * fmin(min_side(&a.box), min_side(&b.box)), spec_abs_);
+    if (shrunk_apart(&a, &b, delta, depth_now, tmax))
+        return 0;
     bt_moving sa = a, sb = b;
     shrink(&sa.box, delta);
     shrink(&sb.box, delta);
@@ -397,7 +409,7 @@ static int box_box(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
     if (!a.moving && !b.moving)
         return 0;
     double tmax = effective_window(pair_interval(&a, &b));
-    if (!(tmax > 0))
+    if (!(tmax > 0) || spheres_apart(&a, &b, tmax))
         return 0;
     boxtoi_result r = solve_pair(&a, &b, tmax);
     if (r.state != BOXTOI_HIT && r.state != BOXTOI_OVERLAP)
@@ -821,6 +833,80 @@ static void shrink(boxtoi_box *b, double delta)
     }
 }
 
+/*
+ * Quick tests from the motions' bounds (bt_moving.bounded), which spare the
+ * solver most pairs of a pile at rest.  Both hold for rigid motions only,
+ * and rounding is covered by a small slack.
+ *
+ * Translating everything by one common path changes no contact, so the
+ * relative translation (va - vb) t + (aa - ab) t^2 is what counts; a box
+ * turning by at most angle theta about a point within rho of all its points
+ * moves them by at most rho theta more.
+ */
+static double slack(double x)
+{
+    return 1e-9 * x + 1e-15;
+}
+
+static double trans_bound(const bt_moving *a, const bt_moving *b, double T)
+{
+    double dv[3], da[3];
+    for (int i = 0; i < 3; i++) {
+        dv[i] = a->v[i] - b->v[i];
+        da[i] = a->a[i] - b->a[i];
+    }
+    return sqrt(dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2]) * T
+           + sqrt(da[0] * da[0] + da[1] * da[1] + da[2] * da[2]) * T * T;
+}
+
+/* Never within reach over [0, T]: their bounding spheres (radius rho about
+   the turning points) stay apart. */
+static int spheres_apart(const bt_moving *a, const bt_moving *b, double T)
+{
+    if (!a->bounded || !b->bounded)
+        return 0;
+    double d2 = 0;
+    for (int i = 0; i < 3; i++) {
+        double d = a->o0[i] - b->o0[i];
+        d2 += d * d;
+    }
+    double gap = sqrt(d2) - a->rho - b->rho;
+    double D = trans_bound(a, b, T);
+    return gap > D + slack(gap + D + a->rho + b->rho);
+}
+
+/* Smallest amount by which shrink(box, delta) moves a face. */
+static double shrink_amount(const boxtoi_box *b, double delta)
+{
+    double e = delta;
+    for (int i = 0; i < 3; i++)
+        e = fmin(e, 0.25 * (b->hi[i] - b->lo[i]));
+    return e > 0 ? e : 0;
+}
+
+/*
+ * Can the two boxes, each shrunk by delta, not meet within [0, T]?  They
+ * penetrate by at most depth now.  A box whose points move by at most D
+ * stays inside the box grown by D, so its copy shrunk by e stays inside
+ * the copy shrunk by e - D; two boxes shrunk by ea and eb share a point
+ * only when the full ones penetrate by at least ea + eb.  Hence, with Da +
+ * Db bounding both boxes' motions, the shrunk boxes stay apart when
+ * Da + Db < ea + eb - depth.  (depth from dBoxBox is the overlap along one
+ * of the 15 axes, never less than the penetration depth.)
+ */
+static int shrunk_apart(const bt_moving *a, const bt_moving *b, double delta,
+                        double depth, double T)
+{
+    if (!a->bounded || !b->bounded)
+        return 0;
+    double D = trans_bound(a, b, T)
+               + a->rho * (a->wn * T + a->alphan * T * T)
+               + b->rho * (b->wn * T + b->alphan * T * T);
+    double room = shrink_amount(&a->box, delta) + shrink_amount(&b->box, delta)
+                  - depth;
+    return D + slack(D + room + delta) < room;
+}
+
 int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
                 int *first)
 {
@@ -854,6 +940,13 @@ int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
             if (t < 0)
                 return 0;
             if (t > p->window) {
+                /* an impact only when the box would get deeper than the
+                   margin by the end of the interval: a box settling onto
+                   the plane is left to ODE's contacts of the next step */
+                dVector4 deep = {plane[0], plane[1], plane[2], plane[3]};
+                deep[3] -= (dReal)fmax(p->deep_rel * min_side(&a.box), p->deep_abs);
+                if (plane_first_contact(&a, deep, T) < 0)
+                    return 0;
                 *toi = t;
                 if (first)
                     *first = 1;
@@ -873,12 +966,31 @@ int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
         double T = fmin(p->tmax, pair_interval(&a, &b));
         if (!(T > 0))
             return now;
+        double margin = fmax(p->deep_rel * fmin(min_side(&a.box), min_side(&b.box)),
+                             p->deep_abs);
         boxtoi_result r;
         if (!now) {
+            if (spheres_apart(&a, &b, T))
+                return 0;
+            /* cannot get deeper than half the margin each: not an impact;
+               a contact within the window is the collider's to find */
+            if (shrunk_apart(&a, &b, 0.5 * margin, 0, T))
+                return 1;
             r = solve_pair(&a, &b, T);
             if (r.state != BOXTOI_HIT && r.state != BOXTOI_OVERLAP)
                 return 0;
             if (r.state == BOXTOI_HIT && r.toi > p->window) {
+                /* an impact only when the boxes would get deeper than the
+                   margin by the end of the interval (each shrinks by half
+                   of it): two boxes settling onto each other are left to
+                   ODE's contacts of the next step */
+                double half = 0.5 * margin;
+                bt_moving sa = a, sb = b;
+                shrink(&sa.box, half);
+                shrink(&sb.box, half);
+                boxtoi_result rs = solve_pair_from(&sa, &sb, r.toi, T);
+                if (rs.state != BOXTOI_HIT && rs.state != BOXTOI_OVERLAP)
+                    return 0;
                 *toi = r.toi;
                 if (first)
                     *first = 1;
@@ -886,9 +998,9 @@ int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
             }
         }
         /* deeper than now by the margin (each box shrinks by it) */
-        double delta = depth_now
-                       + fmax(p->deep_rel * fmin(min_side(&a.box), min_side(&b.box)),
-                              p->deep_abs);
+        double delta = depth_now + margin;
+        if (shrunk_apart(&a, &b, delta, depth_now, T))
+            return 1;
         shrink(&a.box, delta);
         shrink(&b.box, delta);
         r = solve_pair(&a, &b, T);

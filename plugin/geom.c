@@ -114,24 +114,62 @@ void bt_pose_motion(dGeomID g, boxtoi_motion *m)
     boxtoi_motion_constant(m, c);
 }
 
+/* Bound of a geom that stays where it is: a sphere about its centre. */
+static void static_bound(dGeomID g, const boxtoi_box *box, bt_moving *mv)
+{
+    const dReal *p = dGeomGetPosition(g);
+    double r2 = 0;
+    for (int i = 0; i < 3; i++) {
+        double e = fmax(fabs(box->lo[i]), fabs(box->hi[i]));
+        r2 += e * e;
+        mv->o0[i] = p[i];
+        mv->v[i] = 0;
+        mv->a[i] = 0;
+    }
+    mv->wn = 0;
+    mv->alphan = 0;
+    mv->rho = sqrt(r2);
+    mv->bounded = 1;
+}
+
 static void body_motion(dGeomID g, dBodyID b, double h, bt_moving *mv)
 {
     if (!dBodyIsEnabled(b)) {
         bt_pose_motion(g, &mv->motion);
         mv->valid = INFINITY;
         mv->moving = 0;
+        static_bound(g, &mv->box, mv);
         return;
     }
     if (!(h > 0)) {
         bt_pose_motion(g, &mv->motion);
         mv->valid = 0;
         mv->moving = 0;
+        static_bound(g, &mv->box, mv);
         return;
     }
-    bt_predict_body(dBodyGetWorld(b), b, h, &mv->motion);
+    bt_body_terms terms;
+    bt_predict_body_terms(dBodyGetWorld(b), b, h, &mv->motion, &terms);
     bt_apply_offset(g, &mv->motion);
     mv->valid = h;
     mv->moving = 1;
+    /* the geom's points lie within |offset| + the box's radius of the
+       body's origin, about which the body turns */
+    const dReal *bp = dBodyGetPosition(b);
+    const dReal *op = dGeomGetOffsetPosition(g);
+    double r2 = 0, o2 = 0;
+    for (int i = 0; i < 3; i++) {
+        double e = fmax(fabs(mv->box.lo[i]), fabs(mv->box.hi[i]));
+        r2 += e * e;
+        o2 += (double)op[i] * op[i];
+        mv->o0[i] = bp[i];
+        mv->v[i] = terms.v[i];
+        mv->a[i] = terms.a[i];
+    }
+    mv->wn = terms.wn;
+    mv->alphan = terms.alphan;
+    mv->rho = sqrt(r2) + sqrt(o2);
+    mv->bounded = 1;
 }
 
 static void moving_boxtoi(dGeomID g, bt_data *d, bt_moving *mv);
@@ -159,6 +197,7 @@ void bt_moving_boxtoi(dGeomID g, bt_moving *mv)
 static void moving_boxtoi(dGeomID g, bt_data *d, bt_moving *mv)
 {
     centred_box(d->side, &mv->box);
+    mv->bounded = 0;
     if (d->has_motion) {
         mv->motion = d->motion;
         bt_motion_shift(&mv->motion, d->motion_shift);
@@ -176,6 +215,7 @@ static void moving_boxtoi(dGeomID g, bt_data *d, bt_moving *mv)
     bt_pose_motion(g, &mv->motion);
     mv->valid = INFINITY;
     mv->moving = 0;
+    static_bound(g, &mv->box, mv);
 }
 
 void bt_moving_dbox(dGeomID g, double h, bt_moving *mv)
@@ -191,6 +231,7 @@ void bt_moving_dbox(dGeomID g, double h, bt_moving *mv)
     bt_pose_motion(g, &mv->motion);
     mv->valid = INFINITY;
     mv->moving = 0;
+    static_bound(g, &mv->box, mv);
 }
 
 /* AABB of the box at its current pose, as ODE computes it for dBox. */

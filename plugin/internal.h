@@ -29,7 +29,21 @@ typedef struct bt_moving {
     double valid;           /* the motion holds on [0, valid]; INFINITY when the
                                geom is static (any interval) */
     int moving;             /* 0: constant motion */
+    /* A bound on the motion over [0, valid] (bounded != 0): the geom's
+       points stay within rho of the origin o(t) = o0 + v t + a t^2 of the
+       frame they turn about, and turn by at most wn t + alphan t^2
+       radians; so a point moves by at most |v| t + |a| t^2 plus rho times
+       that angle.  0 for explicit motions. */
+    int bounded;
+    double o0[3], v[3], a[3];
+    double wn, alphan, rho;
 } bt_moving;
+
+/* Free-body prediction terms (see bt_predict_body). */
+typedef struct bt_body_terms {
+    double v[3], a[3];      /* linear velocity and acceleration */
+    double wn, alphan;      /* |angular velocity|, |angular acceleration| */
+} bt_body_terms;
 
 /* geom.c */
 int bt_class(void);
@@ -55,6 +69,9 @@ int bt_in_space(dGeomID g, dSpaceID space);
 
 /* predict.c */
 int bt_predict_body(dWorldID world, dBodyID body, double h, boxtoi_motion *m);
+/* The same, also giving the prediction's terms (terms may be NULL). */
+int bt_predict_body_terms(dWorldID world, dBodyID body, double h,
+                          boxtoi_motion *m, bt_body_terms *terms);
 /* Compose a body motion with the geom's offset from its body (if any). */
 void bt_apply_offset(dGeomID g, boxtoi_motion *m);
 

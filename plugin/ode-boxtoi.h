@@ -160,7 +160,15 @@ typedef struct dBoxtoiStepParams {
                              max(2 |gravity| h^2, 2% of the smaller box's
                              smallest side), so that a box resting on a
                              static support, which the free-body prediction
-                             lets fall by |gravity| h^2, is not an impact */
+                             lets fall by |gravity| h^2, is not an impact.
+                             A pair apart at a sub-step's start is an impact
+                             only when it would get deeper than this by the
+                             end of the step (for two boxes: each shrunk by
+                             half of it, they still meet; for a plane: a
+                             vertex gets that deep); a slower approach, such
+                             as a box settling onto another or onto the
+                             ground, is left to ODE's contacts of the next
+                             step, as plain ODE does */
 } dBoxtoiStepParams;
 
 ODE_BOXTOI_API dBoxtoiStepParams dBoxtoiDefaultStepParams(void);
@@ -186,6 +194,12 @@ typedef struct dBoxtoiStepStats {
  * dWorldStep(world, h) after one dSpaceCollide: the same state as plain ODE.
  *
  * Details:
+ *  - an impact is a first contact of a pair apart now that would get
+ *    deeper than rest_depth by the end of the step; the sub-step ends at
+ *    the first contact itself (not at that depth).  A pair that would
+ *    touch but not get that deep is not stepped to: ODE sees its contact
+ *    in the next step, as without the plugin (it penetrates by less than
+ *    rest_depth meanwhile);
  *  - within the step the colliders report only contacts that exist now (or
  *    within min_substep, with time of impact reading 0 when it is within
  *    1e-9 of the step);

@@ -141,10 +141,23 @@ static void pose_rigid(const dReal *pos, const dReal *q, boxtoi_motion *m)
     boxtoi_motion_rigid(m, qq, 0, pp, 0);
 }
 
+static double norm3(const double x[3])
+{
+    return sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+}
+
 int bt_predict_body(dWorldID world, dBodyID body, double h, boxtoi_motion *m)
+{
+    return bt_predict_body_terms(world, body, h, m, NULL);
+}
+
+int bt_predict_body_terms(dWorldID world, dBodyID body, double h,
+                          boxtoi_motion *m, bt_body_terms *terms)
 {
     const dReal *pos = dBodyGetPosition(body);
     const dReal *q0r = dBodyGetQuaternion(body);
+    if (terms)
+        memset(terms, 0, sizeof *terms);
     if (!dBodyIsEnabled(body)) {
         pose_rigid(pos, q0r, m);
         return m->degree;
@@ -216,6 +229,13 @@ int bt_predict_body(dWorldID world, dBodyID body, double h, boxtoi_motion *m)
                 alpha[i] *= c;
             }
         }
+    }
+
+    if (terms) {
+        memcpy(terms->v, v0, sizeof v0);
+        memcpy(terms->a, a, sizeof a);
+        terms->wn = norm3(w0);
+        terms->alphan = norm3(alpha);
     }
 
     double qc[3][4], pc[3][3];

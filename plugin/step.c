@@ -6,9 +6,13 @@
  *      and its colliders then cover it);
  *   2. one pass over the pairs the space proposes finds the earliest
  *      first contact tau in (min_substep, remaining] of a pair that is not
- *      touching now (pairs touching now, or within min_substep of touching,
- *      are resting contacts, not impacts); each box's motion is computed
- *      once per sub-step (cached), and the pairs are kept;
+ *      touching now and would get deeper than the resting margin by the end
+ *      of the step (pairs touching now, or within min_substep of touching,
+ *      are resting contacts, not impacts; pairs that would touch but stay
+ *      shallower are left to ODE's next step; bounds on the motions spare
+ *      the solver most pairs that cannot meet, see collide.c); each box's
+ *      motion is computed once per sub-step (cached), and the pairs are
+ *      kept;
  *   3. the user's near callback runs over those pairs (contact joints for
  *      the pairs touching now: within the step the colliders report
  *      contacts only up to min_substep ahead, and answer at once for pairs
