@@ -21,6 +21,7 @@ boxtoi_reason bx_check_interval(double t0, double t1)
     return BOXTOI_REASON_NONE;
 }
 
+/* A box is usable: finite corners, lo <= hi, within range. */
 static boxtoi_reason check_box(const boxtoi_box *box)
 {
     for (int i = 0; i < 3; i++)
@@ -35,6 +36,7 @@ static boxtoi_reason check_box(const boxtoi_box *box)
     return BOXTOI_REASON_NONE;
 }
 
+/* A motion is usable: degree in range, finite, bottom row [0 0 0 w]. */
 static boxtoi_reason check_motion(const boxtoi_motion *m)
 {
     if (m->degree < 0 || m->degree > BOXTOI_MAX_DEGREE)
@@ -52,13 +54,13 @@ static boxtoi_reason check_motion(const boxtoi_motion *m)
 }
 
 /*
- * Entry (r, c) of the motion as a power series in s on [t0, t1], then SB.
+ * Entry (r, c) of the motion (degree d <= its degree, the coefficients above
+ * d being zero) as a power series in s on [t0, t1], then SB.
  * With t0 = 0 the shift is the identity and only the scaling by h^i remains.
  */
-static void entry_sbern(const boxtoi_motion *m, int r, int c, double t0,
+static void entry_sbern(const boxtoi_motion *m, int d, int r, int c, double t0,
                         double t1, double *out)
 {
-    int d = m->degree;
     if (t0 != 0.0) {
         for (int k = 0; k <= d; k++)
             out[k] = m->c[k][r][c];
@@ -73,6 +75,7 @@ static void entry_sbern(const boxtoi_motion *m, int r, int c, double t0,
     bxp_power_to_sbern(out, d, out);
 }
 
+/* Largest absolute coefficient of a[0..n]. */
 static double max_abs(const double *a, int n)
 {
     double v = 0.0;
@@ -119,21 +122,22 @@ boxtoi_reason bx_prepare(const boxtoi_box *box, const boxtoi_motion *motion,
     out->size = sqrt(4.0 * (out->half[0] * out->half[0] +
                             out->half[1] * out->half[1] +
                             out->half[2] * out->half[2]));
-    entry_sbern(motion, 3, 3, t0, t1, out->w);
+    entry_sbern(motion, d, 3, 3, t0, t1, out->w);
     if (vanishes(out->w, d))
         return BOXTOI_REASON_W_VANISHES;
     double flip = out->w[0] < 0.0 ? -1.0 : 1.0;
+    out->flip = flip;
     if (flip < 0.0)
         for (int i = 0; i <= d; i++)
             out->w[i] = -out->w[i];
     scale = max_abs(out->w, d);
     for (int r = 0; r < 3; r++) {
         double t[BXM_CAP];
-        entry_sbern(motion, r, 3, t0, t1, t);
+        entry_sbern(motion, d, r, 3, t0, t1, t);
         for (int i = 0; i <= d; i++)
             out->p[r][i] = flip * t[i];
         for (int k = 0; k < 3; k++) {
-            entry_sbern(motion, r, k, t0, t1, out->u[k][r]);
+            entry_sbern(motion, d, r, k, t0, t1, out->u[k][r]);
             for (int i = 0; i <= d; i++) {
                 out->u[k][r][i] *= flip;
                 out->p[r][i] += centre[k] * out->u[k][r][i];
@@ -147,27 +151,62 @@ boxtoi_reason bx_prepare(const boxtoi_box *box, const boxtoi_motion *motion,
     if (!(scale <= RANGE_LIMIT))
         return BOXTOI_REASON_OUT_OF_RANGE;
     /* det(u) = u0 . (u1 x u2), degree 3d: must not vanish. */
-    double det[3 * BXM_CAP], cr[2 * BXM_CAP];
+    double det[3 * BXM_CAP], cr[3][2 * BXM_CAP];
     int n3 = 3 * d;
+    const double(*u0)[BXM_CAP] = out->u[0], (*u1)[BXM_CAP] = out->u[1],
+                 (*u2)[BXM_CAP] = out->u[2];
+    for (int k = 0; k <= 2 * d; k++)
+        cr[0][k] = cr[1][k] = cr[2][k] = 0.0;
+    for (int i = 0; i <= d; i++)
+        for (int j = 0; j <= d; j++) {
+            cr[0][i + j] += u1[1][i] * u2[2][j] - u1[2][i] * u2[1][j];
+            cr[1][i + j] += u1[2][i] * u2[0][j] - u1[0][i] * u2[2][j];
+            cr[2][i + j] += u1[0][i] * u2[1][j] - u1[1][i] * u2[0][j];
+        }
     for (int k = 0; k <= n3; k++)
         det[k] = 0.0;
-    for (int r = 0; r < 3; r++) {
-        const double *a1 = out->u[1][(r + 1) % 3], *a2 = out->u[1][(r + 2) % 3];
-        const double *b1 = out->u[2][(r + 1) % 3], *b2 = out->u[2][(r + 2) % 3];
-        const double *u0 = out->u[0][r];
-        for (int k = 0; k <= 2 * d; k++)
-            cr[k] = 0.0;
-        for (int i = 0; i <= d; i++)
-            for (int j = 0; j <= d; j++)
-                cr[i + j] += a1[i] * b2[j] - a2[i] * b1[j];
-        for (int i = 0; i <= d; i++)
-            for (int j = 0; j <= 2 * d; j++)
-                det[i + j] += u0[i] * cr[j];
-    }
+    for (int i = 0; i <= d; i++)
+        for (int j = 0; j <= 2 * d; j++)
+            det[i + j] += u0[0][i] * cr[0][j] + u0[1][i] * cr[1][j] +
+                          u0[2][i] * cr[2][j];
     if (vanishes(det, n3))
         return BOXTOI_REASON_SINGULAR;
     out->det_sign = det[0] > 0.0 ? 1.0 : -1.0;
     return BOXTOI_REASON_NONE;
+}
+
+/* Degree of the 3x3 part and w together: the last power with a non-zero one. */
+static int shape_degree(const boxtoi_motion *motion, int d)
+{
+    for (int k = d; k > 0; k--) {
+        if (motion->c[k][3][3] != 0.0)
+            return k;
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++)
+                if (motion->c[k][r][c] != 0.0)
+                    return k;
+    }
+    return 0;
+}
+
+void bx_trim(const boxtoi_motion *motion, double t0, double t1, bx_moving *m)
+{
+    int e = shape_degree(motion, m->d);
+    m->e = e;
+    if (e == m->d) {
+        memcpy(m->ue, m->u, sizeof m->ue);
+        memcpy(m->we, m->w, sizeof m->we);
+        return;
+    }
+    entry_sbern(motion, e, 3, 3, t0, t1, m->we);
+    for (int i = 0; i <= e; i++)
+        m->we[i] *= m->flip;
+    for (int k = 0; k < 3; k++)
+        for (int r = 0; r < 3; r++) {
+            entry_sbern(motion, e, r, k, t0, t1, m->ue[k][r]);
+            for (int i = 0; i <= e; i++)
+                m->ue[k][r][i] *= m->flip;
+        }
 }
 
 /* Evaluate many SB polynomials of degree d at one s, sharing the powers. */
@@ -230,7 +269,7 @@ static int rational_range(const double *num_hi, const double *num_lo,
     }
     if (depth >= 24)
         return 0;
-    double a[3][2][BXP_MAX_DEGREE + 1];
+    double a[3][2][n + 1];
     const double *src[3] = {num_hi, num_lo, den};
     for (int j = 0; j < 3; j++) {
         bxp_bern_restrict(src[j], n, 0.0, 0.5, a[j][0]);

@@ -18,6 +18,10 @@ typedef struct bx_moving {
     double u[3][3][BXM_CAP];    /* u[k][row]: column k of the 3x3 part */
     double p[3][BXM_CAP];       /* centre, homogeneous */
     double w[BXM_CAP];          /* w(s) > 0 on [0, 1] */
+    int e;                      /* degree of u and w alone (<= d), by bx_trim */
+    double flip;                /* -1 when M was negated to make w > 0, else 1 */
+    double ue[3][3][BXM_CAP];   /* u at degree e (filled by bx_trim) */
+    double we[BXM_CAP];         /* w at degree e (filled by bx_trim) */
     double half[3];             /* half extents (>= 0) */
     double size;                /* length of the box's local diagonal */
     double det_sign;            /* sign of det(u) on [0, 1] */
@@ -36,6 +40,13 @@ typedef struct bx_pose {
  */
 boxtoi_reason bx_prepare(const boxtoi_box *box, const boxtoi_motion *motion,
                          double t0, double t1, bx_moving *out);
+
+/**
+ * Set e and fill ue and we: the 3x3 part and w in scaled Bernstein form of
+ * their own degree e (often lower than d when only the position moves
+ * faster), for the motion and interval given to bx_prepare (same sign flip).
+ */
+void bx_trim(const boxtoi_motion *motion, double t0, double t1, bx_moving *m);
 
 /** Pose at s in [0, 1]. */
 void bx_pose_at(const bx_moving *m, double s, bx_pose *pose);

@@ -107,6 +107,37 @@ void bxp_power_reparam(const double *c, int n, double t0, double t1,
  */
 void bxp_power_to_sbern(const double *c, int n, double *out)
 {
+    /* Low degrees spelled out (same sums, same order). */
+    if (n == 1) {
+        double c0 = c[0];
+        out[1] = c0 + c[1];
+        out[0] = c0;
+        return;
+    }
+    if (n == 2) {
+        double c0 = c[0], c1 = c[1];
+        out[2] = c0 + c1 + c[2];
+        out[1] = c0 * 2.0 + c1;
+        out[0] = c0;
+        return;
+    }
+    if (n == 3) {
+        double c0 = c[0], c1 = c[1], c2 = c[2];
+        out[3] = c0 + c1 + c2 + c[3];
+        out[2] = c0 * 3.0 + c1 * 2.0 + c2;
+        out[1] = c0 * 3.0 + c1;
+        out[0] = c0;
+        return;
+    }
+    if (n == 4) {
+        double c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
+        out[4] = c0 + c1 + c2 + c3 + c[4];
+        out[3] = c0 * 4.0 + c1 * 3.0 + c2 * 2.0 + c3;
+        out[2] = c0 * 6.0 + c1 * 3.0 + c2;
+        out[1] = c0 * 4.0 + c1;
+        out[0] = c0;
+        return;
+    }
     for (int j = n; j >= 0; j--) {
         double a = 0.0;
         for (int i = 0; i <= j; i++)
@@ -140,17 +171,16 @@ void bxp_sbern_muladd(double *out, double k, const double *a, int n,
     }
 }
 
+/* e passes of multiplying by s + (1 - s): out_k = a_k + a_(k-1). */
 void bxp_sbern_elevate(const double *a, int n, int e, double *out)
 {
-    double tmp[CAP];
-    for (int k = 0; k <= n + e; k++) {
-        double v = 0.0;
-        int lo = k - e > 0 ? k - e : 0, hi = k < n ? k : n;
-        for (int i = lo; i <= hi; i++)
-            v += a[i] * binomial_table[e][k - i];
-        tmp[k] = v;
+    if (out != a)
+        memmove(out, a, (size_t)(n + 1) * sizeof *out);
+    for (int p = 0; p < e; p++, n++) {
+        out[n + 1] = out[n];
+        for (int k = n; k > 0; k--)
+            out[k] += out[k - 1];
     }
-    memcpy(out, tmp, (size_t)(n + e + 1) * sizeof *out);
 }
 
 /*
@@ -245,6 +275,30 @@ void bxp_bern_restrict(const double *b, int n, double a, double c, double *out)
         out[i] = w[i];
 }
 
+void bxp_bern_restrict2(const double *b1, const double *b2, int n, double a,
+                        double c, double *out1, double *out2)
+{
+    double w[CAP], v[CAP];
+    memcpy(w, b1, (size_t)(n + 1) * sizeof *w);
+    memcpy(v, b2, (size_t)(n + 1) * sizeof *v);
+    if (c < 1.0)
+        for (int r = 1; r <= n; r++)
+            for (int j = n; j >= r; j--) {
+                w[j] = w[j - 1] + c * (w[j] - w[j - 1]);
+                v[j] = v[j - 1] + c * (v[j] - v[j - 1]);
+            }
+    if (a > 0.0 && c > 0.0) {
+        double t = a / c;
+        for (int r = 1; r <= n; r++)
+            for (int j = 0; j <= n - r; j++) {
+                w[j] += t * (w[j + 1] - w[j]);
+                v[j] += t * (v[j + 1] - v[j]);
+            }
+    }
+    memcpy(out1, w, (size_t)(n + 1) * sizeof *w);
+    memcpy(out2, v, (size_t)(n + 1) * sizeof *v);
+}
+
 /* Largest absolute coefficient. */
 static double max_abs(const double *b, int n)
 {
@@ -266,57 +320,105 @@ struct first_search {
     const double *orig; /* the polynomial on [0, 1], for polishing */
 };
 
+/* Is the value on the side the search looks for? */
 static int wanted(const struct first_search *fs, double v)
 {
     return fs->want_positive ? v > 0.0 : v <= 0.0;
 }
 
 /*
- * Bracketed root polish on [lo, hi] of the original polynomial, where
- * p(lo) is unwanted and p(hi) wanted: Illinois regula falsi with a bisection
- * fallback.  Returns a point on the wanted side within a few ulps of the
- * crossing.
+ * p(s) and p'(s) for p in Bernstein form on [0, 1] (degree n >= 1), s in
+ * [0, 1]: the Horner scheme of bxp_bern_eval (same value) with the
+ * derivative carried along.
  */
-static double polish(const struct first_search *fs, double lo, double hi)
+static double bern_eval_d(const double *b, int n, double s, double *dp)
 {
-    double flo = bxp_bern_eval(fs->orig, fs->n, lo);
-    double fhi = bxp_bern_eval(fs->orig, fs->n, hi);
-    int side = 0;
-    double last_width = hi - lo;
-    if (wanted(fs, flo))
-        return lo;
-    for (int it = 0; it < 200; it++) {
-        double width = hi - lo;
-        double mag = fabs(lo) > fabs(hi) ? fabs(lo) : fabs(hi);
-        if (width <= 2.0 * DBL_EPSILON * mag ||
-            width <= DBL_MIN)
-            break;
-        double x = hi - fhi * (hi - lo) / (fhi - flo);
-        /* Bisect when regula falsi stalls (bracket not halved in two steps). */
-        if (it % 2 == 1) {
-            if (width > 0.5 * last_width)
-                x = 0.5 * (lo + hi);
-            last_width = width;
+    const double *C = binomial_table[n];
+    double v, dv = 0.0, f = 1.0;
+    if (s <= 0.5) {
+        double t = 1.0 - s, r = s / t;
+        v = b[n] * C[n];
+        for (int i = n - 1; i >= 0; i--) {
+            dv = dv * r + v;
+            v = v * r + b[i] * C[i];
         }
+        for (int i = 0; i < n; i++)
+            f *= t;
+        /* p = t^n v(r), r = s / t: p' = t^n (v' / t - n v) / t. */
+        *dp = f * (dv / t - n * v) / t;
+        return v * f;
+    }
+    double u = (1.0 - s) / s;
+    v = b[0] * C[0];
+    for (int i = 1; i <= n; i++) {
+        dv = dv * u + v;
+        v = v * u + b[i] * C[i];
+    }
+    for (int i = 0; i < n; i++)
+        f *= s;
+    /* p = s^n v(u), u = (1 - s) / s: p' = s^n (n v - v' / s) / s. */
+    *dp = f * (n * v - dv / s) / s;
+    return v * f;
+}
+
+/*
+ * Where the single sign change of a Bernstein piece q (degree n, q[0] and
+ * q[n] of opposite signs) crosses zero along its control polygon, in [0, 1]:
+ * a good first guess of the root.
+ */
+static double polygon_crossing(const double *q, int n)
+{
+    for (int i = 0; i < n; i++)
+        if ((q[i] > 0.0) != (q[i + 1] > 0.0) && q[i] != q[i + 1])
+            return (i + q[i] / (q[i] - q[i + 1])) / n;
+    return 0.5;
+}
+
+/*
+ * Newton's method on p (Bernstein on [0, 1], degree n), safeguarded by the
+ * bracket [lo, hi] where p(lo) is unwanted and p(hi) wanted (wanted: p > 0
+ * when want_positive, else p <= 0), from the guess x.  Steps that leave the
+ * bracket or do not halve the step before last bisect instead; once a step
+ * is below the rounding level, a probe just across the root closes the
+ * bracket.  Returns a point on the wanted side within a few ulps of the
+ * crossing and sets *lo_out to the final unwanted end.
+ */
+static double newton_polish(const double *b, int n, double lo, double hi,
+                            double x, int want_positive, double *lo_out)
+{
+    double dx_old = hi - lo, dx = dx_old;
+    for (int it = 0; it < 200; it++) {
+        double mag = fabs(lo) > fabs(hi) ? fabs(lo) : fabs(hi);
+        double tiny = 2.0 * DBL_EPSILON * mag;
+        if (hi - lo <= 2.0 * tiny || hi - lo <= DBL_MIN)
+            break;
         if (!(x > lo && x < hi))
             x = 0.5 * (lo + hi);
-        double fx = bxp_bern_eval(fs->orig, fs->n, x);
-        if (fx == 0.0 && !fs->want_positive)
-            return x;
-        if (wanted(fs, fx)) {
-            hi = x;
-            fhi = fx;
-            if (side == 1)
-                flo *= 0.5;
-            side = 1;
-        } else {
-            lo = x;
-            flo = fx;
-            if (side == -1)
-                fhi *= 0.5;
-            side = -1;
+        double d, fx = bern_eval_d(b, n, x, &d);
+        int w = want_positive ? fx > 0.0 : fx <= 0.0;
+        if (fx == 0.0 && !want_positive) {
+            lo = hi = x;
+            break;
         }
+        if (w)
+            hi = x;
+        else
+            lo = x;
+        double step = d != 0.0 ? fx / d : 0.0, xn = x - step;
+        dx_old = dx;
+        dx = step;
+        if (d != 0.0 && fabs(step) <= tiny) {
+            /* Converged: probe just across, toward the end that has not moved. */
+            double probe = 2.0 * DBL_EPSILON * fabs(x) + DBL_MIN;
+            xn = w ? x - probe : x + probe;
+        } else if (d == 0.0 || !(xn > lo && xn < hi) ||
+                   fabs(2.0 * step) > fabs(dx_old)) {
+            xn = 0.5 * (lo + hi);
+            dx = hi - lo;
+        }
+        x = xn;
     }
+    *lo_out = lo;
     return hi;
 }
 
@@ -348,14 +450,22 @@ static int first_rec(const struct first_search *fs, const double *q, double lo,
     if (!any)
         return 0; /* stays on the unwanted side */
     if (changes == 1) {
-        *s = polish(fs, lo, hi);
+        /* p(lo) from the original polynomial (the piece carries rounding). */
+        double lo_end;
+        if (wanted(fs, bxp_bern_eval(fs->orig, n, lo))) {
+            *s = lo;
+            return 1;
+        }
+        *s = newton_polish(fs->orig, n, lo, hi,
+                           lo + polygon_crossing(q, n) * (hi - lo),
+                           fs->want_positive, &lo_end);
         return 1;
     }
     if (depth >= MAX_DEPTH) {
         *s = lo;
         return 1;
     }
-    double left[CAP], right[CAP], mid = 0.5 * (lo + hi);
+    double left[n + 1], right[n + 1], mid = 0.5 * (lo + hi);
     bern_split(q, n, 0.5, left, right);
     left[n] = right[0] = bxp_bern_eval(fs->orig, n, mid);
     if (first_rec(fs, left, lo, mid, depth + 1, s))
@@ -396,6 +506,7 @@ struct root_search {
     int budget;                    /* pieces left to examine */
 };
 
+/* Append a root (ignored unless after the last one); counts past max. */
 static void push_root(struct root_search *rs, double r)
 {
     if (rs->count > 0 && r <= rs->roots[rs->count - 1])
@@ -405,6 +516,7 @@ static void push_root(struct root_search *rs, double r)
     rs->count++;
 }
 
+/* Report the pending run of zero-to-rounding pieces as one root, its middle. */
 static void flush_cluster(struct root_search *rs)
 {
     if (rs->have_cluster) {
@@ -413,6 +525,7 @@ static void flush_cluster(struct root_search *rs)
     }
 }
 
+/* A zero-to-rounding piece [lo, hi]: extend the pending run or start one. */
 static void add_leaf(struct root_search *rs, double lo, double hi)
 {
     if (rs->have_cluster && lo <= rs->cluster_hi) {
@@ -425,6 +538,7 @@ static void add_leaf(struct root_search *rs, double lo, double hi)
     rs->have_cluster = 1;
 }
 
+/* -1, 0 or 1. */
 static int sign_of(double v)
 {
     return (v > 0.0) - (v < 0.0);
@@ -434,41 +548,16 @@ static int sign_of(double v)
    signs) in local coordinates, polished to a few ulps, mapped to [lo, hi]. */
 static double polish_local(const double *q, int n, double lo, double hi)
 {
-    double a = 0.0, b = 1.0, fa = q[0], fb = q[n];
-    int side = 0;
-    double last = 1.0;
-    for (int it = 0; it < 200 && b - a > 2.0 * DBL_EPSILON * b; it++) {
-        double x = b - fb * (b - a) / (fb - fa);
-        if (it % 2 == 1) {
-            if (b - a > 0.5 * last)
-                x = 0.5 * (a + b);
-            last = b - a;
-        }
-        if (!(x > a && x < b))
-            x = 0.5 * (a + b);
-        double fx = bxp_bern_eval(q, n, x);
-        if (fx == 0.0) {
-            a = b = x;
-            break;
-        }
-        if ((fx > 0.0) == (fb > 0.0)) {
-            b = x;
-            fb = fx;
-            if (side == 1)
-                fa *= 0.5;
-            side = 1;
-        } else {
-            a = x;
-            fa = fx;
-            if (side == -1)
-                fb *= 0.5;
-            side = -1;
-        }
-    }
+    double a;
+    double b = newton_polish(q, n, 0.0, 1.0, polygon_crossing(q, n), q[n] > 0.0, &a);
     double u = 0.5 * (a + b);
     return lo + u * (hi - lo);
 }
 
+/*
+ * Roots of the piece q (Bernstein on [lo, hi], aq the same restriction of
+ * |b| bounding its rounding), in increasing order, by subdivision.
+ */
 static void roots_rec(struct root_search *rs, const double *q, const double *aq,
                       int n, double lo, double hi, int depth)
 {
@@ -497,7 +586,7 @@ static void roots_rec(struct root_search *rs, const double *q, const double *aq,
         push_root(rs, polish_local(q, n, lo, hi));
         return;
     }
-    double l[CAP], r[CAP], al[CAP], ar[CAP], mid = 0.5 * (lo + hi);
+    double l[n + 1], r[n + 1], al[n + 1], ar[n + 1], mid = 0.5 * (lo + hi);
     bern_split(q, n, 0.5, l, r);
     bern_split(aq, n, 0.5, al, ar);
     roots_rec(rs, l, al, n, lo, mid, depth + 1);

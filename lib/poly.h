@@ -62,6 +62,10 @@ double bxp_bern_eval(const double *b, int n, double s);
  */
 void bxp_bern_restrict(const double *b, int n, double a, double c, double *out);
 
+/** bxp_bern_restrict of two polynomials of degree n at once (same results). */
+void bxp_bern_restrict2(const double *b1, const double *b2, int n, double a,
+                        double c, double *out1, double *out2);
+
 /**
  * The least s in [a, c] at which p(s) > 0 (want_positive = 1) or p(s) <= 0
  * (want_positive = 0), for p in Bernstein form on [0, 1], to within about

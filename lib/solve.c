@@ -17,6 +17,15 @@
  * interval into sections with fixed pairing of features (the origin
  * document's homogeneous sections).
  *
+ * When both motions are rigid (U^T U = w^2 I for both 3x3 parts, so that
+ * uA_{m+1} x uA_{m+2} = +-wA uA_m) the face normals are the axes themselves:
+ * a face axis of A is taken as uA_m (f divided by wA > 0), its own term is
+ * hA_m wB wA^2, and the 18 products collapse to the nine P[i][j] = uA_i . uB_j
+ * (|qAB[m][j]| = wA |P[m][j]|, |qBA[m][i]| = wB |P[i][m]|), of lower degree.
+ *
+ * The 3x3 parts and w are used at their own degree (bx_trim), often lower
+ * than the position's.
+ *
  * First contact: starting at s = 0, while some axis separates, jump to the
  * first s at which that axis stops separating (the first root of its
  * piecewise polynomial); contact is the first s at which no axis separates.
@@ -27,6 +36,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #define PCAP (BXP_MAX_DEGREE + 1)
@@ -35,47 +45,69 @@
 
 /* Axis numbering: 0..2 faces of A, 3..5 faces of B, 6 + 3 i + j = uA_i x uB_j. */
 
-/* A term -coef * w * |q| of an axis function. */
+/*
+ * Products (index of q).  General motions: 3 m + j is qAB[m][j],
+ * 9 + 3 m + i is qBA[m][i], Q_DETA and Q_DETB the determinants.  Rigid
+ * motions: 3 i + j is P[i][j] = uA_i . uB_j, Q_WA2 is wA^2, Q_WB2 is wB^2.
+ */
+enum { Q_DETA = 18, Q_DETB = 19, NQ_GENERAL = 20 };
+enum { Q_WA2 = 9, Q_WB2 = 10, NQ_RIGID = 11 };
+
+/*
+ * Cached products W q of general motions (slot 2 q + (W_A ? 1 : 0)), kept
+ * only up to this slot size: above it they would take more stack than they
+ * save time.
+ */
+#define NT_GENERAL 40
+#define NT_MAX_STRIDE 17
+
+/* Weight polynomial of a term. */
+enum { W_B = 0, W_A = 1, W_AB = 2 };
+
+/* A term -coef * W * |q| of an axis function. */
 typedef struct term {
-    int q;       /* index of q: 0..8 qAB[m][j], 9..17 qBA[m][i], 18 detA, 19 detB */
-    int w_of_a;  /* 1: multiplied by wA, 0: by wB */
+    int q;       /* index of the product, see above */
+    int w;       /* W_B, W_A or W_AB */
     double coef; /* half extent (>= 0) */
 } term;
 
-/* The real roots of one polynomial on [0, 1], listed once when first needed. */
-typedef struct root_cache {
-    int zero;   /* -1 unknown, 0 no, 1 zero to rounding */
-    int count;  /* roots listed, -1 before listing */
-    double roots[PCAP];
-} root_cache;
-
+/*
+ * Polynomials are built when first needed and kept in one arena of slots,
+ * each `stride` doubles (the highest axis degree + 1), laid out as: D (3),
+ * uB_j x D (9), face normals of A and B (9 + 9, general motions only),
+ * products q (nq, scaled Bernstein), their roots (nq), axis polynomials
+ * x_n = n . D in Bernstein form (15), their roots (15), and for general
+ * motions of low degree the products W q of the terms in Bernstein form (40).
+ */
 typedef struct solver {
     const bx_moving *A, *B;
-    int dA, dB;
+    int dA, dB;       /* degrees of the 3x3 parts and w (bx_moving.e) */
+    int dD;           /* degree of D */
+    int rigid;        /* both motions rigid: see the top of the file */
+    int stride;       /* doubles per slot */
     double tol;       /* separation (length) counted as touching */
     double face_bias; /* preference of face axes over edge axes (length) */
-    unsigned have;    /* lazily built pieces, bit flags below */
-    double D[3][PCAP];
-    double nA[3][3][PCAP], nB[3][3][PCAP]; /* face normals [m][row] */
-    double q[20][PCAP];                  /* see term.q */
-    int qdeg[20];
-    double qscale[20];
-    int qbuilt[20];
-    root_cache qrc[20];
-    double x[NAXES][PCAP];
+    double *D, *V, *nA, *nB, *q, *qroots, *xb, *xroots, *tb;
+    unsigned have;    /* HAVE_D, HAVE_NA, HAVE_NB, HAVE_V << j */
+    uint32_t qbuilt, xbuilt, noisebuilt, termsbuilt;
+    uint64_t tbuilt;
+    int qdeg[NQ_GENERAL];
+    double qscale[NQ_GENERAL];
+    signed char qzero[NQ_GENERAL], qcount[NQ_GENERAL];
     int xdeg[NAXES];
-    double xscale[NAXES];
-    root_cache xrc[NAXES];
-    unsigned xhave;
-    double xb[NAXES][PCAP];               /* x in Bernstein form */
-    double tb[40][PCAP];                  /* w q in Bernstein form, see term_bern */
-    unsigned char tbuilt[40];
+    double xscale[NAXES], xnoise[NAXES];
+    signed char xzero[NAXES], xcount[NAXES], nterms[NAXES];
+    term terms[NAXES][4];     /* axis_terms, listed once per axis */
+    double wAB[2 * BOXTOI_MAX_DEGREE + 1]; /* wA wB, scaled Bernstein */
+    double wscale[3];                       /* largest coefficient of each weight */
 } solver;
 
 #define HAVE_D 1u
 #define HAVE_NA 2u
 #define HAVE_NB 4u
+#define HAVE_V 8u
 
+/* Largest absolute coefficient of a[0..n]. */
 static double max_abs(const double *a, int n)
 {
     double v = 0.0;
@@ -86,34 +118,89 @@ static double max_abs(const double *a, int n)
     return v;
 }
 
+/*
+ * Highest degree of an axis function (x_n = n . D, of degree deg(n) + dD;
+ * every term has at most that degree) for 3x3 parts of degrees dA, dB.
+ */
+static int axis_degree_max(int rigid, int dA, int dB, int dD)
+{
+    if (rigid)
+        return dA + dB + dD;
+    int m = dA > dB ? dA : dB;
+    return 2 * m + dD;
+}
+
+/* Does the solver keep the products W q (general motions, low degrees)? */
+static int keeps_products(int rigid, int stride)
+{
+    return !rigid && stride <= NT_MAX_STRIDE;
+}
+
+/* Number of doubles of the arena for these degrees. */
+static size_t arena_size(int rigid, int dA, int dB, int dD)
+{
+    int stride = axis_degree_max(rigid, dA, dB, dD) + 1;
+    size_t slots = rigid ? 12 + 2 * NQ_RIGID + 2 * NAXES
+                         : 12 + 18 + 2 * NQ_GENERAL + 2 * NAXES;
+    if (keeps_products(rigid, stride))
+        slots += NT_GENERAL;
+    return slots * (size_t)stride;
+}
+
+/* Point the solver's slots into the arena (sized by arena_size). */
+static void solver_arena(solver *S, double *arena)
+{
+    int st = S->stride, nq = S->rigid ? NQ_RIGID : NQ_GENERAL;
+    double *p = arena;
+    S->D = p;
+    p += 3 * st;
+    S->V = p;
+    p += 9 * st;
+    if (!S->rigid) {
+        S->nA = p;
+        S->nB = p + 9 * st;
+        p += 18 * st;
+    } else {
+        S->nA = S->nB = NULL;
+    }
+    S->q = p;
+    p += nq * st;
+    S->qroots = p;
+    p += nq * st;
+    S->xb = p;
+    p += NAXES * st;
+    S->xroots = p;
+    p += NAXES * st;
+    S->tb = keeps_products(S->rigid, st) ? p : NULL;
+}
+
 /* A vector of three polynomials, by rows. */
 typedef struct pvec {
     const double *r[3];
 } pvec;
 
+/* The three rows first, first + stride, first + 2 stride of arena slots. */
+static pvec pv_slots(const double *first, int stride)
+{
+    return (pvec){{first, first + stride, first + 2 * stride}};
+}
+
+/* The three rows of a prepared motion's column. */
 static pvec pv9(const double (*rows)[BXM_CAP])
 {
     return (pvec){{rows[0], rows[1], rows[2]}};
 }
 
-static pvec pv33(const double (*rows)[PCAP])
+/* One row r of out = a x b for vectors of SB polynomials (degrees n, m). */
+static void cross_row(pvec a, int n, pvec b, int m, int r, double *o)
 {
-    return (pvec){{rows[0], rows[1], rows[2]}};
-}
-
-/* out = a x b for vectors of SB polynomials (degrees n, m). */
-static void cross_poly(pvec a, int n, pvec b, int m, double out[3][PCAP])
-{
-    for (int r = 0; r < 3; r++) {
-        const double *a1 = a.r[(r + 1) % 3], *a2 = a.r[(r + 2) % 3];
-        const double *b1 = b.r[(r + 1) % 3], *b2 = b.r[(r + 2) % 3];
-        double *o = out[r];
-        for (int k = 0; k <= n + m; k++)
-            o[k] = 0.0;
-        for (int i = 0; i <= n; i++)
-            for (int j = 0; j <= m; j++)
-                o[i + j] += a1[i] * b2[j] - a2[i] * b1[j];
-    }
+    const double *a1 = a.r[(r + 1) % 3], *a2 = a.r[(r + 2) % 3];
+    const double *b1 = b.r[(r + 1) % 3], *b2 = b.r[(r + 2) % 3];
+    for (int k = 0; k <= n + m; k++)
+        o[k] = 0.0;
+    for (int i = 0; i <= n; i++)
+        for (int j = 0; j <= m; j++)
+            o[i + j] += a1[i] * b2[j] - a2[i] * b1[j];
 }
 
 /* Dot product of two vectors of SB polynomials, and the size of its terms. */
@@ -132,137 +219,259 @@ static double dot_poly(pvec a, int n, pvec b, int m, double *out)
     return scale;
 }
 
+/*
+ * Is the motion rigid up to its scale w: U^T U = w^2 I for the 3x3 part U,
+ * coefficient by coefficient within rounding?  Then the face normals are
+ * u_{m+1} x u_{m+2} = +-w u_m (the sign of det U), and |u_m| = w.
+ */
+static int motion_is_rigid(const bx_moving *M)
+{
+    int d = M->e;
+    double U = 0.0, W = max_abs(M->we, d), ww[2 * BXM_CAP];
+    for (int k = 0; k < 3; k++)
+        for (int r = 0; r < 3; r++) {
+            double v = max_abs(M->ue[k][r], d);
+            U = v > U ? v : U;
+        }
+    double lim = 64.0 * DBL_EPSILON * (d + 1) * (3.0 * U * U + W * W);
+    bxp_sbern_mul(M->we, d, M->we, d, ww);
+    for (int k = 0; k < 3; k++)
+        for (int l = k; l < 3; l++) {
+            double c[2 * BXM_CAP];
+            const double (*a)[BXM_CAP] = M->ue[k], (*b)[BXM_CAP] = M->ue[l];
+            for (int i = 0; i <= 2 * d; i++)
+                c[i] = k == l ? -ww[i] : 0.0;
+            for (int i = 0; i <= d; i++)
+                for (int j = 0; j <= d; j++)
+                    c[i + j] += a[0][i] * b[0][j] + a[1][i] * b[1][j] +
+                                a[2][i] * b[2][j];
+            for (int i = 0; i <= 2 * d; i++)
+                if (!(fabs(c[i]) <= lim))
+                    return 0;
+        }
+    return 1;
+}
+
+/* D = pB wA - pA wB (scaled Bernstein, degree dD), built when first needed. */
 static void need_D(solver *S)
 {
     if (S->have & HAVE_D)
         return;
+    const bx_moving *A = S->A, *B = S->B;
+    int nb = B->d + S->dA, na = A->d + S->dB;
     for (int r = 0; r < 3; r++) {
-        bxp_sbern_mul(S->B->p[r], S->dB, S->A->w, S->dA, S->D[r]);
-        bxp_sbern_muladd(S->D[r], -1.0, S->A->p[r], S->dA, S->B->w, S->dB);
+        double *o = S->D + r * S->stride, t[PCAP];
+        bxp_sbern_mul(B->p[r], B->d, A->we, S->dA, o);
+        if (nb < S->dD)
+            bxp_sbern_elevate(o, nb, S->dD - nb, o);
+        bxp_sbern_mul(A->p[r], A->d, B->we, S->dB, t);
+        if (na < S->dD)
+            bxp_sbern_elevate(t, na, S->dD - na, t);
+        for (int i = 0; i <= S->dD; i++)
+            o[i] -= t[i];
     }
     S->have |= HAVE_D;
 }
 
-static void need_normals(solver *S, int of_b)
+/* Face normals of A or B (general motions): nX + (3 m + row) stride. */
+static const double *need_normals(solver *S, int of_b)
 {
     unsigned flag = of_b ? HAVE_NB : HAVE_NA;
-    if (S->have & flag)
-        return;
-    const bx_moving *M = of_b ? S->B : S->A;
-    double(*n)[3][PCAP] = of_b ? S->nB : S->nA;
-    for (int m = 0; m < 3; m++)
-        cross_poly(pv9(M->u[(m + 1) % 3]), M->d, pv9(M->u[(m + 2) % 3]), M->d, n[m]);
-    S->have |= flag;
+    double *n = of_b ? S->nB : S->nA;
+    if (!(S->have & flag)) {
+        const bx_moving *M = of_b ? S->B : S->A;
+        for (int m = 0; m < 3; m++)
+            for (int r = 0; r < 3; r++)
+                cross_row(pv9(M->ue[(m + 1) % 3]), M->e, pv9(M->ue[(m + 2) % 3]),
+                          M->e, r, n + (3 * m + r) * S->stride);
+        S->have |= flag;
+    }
+    return n;
 }
 
-/* Build q polynomial idx when needed. */
-static void need_q(solver *S, int idx)
+/* Build product q number idx (scaled Bernstein). */
+static const double *build_q(solver *S, int idx)
 {
-    if (S->qbuilt[idx])
-        return;
-    if (idx < 9) {
-        int m = idx / 3, j = idx % 3;
-        need_normals(S, 0);
-        S->qdeg[idx] = 2 * S->dA + S->dB;
-        S->qscale[idx] = dot_poly(pv33(S->nA[m]), 2 * S->dA, pv9(S->B->u[j]), S->dB, S->q[idx]);
+    double *out = S->q + idx * S->stride;
+    int dA = S->dA, dB = S->dB, st = S->stride;
+    if (S->rigid) {
+        if (idx < 9) {
+            S->qdeg[idx] = dA + dB;
+            S->qscale[idx] = dot_poly(pv9(S->A->ue[idx / 3]), dA,
+                                      pv9(S->B->ue[idx % 3]), dB, out);
+        } else {
+            const bx_moving *M = idx == Q_WB2 ? S->B : S->A;
+            double w = max_abs(M->we, M->e);
+            S->qdeg[idx] = 2 * M->e;
+            bxp_sbern_mul(M->we, M->e, M->we, M->e, out);
+            S->qscale[idx] = w * w;
+        }
+    } else if (idx < 9) {
+        const double *n = need_normals(S, 0) + 3 * (idx / 3) * st;
+        S->qdeg[idx] = 2 * dA + dB;
+        S->qscale[idx] = dot_poly(pv_slots(n, st), 2 * dA,
+                                  pv9(S->B->ue[idx % 3]), dB, out);
     } else if (idx < 18) {
-        int m = (idx - 9) / 3, i = (idx - 9) % 3;
-        need_normals(S, 1);
-        S->qdeg[idx] = 2 * S->dB + S->dA;
-        S->qscale[idx] = dot_poly(pv33(S->nB[m]), 2 * S->dB, pv9(S->A->u[i]), S->dA, S->q[idx]);
+        const double *n = need_normals(S, 1) + 3 * ((idx - 9) / 3) * st;
+        S->qdeg[idx] = 2 * dB + dA;
+        S->qscale[idx] = dot_poly(pv_slots(n, st), 2 * dB,
+                                  pv9(S->A->ue[(idx - 9) % 3]), dA, out);
     } else {
-        int of_b = idx == 19;
+        int of_b = idx == Q_DETB;
         const bx_moving *M = of_b ? S->B : S->A;
-        need_normals(S, of_b);
-        S->qdeg[idx] = 3 * M->d;
-        S->qscale[idx] = dot_poly(pv33(of_b ? S->nB[0] : S->nA[0]), 2 * M->d,
-                                  pv9(M->u[0]), M->d, S->q[idx]);
+        const double *n = need_normals(S, of_b);
+        S->qdeg[idx] = 3 * M->e;
+        S->qscale[idx] = dot_poly(pv_slots(n, st), 2 * M->e, pv9(M->ue[0]),
+                                  M->e, out);
     }
-    S->qbuilt[idx] = 1;
-    S->qrc[idx].count = -1;
-    S->qrc[idx].zero = max_abs(S->q[idx], S->qdeg[idx]) <=
-                       64.0 * DBL_EPSILON * S->qscale[idx];
+    S->qbuilt |= 1u << idx;
+    S->qcount[idx] = -1;
+    S->qzero[idx] = max_abs(out, S->qdeg[idx]) <= 64.0 * DBL_EPSILON * S->qscale[idx];
+    return out;
+}
+
+/* Product q number idx (scaled Bernstein), built when first needed. */
+static inline const double *need_q(solver *S, int idx)
+{
+    if (S->qbuilt & (1u << idx))
+        return S->q + idx * S->stride;
+    return build_q(S, idx);
 }
 
 /*
- * Next root of an SB polynomial p (degree n, size scale) strictly after a
- * and before stop, or stop.  All roots on [0, 1] are listed once per
- * polynomial (sign changes polished to full precision, tangential roots
- * located), so axes sharing a polynomial reuse them.  A polynomial that is
- * zero to rounding has no sign to track: stop.
+ * Next root of a polynomial (Bernstein form b, degree n) strictly after a
+ * and before stop, or stop.  All its roots on [0, 1] are listed into roots
+ * once (*count < 0 before: sign changes polished to full precision,
+ * tangential roots located), so axes sharing a polynomial reuse them.  A
+ * polynomial that is zero to rounding (zero) has no sign to track: stop.
  */
-static double next_change(const double *p, int n, double scale, root_cache *rc,
-                          double a, double stop)
+static double next_change(const double *b, int n, int zero, signed char *count,
+                          double *roots, double a, double stop)
 {
-    if (rc->zero < 0)
-        rc->zero = max_abs(p, n) <= 64.0 * DBL_EPSILON * scale;
-    if (rc->zero)
+    if (zero)
         return stop;
-    if (rc->count < 0) {
-        double b[PCAP];
-        bxp_sbern_to_bern(p, n, b);
-        rc->count = bxp_bern_roots(b, n, 0.0, 1.0, rc->roots, PCAP);
-        if (rc->count < 0)
-            rc->count = 0;
+    if (*count < 0) {
+        /* Coefficients clearly of one sign: no root (bxp_bern_roots agrees). */
+        double noise = 8.0 * (n + 1) * DBL_EPSILON * max_abs(b, n);
+        int pos = 1, neg = 1;
+        for (int i = 0; i <= n; i++) {
+            pos &= b[i] > noise;
+            neg &= b[i] < -noise;
+        }
+        int c = pos || neg ? 0 : bxp_bern_roots(b, n, 0.0, 1.0, roots, n + 1);
+        *count = (signed char)(c < 0 ? 0 : c);
     }
     double lo = a + 4.0 * DBL_EPSILON;
-    for (int i = 0; i < rc->count; i++)
-        if (rc->roots[i] >= lo)
-            return rc->roots[i] < stop ? rc->roots[i] : stop;
+    for (int i = 0; i < *count; i++)
+        if (roots[i] >= lo)
+            return roots[i] < stop ? roots[i] : stop;
     return stop;
 }
 
-/* Axis direction polynomial (for cross axes) and x_n = n . D. */
-static void need_x(solver *S, int axis)
+/* Next root of product q number idx after a, or stop (see next_change). */
+static double q_next_change(solver *S, int idx, double a, double stop)
 {
-    if (S->xhave & (1u << axis))
-        return;
-    need_D(S);
-    int dD = S->dA + S->dB;
-    if (axis < 3) {
-        need_normals(S, 0);
-        S->xdeg[axis] = 2 * S->dA + dD;
-        S->xscale[axis] = dot_poly(pv33(S->nA[axis]), 2 * S->dA, pv33(S->D), dD, S->x[axis]);
-    } else if (axis < 6) {
-        need_normals(S, 1);
-        S->xdeg[axis] = 2 * S->dB + dD;
-        S->xscale[axis] = dot_poly(pv33(S->nB[axis - 3]), 2 * S->dB, pv33(S->D), dD, S->x[axis]);
-    } else {
-        int i = (axis - 6) / 3, j = (axis - 6) % 3;
-        double n[3][PCAP];
-        cross_poly(pv9(S->A->u[i]), S->dA, pv9(S->B->u[j]), S->dB, n);
-        S->xdeg[axis] = 2 * dD;
-        S->xscale[axis] = dot_poly(pv33(n), dD, pv33(S->D), dD, S->x[axis]);
+    const double *q = need_q(S, idx);
+    int n = S->qdeg[idx];
+    double *roots = S->qroots + idx * S->stride;
+    if (S->qzero[idx])
+        return stop;
+    if (S->qcount[idx] < 0) {
+        double b[PCAP];
+        bxp_sbern_to_bern(q, n, b);
+        return next_change(b, n, 0, &S->qcount[idx], roots, a, stop);
     }
-    S->xrc[axis].zero = -1;
-    S->xrc[axis].count = -1;
-    bxp_sbern_to_bern(S->x[axis], S->xdeg[axis], S->xb[axis]);
-    S->xhave |= 1u << axis;
+    return next_change(NULL, n, 0, &S->qcount[idx], roots, a, stop);
 }
 
-/* The terms of axis function f_axis (at most 6). */
-static int axis_terms(const solver *S, int axis, term *t)
+/* x_n = n . D for the axis, in Bernstein form, built when first needed. */
+static const double *need_x(solver *S, int axis)
+{
+    int st = S->stride;
+    double *out = S->xb + axis * st;
+    if (S->xbuilt & (1u << axis))
+        return out;
+    need_D(S);
+    int dA = S->dA, dB = S->dB, dD = S->dD;
+    pvec D = pv_slots(S->D, st);
+    if (axis < 6 && S->rigid) {
+        const bx_moving *M = axis < 3 ? S->A : S->B;
+        S->xdeg[axis] = M->e + dD;
+        S->xscale[axis] = dot_poly(pv9(M->ue[axis % 3]), M->e, D, dD, out);
+    } else if (axis < 6) {
+        int of_b = axis >= 3, d = of_b ? dB : dA;
+        const double *n = need_normals(S, of_b) + 3 * (axis % 3) * st;
+        S->xdeg[axis] = 2 * d + dD;
+        S->xscale[axis] = dot_poly(pv_slots(n, st), 2 * d, D, dD, out);
+    } else {
+        /* (uA_i x uB_j) . D = uA_i . (uB_j x D), with uB_j x D shared. */
+        int i = (axis - 6) / 3, j = (axis - 6) % 3;
+        double *v = S->V + 3 * j * st;
+        if (!(S->have & (HAVE_V << j))) {
+            for (int r = 0; r < 3; r++)
+                cross_row(pv9(S->B->ue[j]), dB, D, dD, r, v + r * st);
+            S->have |= HAVE_V << j;
+        }
+        S->xdeg[axis] = dA + dB + dD;
+        S->xscale[axis] = dot_poly(pv9(S->A->ue[i]), dA, pv_slots(v, st), dB + dD, out);
+    }
+    S->xzero[axis] = max_abs(out, S->xdeg[axis]) <= 64.0 * DBL_EPSILON * S->xscale[axis];
+    S->xcount[axis] = -1;
+    bxp_sbern_to_bern(out, S->xdeg[axis], out);
+    S->xbuilt |= 1u << axis;
+    return out;
+}
+
+/* Next root of x_axis after a, or stop (see next_change). */
+static double x_next_change(solver *S, int axis, double a, double stop)
+{
+    return next_change(S->xb + axis * S->stride, S->xdeg[axis], S->xzero[axis],
+                       &S->xcount[axis], S->xroots + axis * S->stride, a, stop);
+}
+
+/* The terms of axis function f_axis (at most 4). */
+static int list_terms(const solver *S, int axis, term *t)
 {
     const double *hA = S->A->half, *hB = S->B->half;
     int n = 0;
-    if (axis < 3) {
+    if (S->rigid) {
+        if (axis < 3) {
+            int i = axis;
+            t[n++] = (term){Q_WA2, W_B, hA[i]};
+            for (int k = 0; k < 3; k++)
+                t[n++] = (term){3 * i + k, W_A, hB[k]};
+        } else if (axis < 6) {
+            int j = axis - 3;
+            for (int k = 0; k < 3; k++)
+                t[n++] = (term){3 * k + j, W_B, hA[k]};
+            t[n++] = (term){Q_WB2, W_A, hB[j]};
+        } else {
+            int i = (axis - 6) / 3, j = (axis - 6) % 3;
+            for (int k = 0; k < 3; k++)
+                if (k != i)
+                    t[n++] = (term){3 * (3 - i - k) + j, W_AB, hA[k]};
+            for (int k = 0; k < 3; k++)
+                if (k != j)
+                    t[n++] = (term){3 * i + (3 - j - k), W_AB, hB[k]};
+        }
+    } else if (axis < 3) {
         int i = axis;
-        t[n++] = (term){18, 0, hA[i]};
+        t[n++] = (term){Q_DETA, W_B, hA[i]};
         for (int k = 0; k < 3; k++)
-            t[n++] = (term){3 * i + k, 1, hB[k]};
+            t[n++] = (term){3 * i + k, W_A, hB[k]};
     } else if (axis < 6) {
         int j = axis - 3;
         for (int k = 0; k < 3; k++)
-            t[n++] = (term){9 + 3 * j + k, 0, hA[k]};
-        t[n++] = (term){19, 1, hB[j]};
+            t[n++] = (term){9 + 3 * j + k, W_B, hA[k]};
+        t[n++] = (term){Q_DETB, W_A, hB[j]};
     } else {
         int i = (axis - 6) / 3, j = (axis - 6) % 3;
         for (int k = 0; k < 3; k++)
             if (k != i)
-                t[n++] = (term){3 * (3 - i - k) + j, 0, hA[k]};
+                t[n++] = (term){3 * (3 - i - k) + j, W_B, hA[k]};
         for (int k = 0; k < 3; k++)
             if (k != j)
-                t[n++] = (term){9 + 3 * (3 - j - k) + i, 1, hB[k]};
+                t[n++] = (term){9 + 3 * (3 - j - k) + i, W_A, hB[k]};
     }
     /* Drop flat directions (plates): they contribute nothing. */
     int m = 0;
@@ -272,52 +481,154 @@ static int axis_terms(const solver *S, int axis, term *t)
     return m;
 }
 
+/* The terms of axis function f_axis (nt of them), listed when first needed. */
+static const term *axis_terms(solver *S, int axis, int *nt)
+{
+    if (!(S->termsbuilt & (1u << axis))) {
+        S->nterms[axis] = (signed char)list_terms(S, axis, S->terms[axis]);
+        S->termsbuilt |= 1u << axis;
+    }
+    *nt = S->nterms[axis];
+    return S->terms[axis];
+}
+
+/* The weight polynomial of a term (scaled Bernstein) and its degree. */
+static const double *weight(const solver *S, int w, int *deg)
+{
+    if (w == W_A) {
+        *deg = S->dA;
+        return S->A->we;
+    }
+    if (w == W_B) {
+        *deg = S->dB;
+        return S->B->we;
+    }
+    *deg = S->dA + S->dB;
+    return S->wAB;
+}
+
 /* Rounding level of f_axis: a few ulps of the size of its terms. */
 static double axis_noise(solver *S, int axis)
 {
-    term t[6];
-    int nt = axis_terms(S, axis, t);
+    if (S->noisebuilt & (1u << axis))
+        return S->xnoise[axis];
+    int nt;
+    const term *t = axis_terms(S, axis, &nt);
     need_x(S, axis);
     double noise = S->xscale[axis];
     for (int k = 0; k < nt; k++) {
-        const double *w = t[k].w_of_a ? S->A->w : S->B->w;
-        int dw = t[k].w_of_a ? S->dA : S->dB;
         need_q(S, t[k].q);
-        noise += t[k].coef * max_abs(w, dw) * S->qscale[t[k].q];
+        noise += t[k].coef * S->wscale[t[k].w] * S->qscale[t[k].q];
     }
-    return noise * 16.0 * DBL_EPSILON;
+    S->xnoise[axis] = noise * 16.0 * DBL_EPSILON;
+    S->noisebuilt |= 1u << axis;
+    return S->xnoise[axis];
 }
 
 /* f_axis at s, from its polynomials. */
 static double axis_value(solver *S, int axis, double s)
 {
-    term t[6];
-    int nt = axis_terms(S, axis, t);
-    need_x(S, axis);
-    double f = fabs(bxp_sbern_eval(S->x[axis], S->xdeg[axis], s));
+    int nt;
+    const term *t = axis_terms(S, axis, &nt);
+    const double *xb = need_x(S, axis);
+    double f = fabs(bxp_bern_eval(xb, S->xdeg[axis], s));
     for (int k = 0; k < nt; k++) {
-        const double *w = t[k].w_of_a ? S->A->w : S->B->w;
-        int dw = t[k].w_of_a ? S->dA : S->dB;
-        need_q(S, t[k].q);
+        int dw;
+        const double *w = weight(S, t[k].w, &dw);
+        const double *q = need_q(S, t[k].q);
         f -= t[k].coef * bxp_sbern_eval(w, dw, s) *
-             fabs(bxp_sbern_eval(S->q[t[k].q], S->qdeg[t[k].q], s));
+             fabs(bxp_sbern_eval(q, S->qdeg[t[k].q], s));
     }
     return f;
 }
 
-/* The product w q of a term in Bernstein form on [0, 1] (degree n), cached. */
+/*
+ * The product W q of a term of a general motion in Bernstein form on
+ * [0, 1], raised to the degree n of its axis, cached.
+ */
 static const double *term_bern(solver *S, const term *tk, int n)
 {
-    int slot = 2 * tk->q + tk->w_of_a;
-    if (!S->tbuilt[slot]) {
-        const double *w = tk->w_of_a ? S->A->w : S->B->w;
-        int dw = tk->w_of_a ? S->dA : S->dB;
-        need_q(S, tk->q);
-        bxp_sbern_mul(S->q[tk->q], S->qdeg[tk->q], w, dw, S->tb[slot]);
-        bxp_sbern_to_bern(S->tb[slot], n, S->tb[slot]);
-        S->tbuilt[slot] = 1;
+    int slot = 2 * tk->q + (tk->w == W_A);
+    double *out = S->tb + slot * S->stride;
+    if (!(S->tbuilt & ((uint64_t)1 << slot))) {
+        int dw;
+        const double *w = weight(S, tk->w, &dw);
+        const double *q = need_q(S, tk->q);
+        int m = S->qdeg[tk->q] + dw;
+        bxp_sbern_mul(q, S->qdeg[tk->q], w, dw, out);
+        if (m < n)
+            bxp_sbern_elevate(out, m, n - m, out);
+        bxp_sbern_to_bern(out, n, out);
+        S->tbuilt |= (uint64_t)1 << slot;
     }
-    return S->tb[slot];
+    return out;
+}
+
+/*
+ * sum_k sigma_k coef_k W_k q_k in Bernstein form on [0, 1] (degree n, the
+ * axis degree), with sigma_k the sign of q_k at s.  Terms are grouped by
+ * weight, so each weight multiplies once; terms whose product is zero to
+ * rounding contribute nothing.  General motions of low degree use the
+ * cached products (few of their terms share a weight).
+ */
+static void terms_bern(solver *S, const term *t, int nt, double s, int n,
+                       double *out)
+{
+    if (S->tb) {
+        /* General motions: few terms share a weight; cached products. */
+        for (int i = 0; i <= n; i++)
+            out[i] = 0.0;
+        for (int k = 0; k < nt; k++) {
+            const double *q = need_q(S, t[k].q);
+            if (S->qzero[t[k].q])
+                continue;
+            const double *tb = term_bern(S, &t[k], n);
+            double c = bxp_sbern_eval(q, S->qdeg[t[k].q], s) >= 0.0 ? t[k].coef
+                                                                     : -t[k].coef;
+            for (int i = 0; i <= n; i++)
+                out[i] += c * tb[i];
+        }
+        return;
+    }
+    double acc[3][PCAP];
+    int qd[3] = {-1, -1, -1};
+    for (int k = 0; k < nt; k++) {
+        int g = t[k].w, iq = t[k].q;
+        const double *q = need_q(S, iq);
+        if (S->qzero[iq])
+            continue;
+        int d = S->qdeg[iq];
+        double c = bxp_sbern_eval(q, d, s) >= 0.0 ? t[k].coef : -t[k].coef;
+        if (qd[g] < 0) {
+            qd[g] = d;
+            for (int i = 0; i <= d; i++)
+                acc[g][i] = c * q[i];
+        } else {
+            for (int i = 0; i <= d; i++)
+                acc[g][i] += c * q[i];
+        }
+    }
+    /* Every term of an axis has the same degree m <= n: elevate once. */
+    int m = -1;
+    for (int g = 0; g < 3; g++)
+        if (qd[g] >= 0) {
+            int dw;
+            const double *w = weight(S, g, &dw);
+            if (m < 0) {
+                m = qd[g] + dw;
+                for (int i = 0; i <= m; i++)
+                    out[i] = 0.0;
+            }
+            bxp_sbern_muladd(out, 1.0, acc[g], qd[g], w, dw);
+        }
+    if (m < 0) {
+        for (int i = 0; i <= n; i++)
+            out[i] = 0.0;
+        return;
+    }
+    if (m < n)
+        bxp_sbern_elevate(out, m, n - m, out);
+    bxp_sbern_to_bern(out, n, out);
 }
 
 /*
@@ -330,9 +641,9 @@ static int axis_first(solver *S, int axis, double start, double stop,
                       int want_positive, double level, double noise,
                       double *out)
 {
-    term t[6];
-    int nt = axis_terms(S, axis, t);
-    need_x(S, axis);
+    int nt;
+    const term *t = axis_terms(S, axis, &nt);
+    const double *xb = need_x(S, axis);
     int n = S->xdeg[axis];
     double a = start;
     for (int piece = 0; piece < 8 * (BXP_MAX_DEGREE + 1) && a <= stop; piece++) {
@@ -342,31 +653,15 @@ static int axis_first(solver *S, int axis, double start, double stop,
          * only cut pieces when looking for the axis to start separating.
          */
         if (want_positive)
-            b = next_change(S->x[axis], n, S->xscale[axis], &S->xrc[axis],
-                            a, b);
-        for (int k = 0; k < nt; k++) {
-            int q = t[k].q;
-            need_q(S, q);
-            b = next_change(S->q[q], S->qdeg[q], S->qscale[q], &S->qrc[q],
-                            a, b);
-        }
+            b = x_next_change(S, axis, a, b);
+        for (int k = 0; k < nt; k++)
+            b = q_next_change(S, t[k].q, a, b);
         double mid = 0.5 * (a + b), gb[PCAP];
-        double sx = bxp_sbern_eval(S->x[axis], n, want_positive ? mid : a) >= 0.0
+        double sx = bxp_bern_eval(xb, n, want_positive ? mid : a) >= 0.0
                         ? 1.0 : -1.0;
+        terms_bern(S, t, nt, mid, n, gb);
         for (int i = 0; i <= n; i++)
-            gb[i] = sx * S->xb[axis][i];
-        for (int k = 0; k < nt; k++) {
-            const term *tk = &t[k];
-            if (S->qrc[tk->q].zero == 1)
-                continue;
-            const double *tb = term_bern(S, tk, n);
-            double sq = bxp_sbern_eval(S->q[tk->q], S->qdeg[tk->q], mid) >= 0.0
-                            ? tk->coef : -tk->coef;
-            for (int i = 0; i <= n; i++)
-                gb[i] -= sq * tb[i];
-        }
-        for (int i = 0; i <= n; i++)
-            gb[i] -= level;
+            gb[i] = sx * xb[i] - gb[i] - level;
         if (bxp_bern_first_tol(gb, n, a, b, want_positive, noise, out))
             return 1;
         if (b >= stop)
@@ -378,7 +673,7 @@ static int axis_first(solver *S, int axis, double start, double stop,
 
 /*
  * Does f_axis stay <= level on all of [a, c]?  An upper bound from
- * Bernstein coefficients: with x_i those of n . D and T_ki those of w_k q_k,
+ * Bernstein coefficients: with x_i those of n . D and T_ki those of W_k q_k,
  *   f <= sum_i (|x_i| - sum_k h_k sigma_k T_ki) B_i
  * for any signs sigma_k (|p| <= sum |p_i| B_i, and -|q| <= -sigma q), exact
  * where x and the q_k keep one sign; sigma_k is the sign of q_k at the
@@ -387,30 +682,33 @@ static int axis_first(solver *S, int axis, double start, double stop,
  */
 static int axis_below(solver *S, int axis, double a, double c, double level)
 {
-    term t[6];
-    int nt = axis_terms(S, axis, t);
-    need_x(S, axis);
+    int nt;
+    const term *t = axis_terms(S, axis, &nt);
+    const double *xb = need_x(S, axis);
     int n = S->xdeg[axis];
-    const double *xb = S->xb[axis];
-    double xr[PCAP], sum[PCAP], mid = 0.5 * (a + c);
-    for (int i = 0; i <= n; i++)
-        sum[i] = 0.0;
-    for (int k = 0; k < nt; k++) {
-        const double *tb = term_bern(S, &t[k], n);
-        int q = t[k].q;
-        double sk = bxp_sbern_eval(S->q[q], S->qdeg[q], mid) >= 0.0
-                        ? t[k].coef : -t[k].coef;
-        for (int i = 0; i <= n; i++)
-            sum[i] += sk * tb[i];
-    }
+    double xr[PCAP], sum[PCAP];
+    terms_bern(S, t, nt, 0.5 * (a + c), n, sum);
     /* The bound on all of [0, 1] already holds on [a, c]. */
-    int whole = 1;
-    for (int i = 0; i <= n && whole; i++)
-        whole = fabs(xb[i]) - sum[i] <= level;
+    int whole = 1, pos = 1, neg = 1;
+    for (int i = 0; i <= n; i++) {
+        whole &= fabs(xb[i]) - sum[i] <= level;
+        pos &= xb[i] > 0.0;
+        neg &= xb[i] < 0.0;
+    }
     if (whole)
         return 1;
-    bxp_bern_restrict(xb, n, a, c, xr);
-    bxp_bern_restrict(sum, n, a, c, sum);
+    if (pos || neg) {
+        /* x keeps its sign: |x| - sum is one polynomial, one restriction. */
+        double sx = pos ? 1.0 : -1.0;
+        for (int i = 0; i <= n; i++)
+            sum[i] = sx * xb[i] - sum[i];
+        bxp_bern_restrict(sum, n, a, c, sum);
+        for (int i = 0; i <= n; i++)
+            if (!(sum[i] <= level))
+                return 0;
+        return 1;
+    }
+    bxp_bern_restrict2(xb, sum, n, a, c, xr, sum);
     for (int i = 0; i <= n; i++)
         if (!(fabs(xr[i]) - sum[i] <= level))
             return 0;
@@ -441,19 +739,20 @@ static int axis_exit(solver *S, int axis, double tau, double stop, double *out)
     return rises;
 }
 
-/* Normalised separation along every axis at one pose; ax[] unit axes. */
+/* Normalised separation along every axis at one pose. */
 typedef struct sat {
     double d[NAXES];     /* gap along the axis (negative: overlap) */
-    double n[NAXES][3];  /* unit axis, oriented from A to B */
     int valid[NAXES];    /* 0 for a degenerate (parallel edges) axis */
     bx_pose pa, pb;
 } sat;
 
+/* Dot product of two 3-vectors. */
 static double dot3(const double *a, const double *b)
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
+/* o = a x b for 3-vectors (o must not alias a or b). */
 static void cross3(const double *a, const double *b, double *o)
 {
     o[0] = a[1] * b[2] - a[2] * b[1];
@@ -461,49 +760,127 @@ static void cross3(const double *a, const double *b, double *o)
     o[2] = a[0] * b[1] - a[1] * b[0];
 }
 
+/* What every axis of one pose pair shares: centre offset, squared axis lengths. */
+typedef struct pose_pair {
+    double dc[3], la[3], lb[3];
+} pose_pair;
+
+/* Fill the shared quantities of the poses in st. */
+static void pose_pair_of(const sat *st, pose_pair *pp)
+{
+    for (int r = 0; r < 3; r++) {
+        pp->dc[r] = st->pb.c[r] - st->pa.c[r];
+        pp->la[r] = dot3(st->pa.axis[r], st->pa.axis[r]);
+        pp->lb[r] = dot3(st->pb.axis[r], st->pb.axis[r]);
+    }
+}
+
+/*
+ * Separation along one axis at the poses (sat.d), or -INFINITY when the
+ * axis is degenerate (|n| <= 1e-9 |u| |v|, parallel edges); when n_out is
+ * given, also the unit axis oriented from A to B.  Face axes of rigid boxes
+ * are the box axes themselves.
+ */
+static double axis_separation(const solver *S, const sat *st,
+                              const pose_pair *pp, int axis, double *n_out)
+{
+    const bx_pose *pa = &st->pa, *pb = &st->pb;
+    double n[3], ref2;
+    if (axis < 6 && S->rigid) {
+        memcpy(n, axis < 3 ? pa->axis[axis] : pb->axis[axis - 3], sizeof n);
+        ref2 = axis < 3 ? pp->la[axis] : pp->lb[axis - 3];
+    } else if (axis < 3) {
+        int i1 = (axis + 1) % 3, i2 = (axis + 2) % 3;
+        cross3(pa->axis[i1], pa->axis[i2], n);
+        ref2 = pp->la[i1] * pp->la[i2];
+    } else if (axis < 6) {
+        int j1 = (axis + 1) % 3, j2 = (axis + 2) % 3;
+        cross3(pb->axis[j1], pb->axis[j2], n);
+        ref2 = pp->lb[j1] * pp->lb[j2];
+    } else {
+        int i = (axis - 6) / 3, j = (axis - 6) % 3;
+        cross3(pa->axis[i], pb->axis[j], n);
+        ref2 = pp->la[i] * pp->lb[j];
+    }
+    double len2 = dot3(n, n);
+    if (!(len2 > 1e-18 * ref2))
+        return -INFINITY;
+    double inv = 1.0 / sqrt(len2);
+    if (dot3(n, pp->dc) < 0.0)
+        inv = -inv;
+    for (int r = 0; r < 3; r++)
+        n[r] *= inv;
+    double sum = 0.0;
+    for (int k = 0; k < 3; k++)
+        sum += fabs(dot3(n, pa->g[k])) + fabs(dot3(n, pb->g[k]));
+    if (n_out)
+        memcpy(n_out, n, sizeof n);
+    return dot3(n, pp->dc) - sum;
+}
+
+/*
+ * Rigid boxes (unit orthogonal axes a_i, b_j): every separation from the
+ * nine R_ij = a_i . b_j and the centre offset in both frames, with no cross
+ * products.  Nearly parallel edge pairs, where 1 - R_ij^2 loses its digits,
+ * take the general formula.
+ */
+static void sat_rigid(const solver *S, sat *st)
+{
+    const bx_pose *pa = &st->pa, *pb = &st->pb;
+    const double *hA = S->A->half, *hB = S->B->half;
+    double R[3][3], AR[3][3], tA[3], tB[3], dc[3];
+    for (int r = 0; r < 3; r++)
+        dc[r] = pb->c[r] - pa->c[r];
+    for (int i = 0; i < 3; i++) {
+        tA[i] = dot3(dc, pa->axis[i]);
+        tB[i] = dot3(dc, pb->axis[i]);
+        for (int j = 0; j < 3; j++) {
+            R[i][j] = dot3(pa->axis[i], pb->axis[j]);
+            AR[i][j] = fabs(R[i][j]);
+        }
+    }
+    for (int i = 0; i < 3; i++) {
+        st->valid[i] = st->valid[3 + i] = 1;
+        st->d[i] = fabs(tA[i]) - hA[i] -
+                   (hB[0] * AR[i][0] + hB[1] * AR[i][1] + hB[2] * AR[i][2]);
+        st->d[3 + i] = fabs(tB[i]) - hB[i] -
+                       (hA[0] * AR[0][i] + hA[1] * AR[1][i] + hA[2] * AR[2][i]);
+    }
+    for (int i = 0; i < 3; i++) {
+        int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        for (int j = 0; j < 3; j++) {
+            int j1 = (j + 1) % 3, j2 = (j + 2) % 3, axis = 6 + 3 * i + j;
+            double len2 = (1.0 - AR[i][j]) * (1.0 + AR[i][j]);
+            if (len2 < 1e-4) {
+                pose_pair pp;
+                pose_pair_of(st, &pp);
+                st->d[axis] = axis_separation(S, st, &pp, axis, NULL);
+                st->valid[axis] = st->d[axis] > -INFINITY;
+                continue;
+            }
+            double t = tA[i2] * R[i1][j] - tA[i1] * R[i2][j];
+            double rA = hA[i1] * AR[i2][j] + hA[i2] * AR[i1][j];
+            double rB = hB[j1] * AR[i][j2] + hB[j2] * AR[i][j1];
+            st->valid[axis] = 1;
+            st->d[axis] = (fabs(t) - rA - rB) / sqrt(len2);
+        }
+    }
+}
+
+/* Poses and separations along every axis at s. */
 static void sat_at(const solver *S, double s, sat *st)
 {
     bx_pose_at(S->A, s, &st->pa);
     bx_pose_at(S->B, s, &st->pb);
-    const bx_pose *pa = &st->pa, *pb = &st->pb;
-    double dc[3], la[3], lb[3];
-    for (int r = 0; r < 3; r++) {
-        dc[r] = pb->c[r] - pa->c[r];
-        la[r] = dot3(pa->axis[r], pa->axis[r]);
-        lb[r] = dot3(pb->axis[r], pb->axis[r]);
+    if (S->rigid) {
+        sat_rigid(S, st);
+        return;
     }
+    pose_pair pp;
+    pose_pair_of(st, &pp);
     for (int axis = 0; axis < NAXES; axis++) {
-        double n[3], ref2;
-        if (axis < 3) {
-            int i1 = (axis + 1) % 3, i2 = (axis + 2) % 3;
-            cross3(pa->axis[i1], pa->axis[i2], n);
-            ref2 = la[i1] * la[i2];
-        } else if (axis < 6) {
-            int j1 = (axis + 1) % 3, j2 = (axis + 2) % 3;
-            cross3(pb->axis[j1], pb->axis[j2], n);
-            ref2 = lb[j1] * lb[j2];
-        } else {
-            int i = (axis - 6) / 3, j = (axis - 6) % 3;
-            cross3(pa->axis[i], pb->axis[j], n);
-            ref2 = la[i] * lb[j];
-        }
-        /* |n| > 1e-9 |u| |v|, compared squared. */
-        double len2 = dot3(n, n);
-        st->valid[axis] = len2 > 1e-18 * ref2;
-        if (!st->valid[axis]) {
-            st->d[axis] = -INFINITY;
-            continue;
-        }
-        double inv = 1.0 / sqrt(len2);
-        if (dot3(n, dc) < 0.0)
-            inv = -inv;
-        for (int r = 0; r < 3; r++)
-            n[r] *= inv;
-        double sum = 0.0;
-        for (int k = 0; k < 3; k++)
-            sum += fabs(dot3(n, pa->g[k])) + fabs(dot3(n, pb->g[k]));
-        st->d[axis] = dot3(n, dc) - sum;
-        memcpy(st->n[axis], n, sizeof n);
+        st->d[axis] = axis_separation(S, st, &pp, axis, NULL);
+        st->valid[axis] = st->d[axis] > -INFINITY;
     }
 }
 
@@ -564,6 +941,7 @@ static int clip_rect(double (*poly)[2], int n, const double h[2])
     return n;
 }
 
+/* v clamped to [-h, h]. */
 static double clampd(double v, double h)
 {
     return v > h ? h : v < -h ? -h : v;
@@ -870,7 +1248,10 @@ static void describe_contact(const solver *S, const sat *st, boxtoi_result *res)
     }
     if (best < 0)
         best = 0;
-    const double *N = st->n[best];
+    double N[3] = {0.0, 0.0, 0.0};
+    pose_pair pp;
+    pose_pair_of(st, &pp);
+    axis_separation(S, st, &pp, best, N);
     const bx_pose *pa = &st->pa, *pb = &st->pb;
     memcpy(res->normal, N, sizeof res->normal);
     res->depth = -st->d[best];
@@ -921,6 +1302,10 @@ static void describe_contact(const solver *S, const sat *st, boxtoi_result *res)
         overlap_point(poses, halves, S->tol, res->point);
 }
 
+/*
+ * The valid axis, not marked stuck, that separates the boxes most by more
+ * than the tolerance: 1 and *axis, or 0 (and *axis = -1) when none does.
+ */
 static int separating_best(const solver *S, const sat *st, const unsigned stuck,
                            int *axis)
 {
@@ -935,6 +1320,7 @@ static int separating_best(const solver *S, const sat *st, const unsigned stuck,
     return best >= 0;
 }
 
+/* The answer for invalid input: reason and which part (0 query, 1 A, 2 B). */
 static boxtoi_result invalid(boxtoi_reason why, int which)
 {
     boxtoi_result r;
@@ -983,14 +1369,26 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
     solver S;
     S.A = &A;
     S.B = &B;
-    S.dA = A.d;
-    S.dB = B.d;
+    bx_trim(&query->motion_a, query->t0, query->t1, &A);
+    bx_trim(&query->motion_b, query->t0, query->t1, &B);
+    S.dA = A.e;
+    S.dB = B.e;
+    S.dD = A.d + B.e > B.d + A.e ? A.d + B.e : B.d + A.e;
     S.tol = tol;
     S.face_bias = 1e-9 * size + tol;
+    S.rigid = motion_is_rigid(&A) && motion_is_rigid(&B);
+    S.stride = axis_degree_max(S.rigid, S.dA, S.dB, S.dD) + 1;
     S.have = 0;
-    S.xhave = 0;
-    memset(S.qbuilt, 0, sizeof S.qbuilt);
-    memset(S.tbuilt, 0, sizeof S.tbuilt);
+    S.qbuilt = S.xbuilt = S.noisebuilt = S.termsbuilt = 0;
+    S.tbuilt = 0;
+    S.wscale[W_A] = max_abs(A.we, A.e);
+    S.wscale[W_B] = max_abs(B.we, B.e);
+    S.wscale[W_AB] = S.wscale[W_A] * S.wscale[W_B];
+    if (S.rigid)
+        bxp_sbern_mul(A.we, A.e, B.we, B.e, S.wAB);
+    /* Polynomial slots sized by the degrees (a few KB for low degrees). */
+    double arena[arena_size(S.rigid, S.dA, S.dB, S.dD)];
+    solver_arena(&S, arena);
 
     sat st;
     double tau = 0.0;
