@@ -289,6 +289,15 @@ static int rain_run(rain *r, int steps, const dBoxtoiStepParams *params,
                 && outside(dBodyGetPosition(r->main.body[i]))) {
                 r->escaped[i] = 1;
                 escaped++;
+                if (trace) {
+                    const dReal *p = dBodyGetPosition(r->main.body[i]);
+                    const dReal *v = dBodyGetLinearVel(r->main.body[i]);
+                    fprintf(trace, "%s: box %d escaped at step %d: "
+                            "position %.6g %.6g %.6g, velocity %.6g %.6g "
+                            "%.6g\n", r->mode == MODE_PLAIN ? "plain"
+                            : "boxtoi", i, k, p[0], p[1], p[2], v[0], v[1],
+                            v[2]);
+                }
             }
     }
     *per_step = steps > 0 ? spent / steps : 0;

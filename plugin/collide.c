@@ -31,6 +31,9 @@
 #define PLANE_MARGIN 1e-6
 /* Times of impact within this fraction of the interval read as 0. */
 #define TOI_ZERO 1e-9
+/* A pair first touching within this fraction of a sub-step's end is not
+   checked as an escape (the next sub-step or step sees it touching). */
+#define ESCAPE_END 1e-9
 
 static _Thread_local double window_ = -1;
 static _Thread_local double last_toi_ = -1;
@@ -380,6 +383,12 @@ static int box_box(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
     dVector3 side1, side2, normal;
     dReal depth;
     int code;
+    /* a sub-step being redone: speculative contacts for this pair */
+    dReal forced[3];
+    int force = bt_step_forced(o1, o2, forced);
+    /* pairs the stepper found apart are not touching now either */
+    if (!force && bt_step_apart(o1, o2))
+        return 0;
     side_of(o1, side1);
     side_of(o2, side2);
     int n = dBoxBox(dGeomGetPosition(o1), dGeomGetRotation(o1), side1,
@@ -390,6 +399,13 @@ static int box_box(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
         finish_contacts(o1, o2, contact, skip, n, nn, 0);
         note_toi(o1, o2, 0);
         int maxc = flags & NUMC_MASK;
+        if (force) {
+            /* the contacts of now, and the forced ones when there is room
+               for three or four more */
+            int keep = maxc - n >= 3 ? n : 0;
+            return keep + spec_points(o1, o2, forced, maxc - keep,
+                                      CONTACT(contact, keep * skip), skip);
+        }
         if (spec_rel_ >= 0 && maxc >= 3) {
             /* speculative contacts need room for three or four; the
                contacts of now give way when there is less */
@@ -401,9 +417,9 @@ static int box_box(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
         }
         return n;
     }
+    if (force)
+        return spec_points(o1, o2, forced, flags & NUMC_MASK, contact, skip);
 
-    if (bt_step_apart(o1, o2))
-        return 0; /* the stepper already knows: no contact within the window */
     bt_moving a, b;
     pair_motions(o1, o2, &a, &b);
     if (!a.moving && !b.moving)
@@ -467,8 +483,11 @@ static int collide_box_box(dGeomID o1, dGeomID o2, int flags,
         probe_first_ = o1;
         return 0;
     }
-    if (!bt_self_reversed() || !bt_get(o2))
-        return box_box(o1, o2, flags, contact, skip);
+    if (!bt_self_reversed() || !bt_get(o2)) {
+        int n = box_box(o1, o2, flags, contact, skip);
+        bt_step_note(o1, o2, n);
+        return n;
+    }
     /* ODE swapped the caller's order and will flip the contacts back:
        compute them in the caller's order, then pre-flip. */
     int n = box_box(o2, o1, flags, contact, skip);
@@ -479,6 +498,7 @@ static int collide_box_box(dGeomID o1, dGeomID o2, int flags,
         c->g1 = o1;
         c->g2 = o2;
     }
+    bt_step_note(o1, o2, n);
     return n;
 }
 
@@ -714,15 +734,43 @@ static int plane_contacts_at(const bt_moving *a, const dReal plane[4],
     return n;
 }
 
+static int box_plane(dGeomID o1, dGeomID o2, int flags,
+                     dContactGeom *contact, int skip);
+
 /* box-plane: o1 boxtoi, o2 dPlane */
 static int collide_box_plane(dGeomID o1, dGeomID o2, int flags,
                              dContactGeom *contact, int skip)
 {
+    int n = box_plane(o1, o2, flags, contact, skip);
+    bt_step_note(o1, o2, n);
+    return n;
+}
+
+static int box_plane(dGeomID o1, dGeomID o2, int flags,
+                     dContactGeom *contact, int skip)
+{
     bt_data *d = dGeomGetClassData(o1);
     dVector4 plane;
     dGeomPlaneGetParams(o2, plane);
+    dReal forced[3];
+    int force = bt_step_forced(o1, o2, forced);
     int n = box_plane_now(dGeomGetPosition(o1), dGeomGetRotation(o1), d->side,
                           plane, flags, contact, skip);
+    if (force) {
+        /* a sub-step being redone: speculative contacts for this pair
+           (after the contacts of now when there is room) */
+        int maxc = flags & NUMC_MASK;
+        if (n > 0) {
+            finish_contacts(o1, o2, contact, skip, n, plane, 0);
+            note_toi(o1, o2, 0);
+        }
+        int keep = n > 0 && maxc - n >= 3 ? n : 0;
+        int m = spec_points(o1, NULL, forced, maxc - keep,
+                            CONTACT(contact, keep * skip), skip);
+        for (int i = 0; i < m; i++)
+            CONTACT(contact, (keep + i) * skip)->g2 = o2;
+        return keep + m;
+    }
     if (n > 0) {
         finish_contacts(o1, o2, contact, skip, n, plane, 0);
         note_toi(o1, o2, 0);
@@ -802,6 +850,9 @@ static int touching_now(dGeomID o1, dGeomID o2, double *depth_now)
     dVector3 side1, side2, normal;
     dReal depth;
     int code;
+    /* pairs the stepper found apart are not touching now either */
+    if (bt_step_apart(o1, o2))
+        return 0;
     side_of(o1, side1);
     side_of(o2, side2);
     int n = dBoxBox(dGeomGetPosition(o1), dGeomGetRotation(o1), side1,
@@ -922,6 +973,17 @@ int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
     int c2 = dGeomGetClass(o2);
     if (c2 != bt_class() && c2 != dBoxClass && c2 != dPlaneClass)
         return 0;
+    if (c2 != dPlaneClass) {
+        /* bounding spheres that never meet are not touching now either:
+           spare the test of the current poses */
+        bt_moving a, b;
+        pair_motions(o1, o2, &a, &b);
+        if (a.moving || b.moving) {
+            double T = fmin(p->tmax, pair_interval(&a, &b));
+            if (T > 0 && spheres_apart(&a, &b, T))
+                return 0;
+        }
+    }
     double depth_now;
     int now = touching_now(o1, o2, &depth_now);
     double t;
@@ -1010,4 +1072,111 @@ int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
         return 1;
     *toi = t;
     return t > p->window ? 2 : 3;
+}
+
+int bt_pair_escape(dGeomID o1, dGeomID o2, const bt_toi_params *p,
+                   dGeomID *g1, dGeomID *g2, double normal[3], double *toi)
+{
+    if (!bt_get(o1)) {
+        dGeomID t = o1;
+        o1 = o2;
+        o2 = t;
+    }
+    if (!bt_get(o1))
+        return 0;
+    int c2 = dGeomGetClass(o2);
+    if (c2 != bt_class() && c2 != dBoxClass && c2 != dPlaneClass)
+        return 0;
+    *g1 = o1;
+    *g2 = o2;
+    if (c2 == dPlaneClass) {
+        bt_moving a;
+        bt_moving_boxtoi(o1, &a);
+        if (!a.moving)
+            return 0;
+        double T = fmin(p->tmax, isfinite(a.valid) ? a.valid : 0);
+        if (!(T > 0))
+            return 0;
+        dVector4 plane;
+        dGeomPlaneGetParams(o2, plane);
+        double margin = fmax(p->deep_rel * min_side(&a.box), p->deep_abs);
+        dVector3 p0;
+        dMatrix3 R0;
+        dContactGeom c0;
+        int now = pose_at(&a.motion, 0, p0, R0)
+                  && box_plane_now(p0, R0, bt_get(o1)->side, plane, 1, &c0,
+                                   (int)sizeof c0) > 0;
+        dVector4 deep = {plane[0], plane[1], plane[2], plane[3]};
+        double t;
+        if (now) {
+            /* touching at the start: deeper than then by the margin */
+            deep[3] -= (dReal)(c0.depth + margin);
+            t = plane_first_contact(&a, deep, T);
+            if (t < 0 || !(t < T * (1 - ESCAPE_END)))
+                return 0;
+        } else {
+            t = plane_first_contact(&a, plane, T);
+            if (t < 0 || !(t < T * (1 - ESCAPE_END)))
+                return 0;
+            deep[3] -= (dReal)margin;
+            if (plane_first_contact(&a, deep, T) < 0)
+                return 0;
+        }
+        for (int i = 0; i < 3; i++)
+            normal[i] = plane[i];
+        *toi = t;
+        return 1;
+    }
+    bt_moving a, b;
+    pair_motions(o1, o2, &a, &b);
+    if (!a.moving && !b.moving)
+        return 0;
+    double T = fmin(p->tmax, pair_interval(&a, &b));
+    if (!(T > 0) || spheres_apart(&a, &b, T))
+        return 0;
+    double margin = fmax(p->deep_rel * fmin(min_side(&a.box), min_side(&b.box)),
+                         p->deep_abs);
+    double half = 0.5 * margin;
+    /* touching at the start: deeper than then by the margin (each box
+       shrinks by it) */
+    dVector3 p0a, p0b, side1, side2, nrm;
+    dMatrix3 R0a, R0b;
+    dReal depth0;
+    int code;
+    dContactGeom c0;
+    side_of(o1, side1);
+    side_of(o2, side2);
+    if (pose_at(&a.motion, 0, p0a, R0a) && pose_at(&b.motion, 0, p0b, R0b)
+        && dBoxBox(p0a, R0a, side1, p0b, R0b, side2, nrm, &depth0, &code, 1,
+                   &c0, (int)sizeof c0) > 0) {
+        double d0 = depth0 > 0 ? depth0 : 0;
+        double delta = d0 + margin;
+        if (shrunk_apart(&a, &b, delta, d0, T))
+            return 0;
+        shrink(&a.box, delta);
+        shrink(&b.box, delta);
+        boxtoi_result r = solve_pair(&a, &b, T);
+        if (r.state != BOXTOI_HIT || !(r.toi < T * (1 - ESCAPE_END)))
+            return 0;
+        for (int i = 0; i < 3; i++)
+            normal[i] = -r.normal[i];
+        *toi = r.toi;
+        return 1;
+    }
+    if (shrunk_apart(&a, &b, half, 0, T))
+        return 0;
+    boxtoi_result r = solve_pair(&a, &b, T);
+    /* a first contact at the very end is the next sub-step's to see */
+    if (r.state != BOXTOI_HIT || !(r.toi < T * (1 - ESCAPE_END)))
+        return 0;
+    bt_moving sa = a, sb = b;
+    shrink(&sa.box, half);
+    shrink(&sb.box, half);
+    boxtoi_result rs = solve_pair_from(&sa, &sb, r.toi, T);
+    if (rs.state != BOXTOI_HIT && rs.state != BOXTOI_OVERLAP)
+        return 0;
+    for (int i = 0; i < 3; i++)
+        normal[i] = -r.normal[i];
+    *toi = r.toi;
+    return 1;
 }

@@ -132,9 +132,20 @@ static void static_bound(dGeomID g, const boxtoi_box *box, bt_moving *mv)
     mv->bounded = 1;
 }
 
+static _Thread_local bt_path_fn *path_fn_ = NULL;
+static _Thread_local void *path_ctx_ = NULL;
+
+void bt_set_path_hook(bt_path_fn *fn, void *ctx)
+{
+    path_fn_ = fn;
+    path_ctx_ = ctx;
+}
+
 static void body_motion(dGeomID g, dBodyID b, double h, bt_moving *mv)
 {
-    if (!dBodyIsEnabled(b)) {
+    bt_body_path path;
+    int actual = path_fn_ && h > 0 && path_fn_(path_ctx_, b, &path);
+    if (!actual && !dBodyIsEnabled(b)) {
         bt_pose_motion(g, &mv->motion);
         mv->valid = INFINITY;
         mv->moving = 0;
@@ -149,7 +160,10 @@ static void body_motion(dGeomID g, dBodyID b, double h, bt_moving *mv)
         return;
     }
     bt_body_terms terms;
-    bt_predict_body_terms(dBodyGetWorld(b), b, h, &mv->motion, &terms);
+    if (actual)
+        bt_path_motion(&path, &mv->motion, &terms);
+    else
+        bt_predict_body_terms(dBodyGetWorld(b), b, h, &mv->motion, &terms);
     bt_apply_offset(g, &mv->motion);
     mv->valid = h;
     mv->moving = 1;
@@ -162,7 +176,7 @@ static void body_motion(dGeomID g, dBodyID b, double h, bt_moving *mv)
         double e = fmax(fabs(mv->box.lo[i]), fabs(mv->box.hi[i]));
         r2 += e * e;
         o2 += (double)op[i] * op[i];
-        mv->o0[i] = bp[i];
+        mv->o0[i] = actual ? path.p0[i] : bp[i];
         mv->v[i] = terms.v[i];
         mv->a[i] = terms.a[i];
     }

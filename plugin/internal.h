@@ -45,8 +45,19 @@ typedef struct bt_body_terms {
     double wn, alphan;      /* |angular velocity|, |angular acceleration| */
 } bt_body_terms;
 
+/* A body's actual path over a sub-step already taken: position
+   p0 + t dp, unnormalised quaternion q0 + t dq, t in [0, sub-step]. */
+typedef struct bt_body_path {
+    double p0[3], dp[3];
+    double q0[4], dq[4];
+} bt_body_path;
+/* While set (non-NULL), body-driven motions come from this lookup instead
+   of the prediction, for the bodies it knows (it returns 1 for them). */
+typedef int bt_path_fn(void *ctx, dBodyID body, bt_body_path *path);
+
 /* geom.c */
 int bt_class(void);
+void bt_set_path_hook(bt_path_fn *fn, void *ctx);
 bt_data *bt_get(dGeomID g);
 void bt_pose_motion(dGeomID g, boxtoi_motion *m);
 /* Motion of a boxtoi box over [0, data->h] (or its explicit motion). */
@@ -72,6 +83,10 @@ int bt_predict_body(dWorldID world, dBodyID body, double h, boxtoi_motion *m);
 /* The same, also giving the prediction's terms (terms may be NULL). */
 int bt_predict_body_terms(dWorldID world, dBodyID body, double h,
                           boxtoi_motion *m, bt_body_terms *terms);
+/* Motion of a body's actual path (see bt_body_path); terms as above with
+   no acceleration. */
+void bt_path_motion(const bt_body_path *path, boxtoi_motion *m,
+                    bt_body_terms *terms);
 /* Compose a body motion with the geom's offset from its body (if any). */
 void bt_apply_offset(dGeomID g, boxtoi_motion *m);
 
@@ -107,6 +122,14 @@ typedef struct bt_toi_params {
       the step can be predicted. */
 int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
                 int *first);
+/* Verification of a sub-step already taken, with the boxes armed for it
+   and the bodies' actual paths set (bt_set_path_hook): did the pair meet
+   within [0, p->tmax] and get deeper than the margin (as for an impact of
+   bt_pair_toi; pairs overlapping at the start are not reported)?  Returns
+   1 and sets *g1, *g2 (the pair, a boxtoi box first) and normal (at the
+   first contact, pointing from *g2 towards *g1); else 0. */
+int bt_pair_escape(dGeomID o1, dGeomID o2, const bt_toi_params *p,
+                   dGeomID *g1, dGeomID *g2, double normal[3], double *toi);
 /* (*first, when first is not NULL, is set to 1 when the answer is 2 for a
    pair apart now and until *toi, else 0.) */
 /* Last TOI reported by a collider on this thread (-1 for none). */
@@ -124,6 +147,13 @@ void bt_cache_free(bt_data *d);
    found that o1 and o2 do not touch within the colliders' window, so a
    collider can answer 0 at once.  0 outside the stepper. */
 int bt_step_apart(dGeomID o1, dGeomID o2);
+/* step.c: when the stepper redoes a sub-step, the pairs whose speculative
+   contacts it forces: returns 1 and the normal (from o2 towards o1) for
+   such a pair.  0 outside the stepper. */
+int bt_step_forced(dGeomID o1, dGeomID o2, dReal normal[3]);
+/* step.c: the colliders report how many contacts they gave a pair while
+   the stepper runs the near callback. */
+void bt_step_note(dGeomID o1, dGeomID o2, int n);
 
 /* Small helpers (geom.c). */
 void bt_motion_shift(boxtoi_motion *m, double s);

@@ -169,6 +169,10 @@ typedef struct dBoxtoiStepParams {
                              as a box settling onto another or onto the
                              ground, is left to ODE's contacts of the next
                              step, as plain ODE does */
+    int max_redos;      /**< times one sub-step may be redone after the
+                             check of the paths the bodies actually took
+                             (see dWorldStepToContact; default 4); 0 turns
+                             the check off */
 } dBoxtoiStepParams;
 
 ODE_BOXTOI_API dBoxtoiStepParams dBoxtoiDefaultStepParams(void);
@@ -183,6 +187,12 @@ typedef struct dBoxtoiStepStats {
     int speculative;    /**< 1 when the sub-steps ran out with impacts still
                              ahead and the last sub-steps used speculative
                              contacts */
+    int redos;          /**< sub-steps redone because the bodies' actual
+                             paths met where no contact was (not counted in
+                             substeps) */
+    int unverified;     /**< pairs still meeting without contacts after
+                             max_redos redos of a sub-step (the step went on
+                             with them) */
 } dBoxtoiStepStats;
 
 /**
@@ -222,7 +232,40 @@ typedef struct dBoxtoiStepStats {
  *    the next; then the rest is taken in one sub-step, with speculative
  *    contacts again when impacts are still ahead.  stats->substeps counts
  *    these sub-steps too; stats->speculative reports that it happened;
- *  - the space is collided once per sub-step: the near callback receives
+ *  - the sub-step that takes the rest of the step, and every speculative
+ *    one, is checked afterwards (max_redos > 0, contacts not NULL): each
+ *    body's actual path over it is known then (ODE moved it by
+ *    p0 + t v1 and normalize(q0 + (t/2) (0, w1) q0), recovered from the
+ *    saved start pose and the end pose, so it holds with the gyroscopic
+ *    mode on and with damping too; with finite rotation mode it is an
+ *    approximation), the boxes are armed with those paths and the space
+ *    is collided again.  A pair with a boxtoi box (against a boxtoi box, a
+ *    dBox or a plane) whose actual paths meet within the sub-step and get
+ *    deeper than the resting margin (for a pair touching at the sub-step's
+ *    start: deeper than it was by the margin) passed through or into
+ *    something: a box deflected during the sub-step by a contact, heading
+ *    for a wall it was not predicted to reach.  Then every body reached
+ *    from the space is put back to its state at the sub-step's start
+ *    (position, quaternion, velocities, enabled flag, and the accumulated
+ *    forces and torques; joints are not touched), the contact group is
+ *    emptied, and the sub-step is redone: the near callback gets the same
+ *    pairs again, plus those pairs, whose colliders now give (after their
+ *    contacts of now, when there is room) speculative contacts with the
+ *    normal of that actual first contact, as above.  The pairs found
+ *    accumulate over the redos.  After max_redos redos of a sub-step that
+ *    takes the rest, that sub-step becomes a short one (min_substep) with
+ *    all those contacts and the step goes on with fresh predictions (at
+ *    most max_redos times per call); otherwise the try that left the
+ *    fewest such pairs is kept and stats->unverified counts them.  Pairs
+ *    that the callback was given but did not collide are its choice and
+ *    not checked; pairs overlapping at the sub-step's start are checked
+ *    only for getting deeper.  stats->redos counts the redos.  When
+ *    nothing meets, the check changes nothing (the state stays that of
+ *    plain ODE); its cost is one more pass of the space per checked
+ *    sub-step.  A restored quaternion is normalised again by ODE, so a
+ *    redone sub-step starts from a pose that may differ in the last bit;
+ *  - the space is collided once per sub-step (and once more to check
+ *    one, with the colliders not called): the near callback receives
  *    the pairs of that pass, in its order, and the colliders answer at once
  *    for pairs already known not to touch within the sub-step's window;
  *  - the forces and torques accumulated on the bodies of the space's geoms
@@ -234,7 +277,7 @@ typedef struct dBoxtoiStepStats {
  *  - not reentrant across threads for the same ODE collision state;
  *    after dCloseODE and a new dInitODE2, the class is not registered again.
  * contacts may be NULL when the callback manages its own group (it is then
- * never emptied by the step).  params may be NULL for defaults; stats may be
+ * never emptied by the step, and no sub-step is checked or redone).  params may be NULL for defaults; stats may be
  * NULL.  Returns 1 on success, 0 when ODE's step failed.
  */
 ODE_BOXTOI_API int dWorldStepToContact(dWorldID world, dSpaceID space, dReal h,

@@ -267,6 +267,43 @@ int bt_predict_body_terms(dWorldID world, dBodyID body, double h,
     return m->degree;
 }
 
+void bt_path_motion(const bt_body_path *path, boxtoi_motion *m,
+                    bt_body_terms *terms)
+{
+    double qc[2][4], pc[2][3];
+    int qdeg = 0, pdeg = 0;
+    double qn = 0, dqn = 0;
+    for (int i = 0; i < 4; i++) {
+        qc[0][i] = path->q0[i];
+        qc[1][i] = path->dq[i];
+        if (path->dq[i] != 0)
+            qdeg = 1;
+        qn += path->q0[i] * path->q0[i];
+        dqn += path->dq[i] * path->dq[i];
+    }
+    for (int i = 0; i < 3; i++) {
+        pc[0][i] = path->p0[i];
+        pc[1][i] = path->dp[i];
+        if (path->dp[i] != 0)
+            pdeg = 1;
+    }
+    if (terms) {
+        memset(terms, 0, sizeof *terms);
+        memcpy(terms->v, path->dp, sizeof terms->v);
+        /* q0 + t dq with dq = (1/2) (0, w) q0 turns by 2 atan(|w| t / 2),
+           at most |w| t, and |w| = 2 |dq| / |q0| */
+        terms->wn = qn > 0 ? 2 * sqrt(dqn / qn) * (1 + 1e-12) : 0;
+    }
+    if (boxtoi_motion_rigid(m, (const double(*)[4])qc, qdeg,
+                            (const double(*)[3])pc, pdeg)
+        != BOXTOI_REASON_NONE) {
+        dReal pos[3] = {(dReal)pc[0][0], (dReal)pc[0][1], (dReal)pc[0][2]};
+        dReal q[4] = {(dReal)qc[0][0], (dReal)qc[0][1], (dReal)qc[0][2],
+                      (dReal)qc[0][3]};
+        pose_rigid(pos, q, m); /* cannot happen: degree <= 2 */
+    }
+}
+
 void bt_apply_offset(dGeomID g, boxtoi_motion *m)
 {
     const dReal *op = dGeomGetOffsetPosition(g);

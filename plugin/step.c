@@ -23,8 +23,13 @@
  * speculative contacts (see collide.c): first in up to SPEC_PASSES short
  * sub-steps of min_substep, each predicted afresh, then in one sub-step
  * taking the rest.
+ * The sub-step taking the rest, and each speculative one, is then checked
+ * against the paths the bodies actually took (see "verifying a sub-step"):
+ * pairs that met there without being stopped get speculative contacts and
+ * the sub-step is redone from its saved start, at most max_redos times.
  * With no impact the call is one dSpaceCollide with the user's callback and
- * one dWorldStep(world, h): the same state as plain ODE.
+ * one dWorldStep(world, h), plus the check's pass over the space, which
+ * changes nothing: the same state as plain ODE.
  *
  * Between sub-steps the forces and torques the user accumulated on the
  * bodies are put back (ODE clears them after each step), so they act over
@@ -49,6 +54,7 @@ dBoxtoiStepParams dBoxtoiDefaultStepParams(void)
     p.quick = 0;
     p.scale_erp = 1;
     p.rest_depth = 0;
+    p.max_redos = 4;
     return p;
 }
 
@@ -58,10 +64,16 @@ typedef struct saved_body {
     dBodyID body;
     dReal force[3];
     dReal torque[3];
+    /* state at the start of the current sub-step (save_states) */
+    dReal pos[3], q[4], lvel[3], avel[3];
+    int enabled;
+    /* state at the end of the best try of a redone sub-step */
+    dReal best_pos[3], best_q[4], best_lvel[3], best_avel[3];
+    int best_enabled;
 } saved_body;
 
 typedef struct body_set {
-    dBodyID *slots;   /* open addressing, NULL = empty */
+    size_t *slots;    /* open addressing: index in list + 1, 0 = empty */
     size_t cap;       /* power of two */
     size_t count;
     saved_body *list;
@@ -81,12 +93,12 @@ static size_t hash_ptr(const void *p, size_t cap)
 static int set_grow(body_set *s)
 {
     size_t ncap = s->cap ? s->cap * 2 : 64;
-    dBodyID *ns = calloc(ncap, sizeof *ns);
+    size_t *ns = calloc(ncap, sizeof *ns);
     if (!ns)
         return 0;
     for (size_t i = 0; i < s->cap; i++)
         if (s->slots[i]) {
-            size_t j = hash_ptr(s->slots[i], ncap);
+            size_t j = hash_ptr(s->list[s->slots[i] - 1].body, ncap);
             while (ns[j])
                 j = (j + 1) & (ncap - 1);
             ns[j] = s->slots[i];
@@ -108,7 +120,7 @@ static int set_add(body_set *s, dBodyID b)
     }
     size_t j = hash_ptr(b, s->cap);
     while (s->slots[j]) {
-        if (s->slots[j] == b)
+        if (s->list[s->slots[j] - 1].body == b)
             return 0;
         j = (j + 1) & (s->cap - 1);
     }
@@ -122,8 +134,8 @@ static int set_add(body_set *s, dBodyID b)
         s->list = nl;
         s->list_cap = nc;
     }
-    s->slots[j] = b;
     saved_body *e = &s->list[s->count++];
+    s->slots[j] = s->count;
     const dReal *f = dBodyGetForce(b), *t = dBodyGetTorque(b);
     e->body = b;
     for (int i = 0; i < 3; i++) {
@@ -131,6 +143,21 @@ static int set_add(body_set *s, dBodyID b)
         e->torque[i] = t[i];
     }
     return 1;
+}
+
+/* The entry of b, or NULL. */
+static const saved_body *set_find(const body_set *s, dBodyID b)
+{
+    if (!s->cap || s->failed)
+        return NULL;
+    size_t j = hash_ptr(b, s->cap);
+    while (s->slots[j]) {
+        const saved_body *e = &s->list[s->slots[j] - 1];
+        if (e->body == b)
+            return e;
+        j = (j + 1) & (s->cap - 1);
+    }
+    return NULL;
 }
 
 static void set_free(body_set *s)
@@ -191,6 +218,121 @@ static void restore_forces(const body_set *s)
     }
 }
 
+static void get_state(dBodyID b, dReal pos[3], dReal q[4], dReal lvel[3],
+                      dReal avel[3], int *enabled)
+{
+    const dReal *p = dBodyGetPosition(b);
+    const dReal *qq = dBodyGetQuaternion(b);
+    const dReal *v = dBodyGetLinearVel(b);
+    const dReal *w = dBodyGetAngularVel(b);
+    for (int i = 0; i < 3; i++) {
+        pos[i] = p[i];
+        lvel[i] = v[i];
+        avel[i] = w[i];
+    }
+    for (int i = 0; i < 4; i++)
+        q[i] = qq[i];
+    *enabled = dBodyIsEnabled(b);
+}
+
+/* Only body states change: joints keep their anchors relative to the
+   bodies.  (ODE normalises a quaternion it is given, so a restored one may
+   differ from the saved one in the last bit.) */
+static void set_state(dBodyID b, const dReal pos[3], const dReal q[4],
+                      const dReal lvel[3], const dReal avel[3], int enabled)
+{
+    const dReal *qb = dBodyGetQuaternion(b);
+    dBodySetPosition(b, pos[0], pos[1], pos[2]);
+    if (qb[0] != q[0] || qb[1] != q[1] || qb[2] != q[2] || qb[3] != q[3]) {
+        dQuaternion qq = {q[0], q[1], q[2], q[3]};
+        dBodySetQuaternion(b, qq);
+    }
+    dBodySetLinearVel(b, lvel[0], lvel[1], lvel[2]);
+    dBodySetAngularVel(b, avel[0], avel[1], avel[2]);
+    if (enabled && !dBodyIsEnabled(b))
+        dBodyEnable(b);
+    else if (!enabled && dBodyIsEnabled(b))
+        dBodyDisable(b);
+}
+
+/* Save every body's state before a sub-step that may be redone. */
+static void save_states(body_set *s)
+{
+    for (size_t k = 0; k < s->count; k++) {
+        saved_body *e = &s->list[k];
+        get_state(e->body, e->pos, e->q, e->lvel, e->avel, &e->enabled);
+    }
+}
+
+/* Put the bodies back where save_states found them. */
+static void restore_states(const body_set *s)
+{
+    for (size_t k = 0; k < s->count; k++) {
+        const saved_body *e = &s->list[k];
+        set_state(e->body, e->pos, e->q, e->lvel, e->avel, e->enabled);
+    }
+}
+
+/* Keep the states a try ended in, as the best so far. */
+static void save_best(body_set *s)
+{
+    for (size_t k = 0; k < s->count; k++) {
+        saved_body *e = &s->list[k];
+        get_state(e->body, e->best_pos, e->best_q, e->best_lvel, e->best_avel,
+                  &e->best_enabled);
+    }
+}
+
+/* Go back to the end of the best try (with the accumulators cleared, as
+   ODE leaves them after a step). */
+static void restore_best(const body_set *s)
+{
+    for (size_t k = 0; k < s->count; k++) {
+        const saved_body *e = &s->list[k];
+        set_state(e->body, e->best_pos, e->best_q, e->best_lvel, e->best_avel,
+                  e->best_enabled);
+        dBodySetForce(e->body, 0, 0, 0);
+        dBodySetTorque(e->body, 0, 0, 0);
+    }
+}
+
+/* The actual path of a body over the sub-step just taken, from its saved
+   start and its current pose (ODE moved it by p1 = p0 + s v1 and
+   q1 = normalize(q0 + (s/2) (0, w1) q0)). */
+typedef struct path_ctx {
+    const body_set *bodies;
+    double s;
+} path_ctx;
+
+static int actual_path(void *ctx, dBodyID b, bt_body_path *path)
+{
+    const path_ctx *pc = ctx;
+    const saved_body *e = set_find(pc->bodies, b);
+    if (!e || !(pc->s > 0))
+        return 0;
+    const dReal *p1 = dBodyGetPosition(b);
+    const dReal *q1 = dBodyGetQuaternion(b);
+    for (int i = 0; i < 3; i++) {
+        path->p0[i] = e->pos[i];
+        path->dp[i] = p1[i] == e->pos[i] ? 0
+                      : ((double)p1[i] - (double)e->pos[i]) / pc->s;
+    }
+    int same = 1;
+    double c = 0;
+    for (int i = 0; i < 4; i++) {
+        path->q0[i] = e->q[i];
+        if (q1[i] != e->q[i])
+            same = 0;
+        c += (double)q1[i] * (double)e->q[i];
+    }
+    /* q1 = (q0 + s dq) / |q0 + s dq|, and dq is normal to q0, so
+       q0 . q1 = |q0|^2 / |q0 + s dq| = 1 / |q0 + s dq| for a unit q0 */
+    for (int i = 0; i < 4; i++)
+        path->dq[i] = same || !(c > 0) ? 0
+                      : ((double)q1[i] / c - (double)e->q[i]) / pc->s;
+    return 1;
+}
+
 /* ---- the pair pass --------------------------------------------------- */
 
 /*
@@ -208,7 +350,16 @@ typedef struct pair_rec {
     int kind;        /* bt_pair_toi's answer; -1: not a candidate */
     int first;       /* kind 2 is the first contact of a pair apart now */
     double toi;
+    int called;      /* a collider ran for it during the near callback */
+    int ncontacts;   /* and gave this many contacts */
 } pair_rec;
+
+/* A pair given speculative contacts when a sub-step is redone. */
+typedef struct forced_pair {
+    dGeomID o1, o2;
+    dReal normal[3]; /* from o2 towards o1 */
+    int called, ncontacts;
+} forced_pair;
 
 typedef struct pair_pass {
     bt_toi_params q;
@@ -220,6 +371,8 @@ typedef struct pair_pass {
     double tau;      /* earliest impact found, or INFINITY */
     int resolve;     /* some touching pair approaches fast */
     double window;   /* the colliders' window while the index is active */
+    forced_pair *forced; /* pairs given speculative contacts in a redo */
+    size_t nforced, forced_cap;
 } pair_pass;
 
 static _Thread_local const pair_pass *active_ = NULL;
@@ -266,6 +419,8 @@ static void pass_push(pair_pass *pp, dGeomID o1, dGeomID o2, int user,
     r->kind = kind;
     r->first = first;
     r->toi = toi;
+    r->called = 0;
+    r->ncontacts = 0;
 }
 
 /* Index the analysed pairs. */
@@ -294,6 +449,59 @@ static void pass_index(pair_pass *pp)
         while (pp->slots[j])
             j = (j + 1) & (pp->scap - 1);
         pp->slots[j] = i + 1;
+    }
+}
+
+static pair_rec *pass_find(const pair_pass *pp, dGeomID o1, dGeomID o2)
+{
+    if (!pp || pp->failed || !pp->scap)
+        return NULL;
+    size_t j = hash_pair(o1, o2, pp->scap);
+    while (pp->slots[j]) {
+        pair_rec *r = &pp->v[pp->slots[j] - 1];
+        if (same_pair(r, o1, o2))
+            return r;
+        j = (j + 1) & (pp->scap - 1);
+    }
+    return NULL;
+}
+
+static forced_pair *forced_find(const pair_pass *pp, dGeomID o1, dGeomID o2)
+{
+    for (size_t i = 0; pp && i < pp->nforced; i++) {
+        forced_pair *f = &pp->forced[i];
+        if ((f->o1 == o1 && f->o2 == o2) || (f->o1 == o2 && f->o2 == o1))
+            return f;
+    }
+    return NULL;
+}
+
+int bt_step_forced(dGeomID o1, dGeomID o2, dReal normal[3])
+{
+    const forced_pair *f = forced_find(active_, o1, o2);
+    if (!f)
+        return 0;
+    dReal sg = f->o1 == o1 ? 1 : -1;
+    for (int i = 0; i < 3; i++)
+        normal[i] = sg * f->normal[i];
+    return 1;
+}
+
+void bt_step_note(dGeomID o1, dGeomID o2, int n)
+{
+    const pair_pass *pp = active_;
+    if (!pp)
+        return;
+    forced_pair *f = forced_find(pp, o1, o2);
+    if (f) {
+        f->called = 1;
+        f->ncontacts += n > 0 ? n : 0;
+        return;
+    }
+    pair_rec *r = pass_find(pp, o1, o2);
+    if (r) {
+        r->called = 1;
+        r->ncontacts += n > 0 ? n : 0;
     }
 }
 
@@ -369,6 +577,78 @@ static void pass_callback(void *data, dGeomID o1, dGeomID o2)
     analyse(pp, o1, o2, 1);
 }
 
+/* ---- verifying a sub-step --------------------------------------------- */
+
+/*
+ * After a sub-step, the boxes are armed with the paths the bodies actually
+ * took (their saved start poses and the velocities ODE moved them with,
+ * recovered from the end poses), and the space is collided once more: a
+ * pair whose actual paths meet and get deeper than the margin within the
+ * sub-step (deeper than at the start by the margin, for a pair touching
+ * then) passed through or into something, e.g. a box deflected during the
+ * sub-step towards a wall it was not heading for.  Such pairs are added to
+ * the forced list, and the sub-step is redone.
+ */
+typedef struct verify_pass {
+    pair_pass *pp;
+    bt_toi_params q;
+    int bad;         /* pairs that met without contacts */
+    int add;         /* add them to the forced list */
+} verify_pass;
+
+static void forced_push(pair_pass *pp, dGeomID o1, dGeomID o2,
+                        const double n[3])
+{
+    if (pp->nforced == pp->forced_cap) {
+        size_t nc = pp->forced_cap ? pp->forced_cap * 2 : 16;
+        forced_pair *nf = realloc(pp->forced, nc * sizeof *nf);
+        if (!nf)
+            return;
+        pp->forced = nf;
+        pp->forced_cap = nc;
+    }
+    forced_pair *f = &pp->forced[pp->nforced++];
+    f->o1 = o1;
+    f->o2 = o2;
+    for (int i = 0; i < 3; i++)
+        f->normal[i] = (dReal)n[i];
+    f->called = 0;
+    f->ncontacts = 0;
+}
+
+static void verify_pair(verify_pass *vp, dGeomID o1, dGeomID o2)
+{
+    if (!pair_is_candidate(o1, o2))
+        return;
+    const pair_rec *r = pass_find(vp->pp, o1, o2);
+    if (forced_find(vp->pp, o1, o2))
+        return;
+    /* a pair the near callback was given but did not collide is the
+       callback's choice */
+    if (r && !r->called)
+        return;
+    dGeomID g1, g2;
+    double n[3], toi;
+    if (!bt_pair_escape(o1, o2, &vp->q, &g1, &g2, n, &toi))
+        return;
+    vp->bad++;
+    if (vp->add)
+        forced_push(vp->pp, g1, g2, n);
+}
+
+static void verify_callback(void *data, dGeomID o1, dGeomID o2)
+{
+    if (dGeomIsSpace(o1) || dGeomIsSpace(o2)) {
+        dSpaceCollide2(o1, o2, data, verify_callback);
+        if (dGeomIsSpace(o1))
+            dSpaceCollide((dSpaceID)o1, data, verify_callback);
+        if (dGeomIsSpace(o2))
+            dSpaceCollide((dSpaceID)o2, data, verify_callback);
+        return;
+    }
+    verify_pair(data, o1, o2);
+}
+
 /* ---- the step --------------------------------------------------------- */
 
 /* Short speculative sub-steps taken, at most, once max_substeps is spent
@@ -376,6 +656,33 @@ static void pass_callback(void *data, dGeomID o1, dGeomID o2)
 #define SPEC_PASSES 4
 
 static unsigned epoch_counter_ = 0;
+
+static unsigned next_epoch(void);
+
+/* Check the sub-step of length s just taken, elapsed seconds into the
+   step; returns the number of pairs that met without contacts (added to
+   the forced list when add is set). */
+static int verify_substep(dSpaceID space, pair_pass *pp, const body_set *bodies,
+                          double s, double elapsed, double deep_rel,
+                          double deep_abs, int add)
+{
+    path_ctx pc = {bodies, s};
+    verify_pass vp;
+    memset(&vp, 0, sizeof vp);
+    vp.pp = pp;
+    vp.q.tmax = s;
+    vp.q.window = 0;
+    vp.q.deep_rel = deep_rel;
+    vp.q.deep_abs = deep_abs;
+    vp.add = add;
+    bt_set_path_hook(actual_path, &pc);
+    bt_arm(space, s, 0, elapsed);
+    bt_set_cache_epoch(next_epoch());
+    dSpaceCollide(space, &vp, verify_callback);
+    bt_set_cache_epoch(0);
+    bt_set_path_hook(NULL, NULL);
+    return vp.bad;
+}
 
 static unsigned next_epoch(void)
 {
@@ -396,7 +703,10 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
     int max_sub = p.max_substeps < 1 ? 1 : p.max_substeps;
     double hh = h;
     double min_sub = p.min_substep > 0 ? (double)p.min_substep : hh * 1e-3;
-    dBoxtoiStepStats st = {0, 0, -1, 0, 0};
+    dBoxtoiStepStats st;
+    memset(&st, 0, sizeof st);
+    st.first_toi = -1;
+    int max_redos = p.max_redos < 0 ? 0 : p.max_redos;
     body_set bodies;
     memset(&bodies, 0, sizeof bodies);
     pair_pass pp;
@@ -411,6 +721,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
     double deep_abs = p.rest_depth > 0 ? (double)p.rest_depth : 2 * gmag * hh * hh;
     double elapsed = 0;
     int spec_passes = 0;
+    int splits = 0;
 
     for (;;) {
         dReal rem = (dReal)(hh - elapsed);
@@ -470,41 +781,111 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
         int last = !(tau < (double)rem);
         dReal s = last ? rem : (dReal)tau;
 
-        if (!last && !saved) {
+        /* the final sub-step and the speculative ones are checked
+           afterwards against the paths the bodies actually took */
+        int verify = max_redos > 0 && space && near_callback && contacts
+                     && (last || speculative);
+        if ((!last || verify) && !saved) {
             if (space)
                 collect_bodies(&bodies, space);
             saved = 1;
         }
-        if (space && near_callback) {
-            pp.window = speculative ? (double)rem : min_sub;
-            pass_index(&pp);
-            bt_set_window(pp.window);
-            if (speculative)
-                bt_set_speculative(deep_rel, deep_abs);
-            if (pp.failed) {
+        if (verify && bodies.failed)
+            verify = 0;
+        if (verify)
+            save_states(&bodies);
+        pp.nforced = 0;
+        int best_bad = -1, best_redo = -1, was_last = last;
+        for (int redo = 0;; redo++) {
+            if (space && near_callback) {
+                pp.window = speculative ? (double)rem : min_sub;
+                pass_index(&pp);
+                bt_set_window(pp.window);
+                if (speculative)
+                    bt_set_speculative(deep_rel, deep_abs);
+                if (pp.failed) {
+                    active_ = NULL;
+                    dSpaceCollide(space, data, near_callback);
+                } else {
+                    active_ = &pp;
+                    for (size_t i = 0; i < pp.n; i++) {
+                        pp.v[i].called = 0;
+                        pp.v[i].ncontacts = 0;
+                    }
+                    for (size_t i = 0; i < pp.nforced; i++) {
+                        pp.forced[i].called = 0;
+                        pp.forced[i].ncontacts = 0;
+                    }
+                    for (size_t i = 0; i < pp.n; i++)
+                        if (pp.v[i].user)
+                            near_callback(data, pp.v[i].o1, pp.v[i].o2);
+                    /* forced pairs the callback was not given above */
+                    for (size_t i = 0; i < pp.nforced; i++)
+                        if (!pp.forced[i].called)
+                            near_callback(data, pp.forced[i].o1,
+                                          pp.forced[i].o2);
+                }
                 active_ = NULL;
-                dSpaceCollide(space, data, near_callback);
-            } else {
-                active_ = &pp;
-                for (size_t i = 0; i < pp.n; i++)
-                    if (pp.v[i].user)
-                        near_callback(data, pp.v[i].o1, pp.v[i].o2);
+                bt_set_window(-1);
+                bt_set_speculative(-1, -1);
             }
-            active_ = NULL;
-            bt_set_window(-1);
-            bt_set_speculative(-1, -1);
+            bt_set_cache_epoch(0);
+            if (speculative)
+                st.speculative = 1;
+            int scaled = p.scale_erp && s != h;
+            if (scaled)
+                dWorldSetERP(world, erp * s / h);
+            ok = p.quick ? dWorldQuickStep(world, s) : dWorldStep(world, s);
+            if (scaled)
+                dWorldSetERP(world, erp);
+            if (contacts)
+                dJointGroupEmpty(contacts);
+            if (!ok || !verify || pp.failed)
+                break;
+            int more = redo < max_redos && last == was_last;
+            int bad = verify_substep(space, &pp, &bodies, (double)s, elapsed,
+                                     deep_rel, deep_abs, more);
+            if (bad == 0)
+                break;
+            if (!more && last && splits < max_redos
+                && (double)rem > 2 * min_sub) {
+                /* out of redos on a sub-step taking the rest: take a short
+                   one instead, with all those contacts, and predict again */
+                restore_states(&bodies);
+                restore_forces(&bodies);
+                bt_arm(space, rem, 0, elapsed);
+                bt_set_cache_epoch(next_epoch());
+                splits++;
+                last = 0;
+                resolving = 1;
+                s = (dReal)min_sub;
+                st.redos++;
+                continue;
+            }
+            if (!more) {
+                /* out of redos: keep the try that left the fewest pairs
+                   meeting without contacts (the earliest of equals) */
+                if (last == was_last && best_bad >= 0 && best_bad <= bad) {
+                    if (best_redo != redo)
+                        restore_best(&bodies);
+                    bad = best_bad;
+                }
+                st.unverified += bad;
+                break;
+            }
+            if (best_bad < 0 || bad < best_bad) {
+                best_bad = bad;
+                best_redo = redo;
+                save_best(&bodies);
+            }
+            /* redo the sub-step from its start, with speculative contacts for
+               the pairs that met (and for those of the earlier tries) */
+            restore_states(&bodies);
+            restore_forces(&bodies);
+            bt_arm(space, rem, 0, elapsed);
+            bt_set_cache_epoch(next_epoch());
+            st.redos++;
         }
-        bt_set_cache_epoch(0);
-        if (speculative)
-            st.speculative = 1;
-        int scaled = p.scale_erp && s != h;
-        if (scaled)
-            dWorldSetERP(world, erp * s / h);
-        ok = p.quick ? dWorldQuickStep(world, s) : dWorldStep(world, s);
-        if (scaled)
-            dWorldSetERP(world, erp);
-        if (contacts)
-            dJointGroupEmpty(contacts);
         st.substeps++;
         if (!ok || last)
             break;
@@ -518,11 +899,12 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
         elapsed += (double)s;
         restore_forces(&bodies);
     }
-    if (st.substeps > 1)
+    if (st.substeps > 1 || saved)
         bt_arm(space, h, 0, 0.0);
     set_free(&bodies);
     free(pp.v);
     free(pp.slots);
+    free(pp.forced);
     if (stats)
         *stats = st;
     return ok ? 1 : 0;
