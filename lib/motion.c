@@ -41,11 +41,13 @@ static boxtoi_reason check_motion(const boxtoi_motion *m)
 {
     if (m->degree < 0 || m->degree > BOXTOI_MAX_DEGREE)
         return BOXTOI_REASON_DEGREE;
-    for (int k = 0; k <= m->degree; k++)
-        for (int r = 0; r < 4; r++)
-            for (int c = 0; c < 4; c++)
-                if (!isfinite(m->c[k][r][c]))
-                    return BOXTOI_REASON_MOTION_NOT_FINITE;
+    /* x - x is 0 for a finite x and NaN otherwise: one test for all. */
+    const double *c = &m->c[0][0][0];
+    double z = 0.0;
+    for (int i = 0; i < 16 * (m->degree + 1); i++)
+        z += c[i] - c[i];
+    if (z != 0.0)
+        return BOXTOI_REASON_MOTION_NOT_FINITE;
     for (int k = 0; k <= m->degree; k++)
         for (int c = 0; c < 3; c++)
             if (m->c[k][3][c] != 0.0)
@@ -73,6 +75,42 @@ static void entry_sbern(const boxtoi_motion *m, int d, int r, int c, double t0,
         }
     }
     bxp_power_to_sbern(out, d, out);
+}
+
+/*
+ * All 16 entries of the motion (degree d <= its degree) in scaled Bernstein
+ * form on [t0, t1]: sb[i][4 r + c] is coefficient i of entry (r, c).  The
+ * same sums as entry_sbern, entry by entry, done for all entries at once.
+ */
+static void entries_sbern(const boxtoi_motion *m, int d, double t0, double t1,
+                          double sb[][16])
+{
+    if (t0 != 0.0) {
+        for (int e = 0; e < 16; e++) {
+            double v[BXM_CAP];
+            entry_sbern(m, d, e / 4, e % 4, t0, t1, v);
+            for (int i = 0; i <= d; i++)
+                sb[i][e] = v[i];
+        }
+        return;
+    }
+    double h = t1 - t0, hp = 1.0, pw[d + 1][16];
+    for (int k = 0; k <= d; k++) {
+        const double *ck = &m->c[k][0][0];
+        for (int e = 0; e < 16; e++)
+            pw[k][e] = ck[e] * hp;
+        hp *= h;
+    }
+    /* s^i = s^i (s + (1 - s))^(d - i), as bxp_power_to_sbern. */
+    for (int j = d; j >= 0; j--) {
+        for (int e = 0; e < 16; e++)
+            sb[j][e] = 0.0;
+        for (int i = 0; i <= j; i++) {
+            double b = bxp_binomial(d - i, j - i);
+            for (int e = 0; e < 16; e++)
+                sb[j][e] += pw[i][e] * b;
+        }
+    }
 }
 
 /* Largest absolute coefficient of a[0..n]. */
@@ -104,8 +142,9 @@ static int vanishes(const double *sb, int n)
     return bxp_bern_first(b, n, 0.0, 1.0, 0, &s);
 }
 
-boxtoi_reason bx_prepare(const boxtoi_box *box, const boxtoi_motion *motion,
-                         double t0, double t1, bx_moving *out)
+boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
+                                 const boxtoi_motion *motion, double t0,
+                                 double t1, bx_moving *out)
 {
     boxtoi_reason why;
     if (!box || !motion || !out)
@@ -122,7 +161,10 @@ boxtoi_reason bx_prepare(const boxtoi_box *box, const boxtoi_motion *motion,
     out->size = sqrt(4.0 * (out->half[0] * out->half[0] +
                             out->half[1] * out->half[1] +
                             out->half[2] * out->half[2]));
-    entry_sbern(motion, d, 3, 3, t0, t1, out->w);
+    double sb[d + 1][16];
+    entries_sbern(motion, d, t0, t1, sb);
+    for (int i = 0; i <= d; i++)
+        out->w[i] = sb[i][15];
     if (vanishes(out->w, d))
         return BOXTOI_REASON_W_VANISHES;
     double flip = out->w[0] < 0.0 ? -1.0 : 1.0;
@@ -132,29 +174,34 @@ boxtoi_reason bx_prepare(const boxtoi_box *box, const boxtoi_motion *motion,
             out->w[i] = -out->w[i];
     scale = max_abs(out->w, d);
     for (int r = 0; r < 3; r++) {
-        double t[BXM_CAP];
-        entry_sbern(motion, d, r, 3, t0, t1, t);
-        for (int i = 0; i <= d; i++)
-            out->p[r][i] = flip * t[i];
-        for (int k = 0; k < 3; k++) {
-            entry_sbern(motion, d, r, k, t0, t1, out->u[k][r]);
-            for (int i = 0; i <= d; i++) {
-                out->u[k][r][i] *= flip;
-                out->p[r][i] += centre[k] * out->u[k][r][i];
-            }
-            double m = max_abs(out->u[k][r], d);
-            scale = m > scale ? m : scale;
+        double *p = out->p[r];
+        double *u0 = out->u[0][r], *u1 = out->u[1][r], *u2 = out->u[2][r];
+        for (int i = 0; i <= d; i++) {
+            const double *e = sb[i] + 4 * r;
+            double a0 = flip * e[0], a1 = flip * e[1], a2 = flip * e[2];
+            u0[i] = a0;
+            u1[i] = a1;
+            u2[i] = a2;
+            p[i] = flip * e[3] + centre[0] * a0 + centre[1] * a1 + centre[2] * a2;
+            double m0 = fabs(a0), m1 = fabs(a1), m2 = fabs(a2), m3 = fabs(p[i]);
+            scale = m0 > scale ? m0 : scale;
+            scale = m1 > scale ? m1 : scale;
+            scale = m2 > scale ? m2 : scale;
+            scale = m3 > scale ? m3 : scale;
         }
-        double m = max_abs(out->p[r], d);
-        scale = m > scale ? m : scale;
     }
     if (!(scale <= RANGE_LIMIT))
         return BOXTOI_REASON_OUT_OF_RANGE;
+    return BOXTOI_REASON_NONE;
+}
+
+boxtoi_reason bx_check_det(const bx_moving *m)
+{
     /* det(u) = u0 . (u1 x u2), degree 3d: must not vanish. */
+    int d = m->d, n3 = 3 * d;
     double det[3 * BXM_CAP], cr[3][2 * BXM_CAP];
-    int n3 = 3 * d;
-    const double(*u0)[BXM_CAP] = out->u[0], (*u1)[BXM_CAP] = out->u[1],
-                 (*u2)[BXM_CAP] = out->u[2];
+    const double(*u0)[BXM_CAP] = m->u[0], (*u1)[BXM_CAP] = m->u[1],
+                 (*u2)[BXM_CAP] = m->u[2];
     for (int k = 0; k <= 2 * d; k++)
         cr[0][k] = cr[1][k] = cr[2][k] = 0.0;
     for (int i = 0; i <= d; i++)
@@ -169,10 +216,14 @@ boxtoi_reason bx_prepare(const boxtoi_box *box, const boxtoi_motion *motion,
         for (int j = 0; j <= 2 * d; j++)
             det[i + j] += u0[0][i] * cr[0][j] + u0[1][i] * cr[1][j] +
                           u0[2][i] * cr[2][j];
-    if (vanishes(det, n3))
-        return BOXTOI_REASON_SINGULAR;
-    out->det_sign = det[0] > 0.0 ? 1.0 : -1.0;
-    return BOXTOI_REASON_NONE;
+    return vanishes(det, n3) ? BOXTOI_REASON_SINGULAR : BOXTOI_REASON_NONE;
+}
+
+boxtoi_reason bx_prepare(const boxtoi_box *box, const boxtoi_motion *motion,
+                         double t0, double t1, bx_moving *out)
+{
+    boxtoi_reason why = bx_prepare_partial(box, motion, t0, t1, out);
+    return why ? why : bx_check_det(out);
 }
 
 /* Degree of the 3x3 part and w together: the last power with a non-zero one. */
@@ -194,19 +245,20 @@ void bx_trim(const boxtoi_motion *motion, double t0, double t1, bx_moving *m)
     int e = shape_degree(motion, m->d);
     m->e = e;
     if (e == m->d) {
-        memcpy(m->ue, m->u, sizeof m->ue);
-        memcpy(m->we, m->w, sizeof m->we);
+        for (int k = 0; k < 3; k++)
+            for (int r = 0; r < 3; r++)
+                memcpy(m->ue[k][r], m->u[k][r], (size_t)(e + 1) * sizeof(double));
+        memcpy(m->we, m->w, (size_t)(e + 1) * sizeof(double));
         return;
     }
-    entry_sbern(motion, e, 3, 3, t0, t1, m->we);
-    for (int i = 0; i <= e; i++)
-        m->we[i] *= m->flip;
-    for (int k = 0; k < 3; k++)
-        for (int r = 0; r < 3; r++) {
-            entry_sbern(motion, e, r, k, t0, t1, m->ue[k][r]);
-            for (int i = 0; i <= e; i++)
-                m->ue[k][r][i] *= m->flip;
-        }
+    double sb[e + 1][16];
+    entries_sbern(motion, e, t0, t1, sb);
+    for (int i = 0; i <= e; i++) {
+        m->we[i] = sb[i][15] * m->flip;
+        for (int k = 0; k < 3; k++)
+            for (int r = 0; r < 3; r++)
+                m->ue[k][r][i] = sb[i][4 * r + k] * m->flip;
+    }
 }
 
 /* Evaluate many SB polynomials of degree d at one s, sharing the powers. */

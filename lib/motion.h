@@ -24,7 +24,6 @@ typedef struct bx_moving {
     double we[BXM_CAP];         /* w at degree e (filled by bx_trim) */
     double half[3];             /* half extents (>= 0) */
     double size;                /* length of the box's local diagonal */
-    double det_sign;            /* sign of det(u) on [0, 1] */
 } bx_moving;
 
 /** Fixed-s evaluation: world centre, generators g[k] = half[k] u[k] / w. */
@@ -40,6 +39,17 @@ typedef struct bx_pose {
  */
 boxtoi_reason bx_prepare(const boxtoi_box *box, const boxtoi_motion *motion,
                          double t0, double t1, bx_moving *out);
+
+/**
+ * bx_prepare without its last test, that det(u) does not vanish on [0, 1]
+ * (bx_check_det): every other reason, in the same order.
+ */
+boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
+                                 const boxtoi_motion *motion, double t0,
+                                 double t1, bx_moving *out);
+
+/** The last test of bx_prepare: BOXTOI_REASON_SINGULAR when det(u) vanishes. */
+boxtoi_reason bx_check_det(const bx_moving *m);
 
 /**
  * Set e and fill ue and we: the 3x3 part and w in scaled Bernstein form of

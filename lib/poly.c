@@ -146,10 +146,39 @@ void bxp_power_to_sbern(const double *c, int n, double *out)
     }
 }
 
+/*
+ * Dividing by 1 changes nothing and dividing by a power of two is the same
+ * as multiplying by its reciprocal: low degrees spelled out, and the ends
+ * (C(n, 0) = C(n, n) = 1) copied, leave only the other divisions.
+ */
 void bxp_sbern_to_bern(const double *sb, int n, double *out)
 {
-    for (int i = 0; i <= n; i++)
-        out[i] = sb[i] / binomial_table[n][i];
+    switch (n) {
+    case 0:
+        out[0] = sb[0];
+        return;
+    case 1:
+        out[0] = sb[0];
+        out[1] = sb[1];
+        return;
+    case 2:
+        out[0] = sb[0];
+        out[1] = sb[1] * 0.5;
+        out[2] = sb[2];
+        return;
+    case 4:
+        out[0] = sb[0];
+        out[1] = sb[1] * 0.25;
+        out[2] = sb[2] / 6.0;
+        out[3] = sb[3] * 0.25;
+        out[4] = sb[4];
+        return;
+    default:
+        out[0] = sb[0];
+        for (int i = 1; i < n; i++)
+            out[i] = sb[i] / binomial_table[n][i];
+        out[n] = sb[n];
+    }
 }
 
 void bxp_sbern_mul(const double *a, int n, const double *b, int m, double *out)
@@ -165,9 +194,15 @@ void bxp_sbern_muladd(double *out, double k, const double *a, int n,
                       const double *b, int m)
 {
     for (int i = 0; i <= n; i++) {
-        double ka = k * a[i];
-        for (int j = 0; j <= m; j++)
-            out[i + j] += ka * b[j];
+        /* Two coefficients a step (less loop control); o overlaps no input. */
+        double ka = k * a[i], *restrict o = out + i;
+        int j = 0;
+        for (; j < m; j += 2) {
+            o[j] += ka * b[j];
+            o[j + 1] += ka * b[j + 1];
+        }
+        if (j == m)
+            o[j] += ka * b[j];
     }
 }
 
@@ -251,6 +286,32 @@ static void bern_split(const double *b, int n, double t, double *left,
     }
 }
 
+/* bern_split of two polynomials at 0.5 at once, side by side (same results). */
+static void bern_split2(const double *b1, const double *b2, int n,
+                        double *left1, double *right1, double *left2,
+                        double *right2)
+{
+    double w[CAP][2];
+    for (int i = 0; i <= n; i++) {
+        w[i][0] = b1[i];
+        w[i][1] = b2[i];
+    }
+    left1[0] = w[0][0];
+    left2[0] = w[0][1];
+    right1[n] = w[n][0];
+    right2[n] = w[n][1];
+    for (int r = 1; r <= n; r++) {
+        for (int i = 0; i <= n - r; i++) {
+            w[i][0] += 0.5 * (w[i + 1][0] - w[i][0]);
+            w[i][1] += 0.5 * (w[i + 1][1] - w[i][1]);
+        }
+        left1[r] = w[0][0];
+        left2[r] = w[0][1];
+        right1[n - r] = w[n - r][0];
+        right2[n - r] = w[n - r][1];
+    }
+}
+
 /*
  * In place: the left part [0, c] keeps b_0^(r) (level r of de Casteljau at
  * c) in slot r; then the right part [a / c, 1] of that keeps b_j^(n-j) in
@@ -275,28 +336,33 @@ void bxp_bern_restrict(const double *b, int n, double a, double c, double *out)
         out[i] = w[i];
 }
 
+/* The two polynomials side by side, so that each step works on a pair. */
 void bxp_bern_restrict2(const double *b1, const double *b2, int n, double a,
                         double c, double *out1, double *out2)
 {
-    double w[CAP], v[CAP];
-    memcpy(w, b1, (size_t)(n + 1) * sizeof *w);
-    memcpy(v, b2, (size_t)(n + 1) * sizeof *v);
+    double w[CAP][2];
+    for (int i = 0; i <= n; i++) {
+        w[i][0] = b1[i];
+        w[i][1] = b2[i];
+    }
     if (c < 1.0)
         for (int r = 1; r <= n; r++)
             for (int j = n; j >= r; j--) {
-                w[j] = w[j - 1] + c * (w[j] - w[j - 1]);
-                v[j] = v[j - 1] + c * (v[j] - v[j - 1]);
+                w[j][0] = w[j - 1][0] + c * (w[j][0] - w[j - 1][0]);
+                w[j][1] = w[j - 1][1] + c * (w[j][1] - w[j - 1][1]);
             }
     if (a > 0.0 && c > 0.0) {
         double t = a / c;
         for (int r = 1; r <= n; r++)
             for (int j = 0; j <= n - r; j++) {
-                w[j] += t * (w[j + 1] - w[j]);
-                v[j] += t * (v[j + 1] - v[j]);
+                w[j][0] += t * (w[j + 1][0] - w[j][0]);
+                w[j][1] += t * (w[j + 1][1] - w[j][1]);
             }
     }
-    memcpy(out1, w, (size_t)(n + 1) * sizeof *w);
-    memcpy(out2, v, (size_t)(n + 1) * sizeof *v);
+    for (int i = 0; i <= n; i++) {
+        out1[i] = w[i][0];
+        out2[i] = w[i][1];
+    }
 }
 
 /* Largest absolute coefficient. */
@@ -587,8 +653,7 @@ static void roots_rec(struct root_search *rs, const double *q, const double *aq,
         return;
     }
     double l[n + 1], r[n + 1], al[n + 1], ar[n + 1], mid = 0.5 * (lo + hi);
-    bern_split(q, n, 0.5, l, r);
-    bern_split(aq, n, 0.5, al, ar);
+    bern_split2(q, aq, n, l, r, al, ar);
     roots_rec(rs, l, al, n, lo, mid, depth + 1);
     roots_rec(rs, r, ar, n, mid, hi, depth + 1);
 }
@@ -604,8 +669,7 @@ int bxp_bern_roots(const double *b, int n, double a, double c, double *roots,
         return 0;
     for (int i = 0; i <= n; i++)
         ab[i] = fabs(b[i]);
-    bxp_bern_restrict(b, n, a, c, q);
-    bxp_bern_restrict(ab, n, a, c, aq);
+    bxp_bern_restrict2(b, ab, n, a, c, q, aq);
     /*
      * Exact zeros at the ends are roots: divide them out (u or 1 - u, with
      * the Bernstein identities), so the rest sees no root there.

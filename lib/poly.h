@@ -43,7 +43,10 @@ void bxp_sbern_to_bern(const double *sb, int n, double *out);
 /** Product in scaled Bernstein form: out[0..n+m] = a[0..n] * b[0..m]. */
 void bxp_sbern_mul(const double *a, int n, const double *b, int m, double *out);
 
-/** out += k * a * b in scaled Bernstein form (out has degree n + m). */
+/**
+ * out += k * a * b in scaled Bernstein form (out has degree n + m; it must
+ * not overlap a or b).
+ */
 void bxp_sbern_muladd(double *out, double k, const double *a, int n,
                       const double *b, int m);
 

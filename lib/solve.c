@@ -100,6 +100,8 @@ typedef struct solver {
     term terms[NAXES][4];     /* axis_terms, listed once per axis */
     double wAB[2 * BOXTOI_MAX_DEGREE + 1]; /* wA wB, scaled Bernstein */
     double wscale[3];                       /* largest coefficient of each weight */
+    /* Largest absolute coefficient of each row: 3x3 parts, D, uB_j x D. */
+    double umax[2][3][3], dmax[3], vmax[3][3];
 } solver;
 
 #define HAVE_D 1u
@@ -177,18 +179,28 @@ static void solver_arena(solver *S, double *arena)
 /* A vector of three polynomials, by rows. */
 typedef struct pvec {
     const double *r[3];
+    const double *mx; /* largest absolute coefficient of each row, or NULL */
 } pvec;
-
-/* The three rows first, first + stride, first + 2 stride of arena slots. */
-static pvec pv_slots(const double *first, int stride)
-{
-    return (pvec){{first, first + stride, first + 2 * stride}};
-}
 
 /* The three rows of a prepared motion's column. */
 static pvec pv9(const double (*rows)[BXM_CAP])
 {
-    return (pvec){{rows[0], rows[1], rows[2]}};
+    return (pvec){{rows[0], rows[1], rows[2]}, NULL};
+}
+
+/* pv9 with the rows' largest absolute coefficients known (mx). */
+static pvec pv9m(const double (*rows)[BXM_CAP], const double *mx)
+{
+    return (pvec){{rows[0], rows[1], rows[2]}, mx};
+}
+
+/*
+ * The three rows first, first + stride, first + 2 stride of arena slots,
+ * with their largest absolute coefficients mx (NULL: not known).
+ */
+static pvec pv_slots(const double *first, int stride, const double *mx)
+{
+    return (pvec){{first, first + stride, first + 2 * stride}, mx};
 }
 
 /* One row r of out = a x b for vectors of SB polynomials (degrees n, m). */
@@ -210,24 +222,40 @@ static double dot_poly(pvec a, int n, pvec b, int m, double *out)
     const double *b0 = b.r[0], *b1 = b.r[1], *b2 = b.r[2];
     for (int k = 0; k <= n + m; k++)
         out[k] = 0.0;
-    for (int i = 0; i <= n; i++)
-        for (int j = 0; j <= m; j++)
-            out[i + j] += a0[i] * b0[j] + a1[i] * b1[j] + a2[i] * b2[j];
+    for (int i = 0; i <= n; i++) {
+        /* Two coefficients a step (less loop control); o overlaps no input. */
+        double x0 = a0[i], x1 = a1[i], x2 = a2[i], *restrict o = out + i;
+        int j = 0;
+        for (; j < m; j += 2) {
+            o[j] += x0 * b0[j] + x1 * b1[j] + x2 * b2[j];
+            o[j + 1] += x0 * b0[j + 1] + x1 * b1[j + 1] + x2 * b2[j + 1];
+        }
+        if (j == m)
+            o[j] += x0 * b0[j] + x1 * b1[j] + x2 * b2[j];
+    }
     double scale = 0.0;
     for (int r = 0; r < 3; r++)
-        scale += max_abs(a.r[r], n) * max_abs(b.r[r], m);
+        scale += (a.mx ? a.mx[r] : max_abs(a.r[r], n)) *
+                 (b.mx ? b.mx[r] : max_abs(b.r[r], m));
     return scale;
 }
 
 /*
  * Is the motion rigid up to its scale w: U^T U = w^2 I for the 3x3 part U,
  * coefficient by coefficient within rounding?  Then the face normals are
- * u_{m+1} x u_{m+2} = +-w u_m (the sign of det U), and |u_m| = w.
+ * u_{m+1} x u_{m+2} = +-w u_m (the sign of det U), and |u_m| = w.  Sets
+ * *nonsingular when this also proves det U != 0 on [0, 1]: each entry of
+ * U^T U - w^2 I is below 2 lim there (the tested coefficients, plus their
+ * rounding, bound it), so U^T U >= w^2 - 6 lim > 0 (Gershgorin) once the
+ * least Bernstein coefficient of w, a lower bound of w, is large enough; it
+ * is also required to be far from 0 relative to w, so that the determinant
+ * test of bx_check_det would certainly pass.
  */
-static int motion_is_rigid(const bx_moving *M)
+static int motion_is_rigid(const bx_moving *M, int *nonsingular)
 {
     int d = M->e;
     double U = 0.0, W = max_abs(M->we, d), ww[2 * BXM_CAP];
+    *nonsingular = 0;
     for (int k = 0; k < 3; k++)
         for (int r = 0; r < 3; r++) {
             double v = max_abs(M->ue[k][r], d);
@@ -235,20 +263,49 @@ static int motion_is_rigid(const bx_moving *M)
         }
     double lim = 64.0 * DBL_EPSILON * (d + 1) * (3.0 * U * U + W * W);
     bxp_sbern_mul(M->we, d, M->we, d, ww);
-    for (int k = 0; k < 3; k++)
-        for (int l = k; l < 3; l++) {
-            double c[2 * BXM_CAP];
-            const double (*a)[BXM_CAP] = M->ue[k], (*b)[BXM_CAP] = M->ue[l];
-            for (int i = 0; i <= 2 * d; i++)
-                c[i] = k == l ? -ww[i] : 0.0;
-            for (int i = 0; i <= d; i++)
-                for (int j = 0; j <= d; j++)
-                    c[i + j] += a[0][i] * b[0][j] + a[1][i] * b[1][j] +
-                                a[2][i] * b[2][j];
-            for (int i = 0; i <= 2 * d; i++)
-                if (!(fabs(c[i]) <= lim))
-                    return 0;
+    /*
+     * c[p] is entry (k, l) of U^T U - w^2 I, p = 3 k + l - k (k + 1) / 2 for
+     * k <= l: (0, 0) first alone (an affine motion usually fails there),
+     * then the other five in one pass, each summed in the same order.
+     */
+    const double (*u)[3][BXM_CAP] = M->ue;
+    double c[6][2 * BXM_CAP];
+    for (int i = 0; i <= 2 * d; i++)
+        c[0][i] = -ww[i];
+    for (int i = 0; i <= d; i++)
+        for (int j = 0; j <= d; j++)
+            c[0][i + j] += u[0][0][i] * u[0][0][j] + u[0][1][i] * u[0][1][j] +
+                           u[0][2][i] * u[0][2][j];
+    for (int i = 0; i <= 2 * d; i++)
+        if (!(fabs(c[0][i]) <= lim))
+            return 0;
+    for (int i = 0; i <= 2 * d; i++) {
+        c[1][i] = c[2][i] = c[4][i] = 0.0;
+        c[3][i] = c[5][i] = -ww[i];
+    }
+    for (int i = 0; i <= d; i++)
+        for (int j = 0; j <= d; j++) {
+            double a0 = u[0][0][i], a1 = u[0][1][i], a2 = u[0][2][i];
+            double b0 = u[1][0][i], b1 = u[1][1][i], b2 = u[1][2][i];
+            double e0 = u[2][0][i], e1 = u[2][1][i], e2 = u[2][2][i];
+            double x0 = u[1][0][j], x1 = u[1][1][j], x2 = u[1][2][j];
+            double y0 = u[2][0][j], y1 = u[2][1][j], y2 = u[2][2][j];
+            c[1][i + j] += a0 * x0 + a1 * x1 + a2 * x2;
+            c[2][i + j] += a0 * y0 + a1 * y1 + a2 * y2;
+            c[3][i + j] += b0 * x0 + b1 * x1 + b2 * x2;
+            c[4][i + j] += b0 * y0 + b1 * y1 + b2 * y2;
+            c[5][i + j] += e0 * y0 + e1 * y1 + e2 * y2;
         }
+    for (int p = 1; p < 6; p++)
+        for (int i = 0; i <= 2 * d; i++)
+            if (!(fabs(c[p][i]) <= lim))
+                return 0;
+    double wmin = INFINITY;
+    for (int i = 0; i <= d; i++) {
+        double b = M->we[i] / bxp_binomial(d, i);
+        wmin = b < wmin ? b : wmin;
+    }
+    *nonsingular = wmin >= 1e-3 * W && wmin * wmin > 8.0 * lim;
     return 1;
 }
 
@@ -269,6 +326,7 @@ static void need_D(solver *S)
             bxp_sbern_elevate(t, na, S->dD - na, t);
         for (int i = 0; i <= S->dD; i++)
             o[i] -= t[i];
+        S->dmax[r] = max_abs(o, S->dD);
     }
     S->have |= HAVE_D;
 }
@@ -297,8 +355,9 @@ static const double *build_q(solver *S, int idx)
     if (S->rigid) {
         if (idx < 9) {
             S->qdeg[idx] = dA + dB;
-            S->qscale[idx] = dot_poly(pv9(S->A->ue[idx / 3]), dA,
-                                      pv9(S->B->ue[idx % 3]), dB, out);
+            S->qscale[idx] = dot_poly(pv9m(S->A->ue[idx / 3], S->umax[0][idx / 3]), dA,
+                                      pv9m(S->B->ue[idx % 3], S->umax[1][idx % 3]),
+                                      dB, out);
         } else {
             const bx_moving *M = idx == Q_WB2 ? S->B : S->A;
             double w = max_abs(M->we, M->e);
@@ -309,20 +368,21 @@ static const double *build_q(solver *S, int idx)
     } else if (idx < 9) {
         const double *n = need_normals(S, 0) + 3 * (idx / 3) * st;
         S->qdeg[idx] = 2 * dA + dB;
-        S->qscale[idx] = dot_poly(pv_slots(n, st), 2 * dA,
-                                  pv9(S->B->ue[idx % 3]), dB, out);
+        S->qscale[idx] = dot_poly(pv_slots(n, st, NULL), 2 * dA,
+                                  pv9m(S->B->ue[idx % 3], S->umax[1][idx % 3]), dB, out);
     } else if (idx < 18) {
         const double *n = need_normals(S, 1) + 3 * ((idx - 9) / 3) * st;
         S->qdeg[idx] = 2 * dB + dA;
-        S->qscale[idx] = dot_poly(pv_slots(n, st), 2 * dB,
-                                  pv9(S->A->ue[(idx - 9) % 3]), dA, out);
+        S->qscale[idx] = dot_poly(pv_slots(n, st, NULL), 2 * dB,
+                                  pv9m(S->A->ue[(idx - 9) % 3], S->umax[0][(idx - 9) % 3]),
+                                  dA, out);
     } else {
         int of_b = idx == Q_DETB;
         const bx_moving *M = of_b ? S->B : S->A;
         const double *n = need_normals(S, of_b);
         S->qdeg[idx] = 3 * M->e;
-        S->qscale[idx] = dot_poly(pv_slots(n, st), 2 * M->e, pv9(M->ue[0]),
-                                  M->e, out);
+        S->qscale[idx] = dot_poly(pv_slots(n, st, NULL), 2 * M->e,
+                                  pv9m(M->ue[0], S->umax[of_b][0]), M->e, out);
     }
     S->qbuilt |= 1u << idx;
     S->qcount[idx] = -1;
@@ -393,27 +453,32 @@ static const double *need_x(solver *S, int axis)
         return out;
     need_D(S);
     int dA = S->dA, dB = S->dB, dD = S->dD;
-    pvec D = pv_slots(S->D, st);
+    pvec D = pv_slots(S->D, st, S->dmax);
     if (axis < 6 && S->rigid) {
         const bx_moving *M = axis < 3 ? S->A : S->B;
         S->xdeg[axis] = M->e + dD;
-        S->xscale[axis] = dot_poly(pv9(M->ue[axis % 3]), M->e, D, dD, out);
+        S->xscale[axis] = dot_poly(pv9m(M->ue[axis % 3], S->umax[axis >= 3][axis % 3]),
+                                   M->e, D, dD, out);
     } else if (axis < 6) {
         int of_b = axis >= 3, d = of_b ? dB : dA;
         const double *n = need_normals(S, of_b) + 3 * (axis % 3) * st;
         S->xdeg[axis] = 2 * d + dD;
-        S->xscale[axis] = dot_poly(pv_slots(n, st), 2 * d, D, dD, out);
+        S->xscale[axis] = dot_poly(pv_slots(n, st, NULL), 2 * d, D,
+                                   dD, out);
     } else {
         /* (uA_i x uB_j) . D = uA_i . (uB_j x D), with uB_j x D shared. */
         int i = (axis - 6) / 3, j = (axis - 6) % 3;
         double *v = S->V + 3 * j * st;
         if (!(S->have & (HAVE_V << j))) {
-            for (int r = 0; r < 3; r++)
+            for (int r = 0; r < 3; r++) {
                 cross_row(pv9(S->B->ue[j]), dB, D, dD, r, v + r * st);
+                S->vmax[j][r] = max_abs(v + r * st, dB + dD);
+            }
             S->have |= HAVE_V << j;
         }
         S->xdeg[axis] = dA + dB + dD;
-        S->xscale[axis] = dot_poly(pv9(S->A->ue[i]), dA, pv_slots(v, st), dB + dD, out);
+        S->xscale[axis] = dot_poly(pv9m(S->A->ue[i], S->umax[0][i]), dA,
+                                   pv_slots(v, st, S->vmax[j]), dB + dD, out);
     }
     S->xzero[axis] = max_abs(out, S->xdeg[axis]) <= 64.0 * DBL_EPSILON * S->xscale[axis];
     S->xcount[axis] = -1;
@@ -565,6 +630,32 @@ static const double *term_bern(solver *S, const term *tk, int n)
 }
 
 /*
+ * Is the scaled Bernstein polynomial p (degree n) >= 0 at s in [0, 1], as
+ * bxp_sbern_eval(p, n, s) >= 0.0 decides it?  That value is the Horner sum
+ * below times a positive power of s or 1 - s, so the sum's sign decides,
+ * except for a sum so small that the product could underflow.  r is
+ * s / (1 - s) when rev is 0, else (1 - s) / s (bxp_sbern_eval's branches).
+ */
+static int sbern_nonneg(const double *p, int n, double s, double r, int rev)
+{
+    double v;
+    if (!rev) {
+        v = p[n];
+        for (int i = n - 1; i >= 0; i--)
+            v = v * r + p[i];
+    } else {
+        v = p[0];
+        for (int i = 1; i <= n; i++)
+            v = v * r + p[i];
+    }
+    if (v >= 0.0)
+        return 1;
+    if (v > -1e-250)
+        return bxp_sbern_eval(p, n, s) >= 0.0;
+    return 0;
+}
+
+/*
  * sum_k sigma_k coef_k W_k q_k in Bernstein form on [0, 1] (degree n, the
  * axis degree), with sigma_k the sign of q_k at s.  Terms are grouped by
  * weight, so each weight multiplies once; terms whose product is zero to
@@ -574,6 +665,8 @@ static const double *term_bern(solver *S, const term *tk, int n)
 static void terms_bern(solver *S, const term *t, int nt, double s, int n,
                        double *out)
 {
+    int rev = !(fabs(s) <= fabs(1.0 - s));
+    double r = rev ? (1.0 - s) / s : s / (1.0 - s);
     if (S->tb) {
         /* General motions: few terms share a weight; cached products. */
         for (int i = 0; i <= n; i++)
@@ -583,8 +676,8 @@ static void terms_bern(solver *S, const term *t, int nt, double s, int n,
             if (S->qzero[t[k].q])
                 continue;
             const double *tb = term_bern(S, &t[k], n);
-            double c = bxp_sbern_eval(q, S->qdeg[t[k].q], s) >= 0.0 ? t[k].coef
-                                                                     : -t[k].coef;
+            double c = sbern_nonneg(q, S->qdeg[t[k].q], s, r, rev) ? t[k].coef
+                                                                    : -t[k].coef;
             for (int i = 0; i <= n; i++)
                 out[i] += c * tb[i];
         }
@@ -598,7 +691,7 @@ static void terms_bern(solver *S, const term *t, int nt, double s, int n,
         if (S->qzero[iq])
             continue;
         int d = S->qdeg[iq];
-        double c = bxp_sbern_eval(q, d, s) >= 0.0 ? t[k].coef : -t[k].coef;
+        double c = sbern_nonneg(q, d, s, r, rev) ? t[k].coef : -t[k].coef;
         if (qd[g] < 0) {
             qd[g] = d;
             for (int i = 0; i <= d; i++)
@@ -1303,19 +1396,62 @@ static void describe_contact(const solver *S, const sat *st, boxtoi_result *res)
 }
 
 /*
- * The valid axis, not marked stuck, that separates the boxes most by more
- * than the tolerance: 1 and *axis, or 0 (and *axis = -1) when none does.
+ * World centre of a prepared box at s (s in [0, 1]): p / w, whose common
+ * factor (1 - s)^d or s^d of the scaled Bernstein sums cancels.
  */
-static int separating_best(const solver *S, const sat *st, const unsigned stuck,
-                           int *axis)
+static void centre_at(const bx_moving *m, double s, double *c)
+{
+    int d = m->d, rev = s > 0.5;
+    double r = rev ? (1.0 - s) / s : s / (1.0 - s), v[4];
+    const double *poly[4] = {m->p[0], m->p[1], m->p[2], m->w};
+    for (int k = 0; k < 4; k++) {
+        const double *a = poly[k];
+        double x = rev ? a[0] : a[d];
+        for (int i = 1; i <= d; i++)
+            x = x * r + (rev ? a[i] : a[d - i]);
+        v[k] = x;
+    }
+    for (int k = 0; k < 3; k++)
+        c[k] = v[k] / v[3];
+}
+
+/*
+ * Among the valid axes, not marked stuck, that separate the boxes by more
+ * than the tolerance, the one whose separation is estimated to last longest
+ * from the centres' relative velocity v at the poses (rotation ignored):
+ * an axis whose gap grows first, then the longest gap / closing speed, ties
+ * by the larger gap.  Only a guess of which run ends last, to save steps.
+ * 1 and *axis, or 0 (and *axis = -1) when no axis separates.
+ */
+static int separating_longest(const solver *S, const sat *st, const double *v,
+                              unsigned stuck, int *axis)
 {
     int best = -1;
-    double bd = S->tol;
-    for (int a = 0; a < NAXES; a++)
-        if (st->valid[a] && !(stuck & (1u << a)) && st->d[a] > bd) {
-            bd = st->d[a];
+    double best_t = -1.0, best_d = 0.0, dc[3];
+    for (int r = 0; r < 3; r++)
+        dc[r] = st->pb.c[r] - st->pa.c[r];
+    for (int a = 0; a < NAXES; a++) {
+        if (!st->valid[a] || (stuck & (1u << a)) || !(st->d[a] > S->tol))
+            continue;
+        double n[3];
+        if (a < 6) {
+            const double(*ax)[3] = a < 3 ? st->pa.axis : st->pb.axis;
+            int m = a % 3;
+            if (S->rigid)
+                memcpy(n, ax[m], sizeof n);
+            else
+                cross3(ax[(m + 1) % 3], ax[(m + 2) % 3], n);
+        } else {
+            cross3(st->pa.axis[(a - 6) / 3], st->pb.axis[(a - 6) % 3], n);
+        }
+        double rate = dot3(n, v) * (dot3(n, dc) >= 0.0 ? 1.0 : -1.0) / sqrt(dot3(n, n));
+        double t = rate >= 0.0 ? INFINITY : st->d[a] / -rate;
+        if (t > best_t || (t == best_t && st->d[a] > best_d)) {
+            best_t = t;
+            best_d = st->d[a];
             best = a;
         }
+    }
     *axis = best;
     return best >= 0;
 }
@@ -1341,10 +1477,18 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
         return invalid(BOXTOI_REASON_NULL, 0);
     if ((why = bx_check_interval(query->t0, query->t1)))
         return invalid(why, 0);
-    if ((why = bx_prepare(&query->a, &query->motion_a, query->t0, query->t1, &A)))
+    /*
+     * Validation completes before any answer, reasons in the order of
+     * bx_prepare (A fully, then B); only the determinant tests wait, since a
+     * rigid motion usually proves its own (motion_is_rigid).
+     */
+    if ((why = bx_prepare_partial(&query->a, &query->motion_a, query->t0, query->t1, &A)))
         return invalid(why, 1);
-    if ((why = bx_prepare(&query->b, &query->motion_b, query->t0, query->t1, &B)))
+    if ((why = bx_prepare_partial(&query->b, &query->motion_b, query->t0, query->t1, &B))) {
+        if (bx_check_det(&A))
+            return invalid(BOXTOI_REASON_SINGULAR, 1);
         return invalid(why, 2);
+    }
 
     memset(&res, 0, sizeof res);
     res.toi = res.exit = NAN;
@@ -1352,35 +1496,53 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
 
     /* Far apart over the whole interval: the swept boxes do not meet. */
     double la[3], ha[3], lb[3], hb[3];
-    if (!bx_swept_aabb(&A, la, ha) || !bx_swept_aabb(&B, lb, hb))
+    int swept = bx_swept_aabb(&A, la, ha) && bx_swept_aabb(&B, lb, hb);
+    double coord = 0.0, size = fmax(A.size, B.size), tol = 0.0;
+    int apart = 0;
+    if (swept) {
+        for (int r = 0; r < 3; r++)
+            coord = fmax(coord, fmax(fmax(fabs(la[r]), fabs(ha[r])),
+                                     fmax(fabs(lb[r]), fabs(hb[r]))));
+        tol = 1e-12 * size + 8.0 * DBL_EPSILON * coord;
+        for (int r = 0; r < 3; r++)
+            apart |= la[r] > hb[r] + tol || lb[r] > ha[r] + tol;
+    }
+    int rigid_a = 0, rigid_b = 0, det_a = 0, det_b = 0;
+    if (swept && !apart) {
+        bx_trim(&query->motion_a, query->t0, query->t1, &A);
+        bx_trim(&query->motion_b, query->t0, query->t1, &B);
+        rigid_a = motion_is_rigid(&A, &det_a);
+        rigid_b = rigid_a && motion_is_rigid(&B, &det_b);
+    }
+    if (!det_a && bx_check_det(&A))
+        return invalid(BOXTOI_REASON_SINGULAR, 1);
+    if (!det_b && bx_check_det(&B))
+        return invalid(BOXTOI_REASON_SINGULAR, 2);
+    if (!swept)
         return invalid(BOXTOI_REASON_OUT_OF_RANGE, 0);
-    double coord = 0.0;
-    for (int r = 0; r < 3; r++)
-        coord = fmax(coord, fmax(fmax(fabs(la[r]), fabs(ha[r])),
-                                 fmax(fabs(lb[r]), fabs(hb[r]))));
-    double size = fmax(A.size, B.size);
-    double tol = 1e-12 * size + 8.0 * DBL_EPSILON * coord;
-    for (int r = 0; r < 3; r++)
-        if (la[r] > hb[r] + tol || lb[r] > ha[r] + tol) {
-            res.state = BOXTOI_MISS;
-            return res;
-        }
+    if (apart) {
+        res.state = BOXTOI_MISS;
+        return res;
+    }
 
     solver S;
     S.A = &A;
     S.B = &B;
-    bx_trim(&query->motion_a, query->t0, query->t1, &A);
-    bx_trim(&query->motion_b, query->t0, query->t1, &B);
     S.dA = A.e;
     S.dB = B.e;
     S.dD = A.d + B.e > B.d + A.e ? A.d + B.e : B.d + A.e;
     S.tol = tol;
     S.face_bias = 1e-9 * size + tol;
-    S.rigid = motion_is_rigid(&A) && motion_is_rigid(&B);
+    S.rigid = rigid_a && rigid_b;
     S.stride = axis_degree_max(S.rigid, S.dA, S.dB, S.dD) + 1;
     S.have = 0;
     S.qbuilt = S.xbuilt = S.noisebuilt = S.termsbuilt = 0;
     S.tbuilt = 0;
+    for (int k = 0; k < 3; k++)
+        for (int r = 0; r < 3; r++) {
+            S.umax[0][k][r] = max_abs(A.ue[k][r], A.e);
+            S.umax[1][k][r] = max_abs(B.ue[k][r], B.e);
+        }
     S.wscale[W_A] = max_abs(A.we, A.e);
     S.wscale[W_B] = max_abs(B.we, B.e);
     S.wscale[W_AB] = S.wscale[W_A] * S.wscale[W_B];
@@ -1398,7 +1560,12 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
         int axis;
         sat_at(&S, tau, &st);
         double next = -1.0;
-        while (separating_best(&S, &st, stuck, &axis)) {
+        double v[3], ca[3], cb[3], hs = tau + 1e-3 <= 1.0 ? 1e-3 : -1e-3;
+        centre_at(&A, tau + hs, ca);
+        centre_at(&B, tau + hs, cb);
+        for (int r = 0; r < 3; r++)
+            v[r] = ((cb[r] - ca[r]) - (st.pb.c[r] - st.pa.c[r])) / hs;
+        while (separating_longest(&S, &st, v, stuck, &axis)) {
             double r;
             double noise = axis_noise(&S, axis);
             if (!axis_first(&S, axis, tau, 1.0, 0, 0.0, noise, &r)) {
@@ -1435,18 +1602,18 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
     /* Exit: the first s after tau at which some axis separates. */
     double exit_s = 2.0;
     int order[NAXES];
-    sat end;
     /*
      * Axes most separated a quarter of the way from tau to the end first:
      * the exit is likely theirs, and an early exit shortens the search for
      * every other axis (most are then dismissed by axis_below).  The order
      * only affects the work, never the answer.
      */
-    sat_at(&S, tau + 0.25 * (1.0 - tau), &end);
+    sat *end = &st; /* the contact's poses are no longer needed */
+    sat_at(&S, tau + 0.25 * (1.0 - tau), end);
     for (int k = 0; k < NAXES; k++) {
         int j = k;
         order[k] = k;
-        while (j > 0 && end.d[order[j - 1]] < end.d[order[j]]) {
+        while (j > 0 && end->d[order[j - 1]] < end->d[order[j]]) {
             int tmp = order[j];
             order[j] = order[j - 1];
             order[j - 1] = tmp;
