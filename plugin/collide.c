@@ -958,20 +958,33 @@ static int shrunk_apart(const bt_moving *a, const bt_moving *b, double delta,
     return D + slack(D + room + delta) < room;
 }
 
+/*
+ * Put the boxtoi box of a pair first; returns the other geom's class, or -1
+ * when the pair has no boxtoi box or the other is not a boxtoi box, a dBox
+ * or a dPlane.
+ */
+static int order_pair(dGeomID *o1, dGeomID *o2)
+{
+    if (!bt_get(*o1)) {
+        dGeomID t = *o1;
+        *o1 = *o2;
+        *o2 = t;
+    }
+    if (!bt_get(*o1))
+        return -1;
+    int c2 = dGeomGetClass(*o2);
+    if (c2 != bt_class() && c2 != dBoxClass && c2 != dPlaneClass)
+        return -1;
+    return c2;
+}
+
 int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
                 int *first)
 {
     if (first)
         *first = 0;
-    if (!bt_get(o1)) {
-        dGeomID t = o1;
-        o1 = o2;
-        o2 = t;
-    }
-    if (!bt_get(o1))
-        return 0;
-    int c2 = dGeomGetClass(o2);
-    if (c2 != bt_class() && c2 != dBoxClass && c2 != dPlaneClass)
+    int c2 = order_pair(&o1, &o2);
+    if (c2 < 0)
         return 0;
     if (c2 != dPlaneClass) {
         /* bounding spheres that never meet are not touching now either:
@@ -1077,15 +1090,8 @@ int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
 int bt_pair_escape(dGeomID o1, dGeomID o2, const bt_toi_params *p,
                    dGeomID *g1, dGeomID *g2, double normal[3], double *toi)
 {
-    if (!bt_get(o1)) {
-        dGeomID t = o1;
-        o1 = o2;
-        o2 = t;
-    }
-    if (!bt_get(o1))
-        return 0;
-    int c2 = dGeomGetClass(o2);
-    if (c2 != bt_class() && c2 != dBoxClass && c2 != dPlaneClass)
+    int c2 = order_pair(&o1, &o2);
+    if (c2 < 0)
         return 0;
     *g1 = o1;
     *g2 = o2;

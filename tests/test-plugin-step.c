@@ -496,7 +496,8 @@ static void test_stack(int space_kind)
 
 /* ---- many impacts per step: a small closed room ------------------------- */
 
-/* The near callback of the room: four contacts at most, bouncy, soft. */
+/* The near callback of the rooms: four contacts at most, soft, bouncing
+   by the sim's bounce. */
 static void room_cb(void *data, dGeomID o1, dGeomID o2)
 {
     sim *s = data;
@@ -510,7 +511,7 @@ static void room_cb(void *data, dGeomID o1, dGeomID o2)
         c[i].surface.mode = dContactBounce | dContactSoftCFM;
         c[i].surface.soft_cfm = 1e-5;
         c[i].surface.mu = 0.5;
-        c[i].surface.bounce = 0.3;
+        c[i].surface.bounce = s->bounce;
         c[i].surface.bounce_vel = 0.5;
         dJointID j = dJointCreateContact(s->world, s->contacts, &c[i]);
         dJointAttach(j, b1, b2);
@@ -591,27 +592,6 @@ static void test_room(void)
 
 /* ---- deflected during the last sub-step: verify and redo ----------------- */
 
-/* The near callback of the spinning room: bouncier than the room above. */
-static void spin_cb(void *data, dGeomID o1, dGeomID o2)
-{
-    sim *s = data;
-    dBodyID b1 = dGeomGetBody(o1), b2 = dGeomGetBody(o2);
-    if (!b1 && !b2)
-        return;
-    dContact c[4];
-    memset(c, 0, sizeof c);
-    int n = dCollide(o1, o2, 4, &c[0].geom, sizeof c[0]);
-    for (int i = 0; i < n; i++) {
-        c[i].surface.mode = dContactBounce | dContactSoftCFM;
-        c[i].surface.soft_cfm = 1e-5;
-        c[i].surface.mu = 0.5;
-        c[i].surface.bounce = 0.5;
-        c[i].surface.bounce_vel = 0.5;
-        dJointID j = dJointCreateContact(s->world, s->contacts, &c[i]);
-        dJointAttach(j, b1, b2);
-    }
-}
-
 /* One room: 12 boxes of 4-20 cm, spinning at up to 60 rad/s about each
    axis and moving at 13-40 m/s, in a closed 1 m room with 1 cm walls, one
    sub-step per step (so every step ends in the catch-all), 60 steps.
@@ -625,6 +605,7 @@ static int spin_room(unsigned long long seed, int max_redos, long *redos,
     const unsigned long long room = seed;
     sim s;
     sim_init(&s, 1);
+    s.bounce = 0.5; /* bouncier than the room above */
     struct { double c[3], e[3]; } slab[6] = {
         {{L / 2, L / 2, -T / 2}, {L + 2 * T, L + 2 * T, T}},
         {{L / 2, L / 2, L + T / 2}, {L + 2 * T, L + 2 * T, T}},
@@ -667,7 +648,7 @@ static int spin_room(unsigned long long seed, int max_redos, long *redos,
     int gone[N] = {0};
     for (int step = 0; step < STEPS; step++) {
         dBoxtoiStepStats st;
-        dWorldStepToContact(s.world, s.space, H, spin_cb, &s, s.contacts, &p, &st);
+        dWorldStepToContact(s.world, s.space, H, room_cb, &s, s.contacts, &p, &st);
         *redos += st.redos;
         *unverified += st.unverified;
         for (int i = 0; i < N; i++) {
