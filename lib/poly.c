@@ -173,6 +173,26 @@ void bxp_sbern_to_bern(const double *sb, int n, double *out)
         out[3] = sb[3] * 0.25;
         out[4] = sb[4];
         return;
+    case 6:
+        out[0] = sb[0];
+        out[1] = sb[1] / 6.0;
+        out[2] = sb[2] / 15.0;
+        out[3] = sb[3] / 20.0;
+        out[4] = sb[4] / 15.0;
+        out[5] = sb[5] / 6.0;
+        out[6] = sb[6];
+        return;
+    case 8:
+        out[0] = sb[0];
+        out[1] = sb[1] * 0.125;
+        out[2] = sb[2] / 28.0;
+        out[3] = sb[3] / 56.0;
+        out[4] = sb[4] / 70.0;
+        out[5] = sb[5] / 56.0;
+        out[6] = sb[6] / 28.0;
+        out[7] = sb[7] * 0.125;
+        out[8] = sb[8];
+        return;
     default:
         out[0] = sb[0];
         for (int i = 1; i < n; i++)
@@ -190,20 +210,34 @@ void bxp_sbern_mul(const double *a, int n, const double *b, int m, double *out)
             out[i + j] += a[i] * b[j];
 }
 
+static inline __attribute__((always_inline)) void
+sbern_muladd_impl(double *out, double k, const double *a, int n,
+                  const double *b, int m)
+{
+    DEGREE_IN_RANGE(n);
+    DEGREE_IN_RANGE(m);
+#pragma GCC unroll 33
+    for (int i = 0; i <= n; i++) {
+        double ka = k * a[i], *restrict o = out + i;
+#pragma GCC unroll 33
+        for (int j = 0; j <= m; j++)
+            o[j] += ka * b[j];
+    }
+}
+
 void bxp_sbern_muladd(double *out, double k, const double *a, int n,
                       const double *b, int m)
 {
-    for (int i = 0; i <= n; i++) {
-        /* Two coefficients a step (less loop control); o overlaps no input. */
-        double ka = k * a[i], *restrict o = out + i;
-        int j = 0;
-        for (; j < m; j += 2) {
-            o[j] += ka * b[j];
-            o[j + 1] += ka * b[j + 1];
-        }
-        if (j == m)
-            o[j] += ka * b[j];
-    }
+    if (n == 4 && m == 4)
+        sbern_muladd_impl(out, k, a, 4, b, 4);
+    else if (n == 2 && m == 2)
+        sbern_muladd_impl(out, k, a, 2, b, 2);
+    else if (n == 4 && m == 2)
+        sbern_muladd_impl(out, k, a, 4, b, 2);
+    else if (n == 2 && m == 4)
+        sbern_muladd_impl(out, k, a, 2, b, 4);
+    else
+        sbern_muladd_impl(out, k, a, n, b, m);
 }
 
 /* e passes of multiplying by s + (1 - s): out_k = a_k + a_(k-1). */
@@ -244,63 +278,104 @@ double bxp_sbern_eval(const double *sb, int n, double s)
 }
 
 /* Same Horner scheme with the binomials folded in. */
-double bxp_bern_eval(const double *b, int n, double s)
+static inline __attribute__((always_inline)) double
+bern_eval_impl(const double *b, int n, double s)
 {
+    DEGREE_IN_RANGE(n);
     const double *C = binomial_table[n];
     double v;
     if (s <= 0.5) {
         double r = s / (1.0 - s), f = 1.0 - s, fn = 1.0;
         v = b[n] * C[n];
+#pragma GCC unroll 32
         for (int i = n - 1; i >= 0; i--)
             v = v * r + b[i] * C[i];
+#pragma GCC unroll 32
         for (int i = 0; i < n; i++)
             fn *= f;
         return v * fn;
     }
     double u = (1.0 - s) / s, sn = 1.0;
     v = b[0] * C[0];
+#pragma GCC unroll 32
     for (int i = 1; i <= n; i++)
         v = v * u + b[i] * C[i];
+#pragma GCC unroll 32
     for (int i = 0; i < n; i++)
         sn *= s;
     return v * sn;
 }
 
+double bxp_bern_eval(const double *b, int n, double s)
+{
+    switch (n) {
+    case 4:
+        return bern_eval_impl(b, 4, s);
+    case 6:
+        return bern_eval_impl(b, 6, s);
+    case 8:
+        return bern_eval_impl(b, 8, s);
+    default:
+        return bern_eval_impl(b, n, s);
+    }
+}
+
 /* de Casteljau split at t: left on [0, t], right on [t, 1]. */
+static inline __attribute__((always_inline)) void
+bern_split_impl(const double *b, int n, double t, double *left, double *right)
+{
+    DEGREE_IN_RANGE(n);
+    double w[CAP];
+    memcpy(w, b, (size_t)(n + 1) * sizeof *w);
+    left[0] = b[0];
+    right[n] = b[n];
+#pragma GCC unroll 32
+    for (int r = 1; r <= n; r++) {
+#pragma GCC unroll 32
+        for (int i = 0; i <= n - r; i++)
+            w[i] += t * (w[i + 1] - w[i]);
+        left[r] = w[0];
+        right[n - r] = w[n - r];
+    }
+}
+
 static void bern_split(const double *b, int n, double t, double *left,
                        double *right)
 {
-    double w[CAP];
-    memcpy(w, b, (size_t)(n + 1) * sizeof *w);
-    if (left)
-        left[0] = w[0];
-    if (right)
-        right[n] = w[n];
-    for (int r = 1; r <= n; r++) {
-        for (int i = 0; i <= n - r; i++)
-            w[i] += t * (w[i + 1] - w[i]);
-        if (left)
-            left[r] = w[0];
-        if (right)
-            right[n - r] = w[n - r];
+    switch (n) {
+    case 4:
+        bern_split_impl(b, 4, t, left, right);
+        return;
+    case 6:
+        bern_split_impl(b, 6, t, left, right);
+        return;
+    case 8:
+        bern_split_impl(b, 8, t, left, right);
+        return;
+    default:
+        bern_split_impl(b, n, t, left, right);
     }
 }
 
 /* bern_split of two polynomials at 0.5 at once, side by side (same results). */
-static void bern_split2(const double *b1, const double *b2, int n,
-                        double *left1, double *right1, double *left2,
-                        double *right2)
+static inline __attribute__((always_inline)) void
+bern_split2_impl(const double *b1, const double *b2, int n, double *left1,
+                 double *right1, double *left2, double *right2)
 {
+    DEGREE_IN_RANGE(n);
     double w[CAP][2];
+#pragma GCC unroll 33
     for (int i = 0; i <= n; i++) {
         w[i][0] = b1[i];
         w[i][1] = b2[i];
     }
-    left1[0] = w[0][0];
-    left2[0] = w[0][1];
-    right1[n] = w[n][0];
-    right2[n] = w[n][1];
+    left1[0] = b1[0];
+    left2[0] = b2[0];
+    right1[n] = b1[n];
+    right2[n] = b2[n];
+#pragma GCC unroll 32
     for (int r = 1; r <= n; r++) {
+#pragma GCC unroll 32
         for (int i = 0; i <= n - r; i++) {
             w[i][0] += 0.5 * (w[i + 1][0] - w[i][0]);
             w[i][1] += 0.5 * (w[i + 1][1] - w[i][1]);
@@ -312,41 +387,86 @@ static void bern_split2(const double *b1, const double *b2, int n,
     }
 }
 
+static void bern_split2(const double *b1, const double *b2, int n,
+                        double *left1, double *right1, double *left2,
+                        double *right2)
+{
+    switch (n) {
+    case 4:
+        bern_split2_impl(b1, b2, 4, left1, right1, left2, right2);
+        return;
+    case 6:
+        bern_split2_impl(b1, b2, 6, left1, right1, left2, right2);
+        return;
+    case 8:
+        bern_split2_impl(b1, b2, 8, left1, right1, left2, right2);
+        return;
+    default:
+        bern_split2_impl(b1, b2, n, left1, right1, left2, right2);
+    }
+}
+
 /*
  * In place: the left part [0, c] keeps b_0^(r) (level r of de Casteljau at
  * c) in slot r; then the right part [a / c, 1] of that keeps b_j^(n-j) in
  * slot j.
  */
-void bxp_bern_restrict(const double *b, int n, double a, double c, double *out)
+static inline __attribute__((always_inline)) void
+restrict_impl(const double *b, int n, double a, double c, double *out)
 {
+    DEGREE_IN_RANGE(n);
     double w[CAP];
+#pragma GCC unroll 33
     for (int i = 0; i <= n; i++)
         w[i] = b[i];
     if (c < 1.0)
         for (int r = 1; r <= n; r++)
+#pragma GCC unroll 32
             for (int j = n; j >= r; j--)
                 w[j] = w[j - 1] + c * (w[j] - w[j - 1]);
     if (a > 0.0 && c > 0.0) {
         double t = a / c;
         for (int r = 1; r <= n; r++)
+#pragma GCC unroll 32
             for (int j = 0; j <= n - r; j++)
                 w[j] += t * (w[j + 1] - w[j]);
     }
+#pragma GCC unroll 33
     for (int i = 0; i <= n; i++)
         out[i] = w[i];
 }
 
-/* The two polynomials side by side, so that each step works on a pair. */
-void bxp_bern_restrict2(const double *b1, const double *b2, int n, double a,
-                        double c, double *out1, double *out2)
+void bxp_bern_restrict(const double *b, int n, double a, double c, double *out)
 {
+    switch (n) {
+    case 4:
+        restrict_impl(b, 4, a, c, out);
+        return;
+    case 6:
+        restrict_impl(b, 6, a, c, out);
+        return;
+    case 8:
+        restrict_impl(b, 8, a, c, out);
+        return;
+    default:
+        restrict_impl(b, n, a, c, out);
+    }
+}
+
+static inline __attribute__((always_inline)) void
+restrict2_impl(const double *b1, const double *b2, int n, double a, double c,
+               double *out1, double *out2)
+{
+    DEGREE_IN_RANGE(n);
     double w[CAP][2];
+#pragma GCC unroll 33
     for (int i = 0; i <= n; i++) {
         w[i][0] = b1[i];
         w[i][1] = b2[i];
     }
     if (c < 1.0)
         for (int r = 1; r <= n; r++)
+#pragma GCC unroll 32
             for (int j = n; j >= r; j--) {
                 w[j][0] = w[j - 1][0] + c * (w[j][0] - w[j - 1][0]);
                 w[j][1] = w[j - 1][1] + c * (w[j][1] - w[j - 1][1]);
@@ -354,14 +474,35 @@ void bxp_bern_restrict2(const double *b1, const double *b2, int n, double a,
     if (a > 0.0 && c > 0.0) {
         double t = a / c;
         for (int r = 1; r <= n; r++)
+#pragma GCC unroll 32
             for (int j = 0; j <= n - r; j++) {
                 w[j][0] += t * (w[j + 1][0] - w[j][0]);
                 w[j][1] += t * (w[j + 1][1] - w[j][1]);
             }
     }
+#pragma GCC unroll 33
     for (int i = 0; i <= n; i++) {
         out1[i] = w[i][0];
         out2[i] = w[i][1];
+    }
+}
+
+/* The two polynomials side by side, so that each step works on a pair. */
+void bxp_bern_restrict2(const double *b1, const double *b2, int n, double a,
+                        double c, double *out1, double *out2)
+{
+    switch (n) {
+    case 4:
+        restrict2_impl(b1, b2, 4, a, c, out1, out2);
+        return;
+    case 6:
+        restrict2_impl(b1, b2, 6, a, c, out1, out2);
+        return;
+    case 8:
+        restrict2_impl(b1, b2, 8, a, c, out1, out2);
+        return;
+    default:
+        restrict2_impl(b1, b2, n, a, c, out1, out2);
     }
 }
 
@@ -397,17 +538,21 @@ static int wanted(const struct first_search *fs, double v)
  * [0, 1]: the Horner scheme of bxp_bern_eval (same value) with the
  * derivative carried along.
  */
-static double bern_eval_d(const double *b, int n, double s, double *dp)
+static inline __attribute__((always_inline)) double
+bern_eval_d_impl(const double *b, int n, double s, double *dp)
 {
+    DEGREE_IN_RANGE(n);
     const double *C = binomial_table[n];
     double v, dv = 0.0, f = 1.0;
     if (s <= 0.5) {
         double t = 1.0 - s, r = s / t;
         v = b[n] * C[n];
+#pragma GCC unroll 32
         for (int i = n - 1; i >= 0; i--) {
             dv = dv * r + v;
             v = v * r + b[i] * C[i];
         }
+#pragma GCC unroll 32
         for (int i = 0; i < n; i++)
             f *= t;
         /* p = t^n v(r), r = s / t: p' = t^n (v' / t - n v) / t. */
@@ -416,15 +561,31 @@ static double bern_eval_d(const double *b, int n, double s, double *dp)
     }
     double u = (1.0 - s) / s;
     v = b[0] * C[0];
+#pragma GCC unroll 32
     for (int i = 1; i <= n; i++) {
         dv = dv * u + v;
         v = v * u + b[i] * C[i];
     }
+#pragma GCC unroll 32
     for (int i = 0; i < n; i++)
         f *= s;
     /* p = s^n v(u), u = (1 - s) / s: p' = s^n (n v - v' / s) / s. */
     *dp = f * (n * v - dv / s) / s;
     return v * f;
+}
+
+static double bern_eval_d(const double *b, int n, double s, double *dp)
+{
+    switch (n) {
+    case 4:
+        return bern_eval_d_impl(b, 4, s, dp);
+    case 6:
+        return bern_eval_d_impl(b, 6, s, dp);
+    case 8:
+        return bern_eval_d_impl(b, 8, s, dp);
+    default:
+        return bern_eval_d_impl(b, n, s, dp);
+    }
 }
 
 /*

@@ -18,6 +18,19 @@
 /** Highest polynomial degree the solver builds (4 x BOXTOI_MAX_DEGREE). */
 #define BXP_MAX_DEGREE 32
 
+/**
+ * Hot kernels are written once with the degree as a parameter and expanded,
+ * by a switch on the degree, for the degrees met most (rigid motions of
+ * degree 2), where their loops unroll completely (#pragma GCC unroll).  The
+ * promise that n is in range lets the compiler see that the unrolled copies
+ * stay inside the arrays.
+ */
+#define DEGREE_IN_RANGE(n)                                                     \
+    do {                                                                       \
+        if ((n) < 0 || (n) > BXP_MAX_DEGREE)                                   \
+            __builtin_unreachable();                                           \
+    } while (0)
+
 /** Binomial coefficient C(n, k) for 0 <= k <= n <= BXP_MAX_DEGREE. */
 double bxp_binomial(int n, int k);
 

@@ -203,41 +203,126 @@ static pvec pv_slots(const double *first, int stride, const double *mx)
     return (pvec){{first, first + stride, first + 2 * stride}, mx};
 }
 
-/* One row r of out = a x b for vectors of SB polynomials (degrees n, m). */
-static void cross_row(pvec a, int n, pvec b, int m, int r, double *o)
+/*
+ * The product kernels below are written once with the degrees as
+ * parameters and expanded for the pairs of degrees that rigid motions of
+ * degree 2 meet, where their loops unroll completely (DEGREE_IN_RANGE in
+ * poly.h).  cross_row: one row r of out = a x b for vectors of SB
+ * polynomials (degrees n, m).
+ */
+static inline __attribute__((always_inline)) void
+cross_row_impl(pvec a, int n, pvec b, int m, int r, double *o)
 {
+    DEGREE_IN_RANGE(n);
+    DEGREE_IN_RANGE(m);
     const double *a1 = a.r[(r + 1) % 3], *a2 = a.r[(r + 2) % 3];
     const double *b1 = b.r[(r + 1) % 3], *b2 = b.r[(r + 2) % 3];
+#pragma GCC unroll 33
     for (int k = 0; k <= n + m; k++)
         o[k] = 0.0;
+#pragma GCC unroll 33
     for (int i = 0; i <= n; i++)
+#pragma GCC unroll 33
         for (int j = 0; j <= m; j++)
             o[i + j] += a1[i] * b2[j] - a2[i] * b1[j];
 }
 
-/* Dot product of two vectors of SB polynomials, and the size of its terms. */
-static double dot_poly(pvec a, int n, pvec b, int m, double *out)
+static void cross_row(pvec a, int n, pvec b, int m, int r, double *o)
 {
+    if (n == 2 && m == 4)
+        cross_row_impl(a, 2, b, 4, r, o);
+    else if (n == 2 && m == 2)
+        cross_row_impl(a, 2, b, 2, r, o);
+    else
+        cross_row_impl(a, n, b, m, r, o);
+}
+
+/* Dot product of two vectors of SB polynomials, and the size of its terms. */
+static inline __attribute__((always_inline)) void
+dot_poly_impl(pvec a, int n, pvec b, int m, double *out)
+{
+    DEGREE_IN_RANGE(n);
+    DEGREE_IN_RANGE(m);
     const double *a0 = a.r[0], *a1 = a.r[1], *a2 = a.r[2];
     const double *b0 = b.r[0], *b1 = b.r[1], *b2 = b.r[2];
+#pragma GCC unroll 33
     for (int k = 0; k <= n + m; k++)
         out[k] = 0.0;
+#pragma GCC unroll 33
     for (int i = 0; i <= n; i++) {
-        /* Two coefficients a step (less loop control); o overlaps no input. */
         double x0 = a0[i], x1 = a1[i], x2 = a2[i], *restrict o = out + i;
-        int j = 0;
-        for (; j < m; j += 2) {
-            o[j] += x0 * b0[j] + x1 * b1[j] + x2 * b2[j];
-            o[j + 1] += x0 * b0[j + 1] + x1 * b1[j + 1] + x2 * b2[j + 1];
-        }
-        if (j == m)
+#pragma GCC unroll 33
+        for (int j = 0; j <= m; j++)
             o[j] += x0 * b0[j] + x1 * b1[j] + x2 * b2[j];
     }
+}
+
+static double dot_poly(pvec a, int n, pvec b, int m, double *out)
+{
+    if (n == 2 && m == 2)
+        dot_poly_impl(a, 2, b, 2, out);
+    else if (n == 2 && m == 4)
+        dot_poly_impl(a, 2, b, 4, out);
+    else if (n == 2 && m == 6)
+        dot_poly_impl(a, 2, b, 6, out);
+    else
+        dot_poly_impl(a, n, b, m, out);
     double scale = 0.0;
     for (int r = 0; r < 3; r++)
         scale += (a.mx ? a.mx[r] : max_abs(a.r[r], n)) *
                  (b.mx ? b.mx[r] : max_abs(b.r[r], m));
     return scale;
+}
+
+/*
+ * The six entries c[p] of U^T U - w^2 I (p = 3 k + l - k (k + 1) / 2 for
+ * k <= l, each summed in the same order) for the 3x3 part u and w^2 = ww
+ * at degree d: (0, 0) first alone (an affine motion usually fails there),
+ * then the other five in one pass.  Returns 1 when every coefficient is
+ * within lim.
+ */
+static inline __attribute__((always_inline)) int
+gram_within(const double (*u)[3][BXM_CAP], const double *ww, int d, double lim)
+{
+    DEGREE_IN_RANGE(2 * d);
+    double c[6][2 * BXM_CAP];
+#pragma GCC unroll 17
+    for (int i = 0; i <= 2 * d; i++)
+        c[0][i] = -ww[i];
+#pragma GCC unroll 9
+    for (int i = 0; i <= d; i++)
+#pragma GCC unroll 9
+        for (int j = 0; j <= d; j++)
+            c[0][i + j] += u[0][0][i] * u[0][0][j] + u[0][1][i] * u[0][1][j] +
+                           u[0][2][i] * u[0][2][j];
+    for (int i = 0; i <= 2 * d; i++)
+        if (!(fabs(c[0][i]) <= lim))
+            return 0;
+#pragma GCC unroll 17
+    for (int i = 0; i <= 2 * d; i++) {
+        c[1][i] = c[2][i] = c[4][i] = 0.0;
+        c[3][i] = c[5][i] = -ww[i];
+    }
+#pragma GCC unroll 9
+    for (int i = 0; i <= d; i++)
+#pragma GCC unroll 9
+        for (int j = 0; j <= d; j++) {
+            double a0 = u[0][0][i], a1 = u[0][1][i], a2 = u[0][2][i];
+            double b0 = u[1][0][i], b1 = u[1][1][i], b2 = u[1][2][i];
+            double e0 = u[2][0][i], e1 = u[2][1][i], e2 = u[2][2][i];
+            double x0 = u[1][0][j], x1 = u[1][1][j], x2 = u[1][2][j];
+            double y0 = u[2][0][j], y1 = u[2][1][j], y2 = u[2][2][j];
+            c[1][i + j] += a0 * x0 + a1 * x1 + a2 * x2;
+            c[2][i + j] += a0 * y0 + a1 * y1 + a2 * y2;
+            c[3][i + j] += b0 * x0 + b1 * x1 + b2 * x2;
+            c[4][i + j] += b0 * y0 + b1 * y1 + b2 * y2;
+            c[5][i + j] += e0 * y0 + e1 * y1 + e2 * y2;
+        }
+    for (int p = 1; p < 6; p++)
+        for (int i = 0; i <= 2 * d; i++)
+            if (!(fabs(c[p][i]) <= lim))
+                return 0;
+    return 1;
 }
 
 /*
@@ -263,43 +348,11 @@ static int motion_is_rigid(const bx_moving *M, int *nonsingular)
         }
     double lim = 64.0 * DBL_EPSILON * (d + 1) * (3.0 * U * U + W * W);
     bxp_sbern_mul(M->we, d, M->we, d, ww);
-    /*
-     * c[p] is entry (k, l) of U^T U - w^2 I, p = 3 k + l - k (k + 1) / 2 for
-     * k <= l: (0, 0) first alone (an affine motion usually fails there),
-     * then the other five in one pass, each summed in the same order.
-     */
-    const double (*u)[3][BXM_CAP] = M->ue;
-    double c[6][2 * BXM_CAP];
-    for (int i = 0; i <= 2 * d; i++)
-        c[0][i] = -ww[i];
-    for (int i = 0; i <= d; i++)
-        for (int j = 0; j <= d; j++)
-            c[0][i + j] += u[0][0][i] * u[0][0][j] + u[0][1][i] * u[0][1][j] +
-                           u[0][2][i] * u[0][2][j];
-    for (int i = 0; i <= 2 * d; i++)
-        if (!(fabs(c[0][i]) <= lim))
-            return 0;
-    for (int i = 0; i <= 2 * d; i++) {
-        c[1][i] = c[2][i] = c[4][i] = 0.0;
-        c[3][i] = c[5][i] = -ww[i];
-    }
-    for (int i = 0; i <= d; i++)
-        for (int j = 0; j <= d; j++) {
-            double a0 = u[0][0][i], a1 = u[0][1][i], a2 = u[0][2][i];
-            double b0 = u[1][0][i], b1 = u[1][1][i], b2 = u[1][2][i];
-            double e0 = u[2][0][i], e1 = u[2][1][i], e2 = u[2][2][i];
-            double x0 = u[1][0][j], x1 = u[1][1][j], x2 = u[1][2][j];
-            double y0 = u[2][0][j], y1 = u[2][1][j], y2 = u[2][2][j];
-            c[1][i + j] += a0 * x0 + a1 * x1 + a2 * x2;
-            c[2][i + j] += a0 * y0 + a1 * y1 + a2 * y2;
-            c[3][i + j] += b0 * x0 + b1 * x1 + b2 * x2;
-            c[4][i + j] += b0 * y0 + b1 * y1 + b2 * y2;
-            c[5][i + j] += e0 * y0 + e1 * y1 + e2 * y2;
-        }
-    for (int p = 1; p < 6; p++)
-        for (int i = 0; i <= 2 * d; i++)
-            if (!(fabs(c[p][i]) <= lim))
-                return 0;
+    int ok = d == 2 ? gram_within(M->ue, ww, 2, lim)
+                    : d == 1 ? gram_within(M->ue, ww, 1, lim)
+                             : gram_within(M->ue, ww, d, lim);
+    if (!ok)
+        return 0;
     double wmin = INFINITY;
     for (int i = 0; i <= d; i++) {
         double b = M->we[i] / bxp_binomial(d, i);
@@ -636,18 +689,28 @@ static const double *term_bern(solver *S, const term *tk, int n)
  * except for a sum so small that the product could underflow.  r is
  * s / (1 - s) when rev is 0, else (1 - s) / s (bxp_sbern_eval's branches).
  */
-static int sbern_nonneg(const double *p, int n, double s, double r, int rev)
+static inline __attribute__((always_inline)) double
+sbern_horner(const double *p, int n, double r, int rev)
 {
+    DEGREE_IN_RANGE(n);
     double v;
     if (!rev) {
         v = p[n];
+#pragma GCC unroll 32
         for (int i = n - 1; i >= 0; i--)
             v = v * r + p[i];
     } else {
         v = p[0];
+#pragma GCC unroll 32
         for (int i = 1; i <= n; i++)
             v = v * r + p[i];
     }
+    return v;
+}
+
+static int sbern_nonneg(const double *p, int n, double s, double r, int rev)
+{
+    double v = n == 4 ? sbern_horner(p, 4, r, rev) : sbern_horner(p, n, r, rev);
     if (v >= 0.0)
         return 1;
     if (v > -1e-250)
