@@ -879,20 +879,25 @@ static int axis_below(solver *S, int axis, double a, double c, double level)
  */
 static int axis_exit(solver *S, int axis, double tau, double stop, double *out)
 {
-    double noise = axis_noise(S, axis), deep, up;
+    double noise = axis_noise(S, axis), deep = 0.0, up;
     if (axis_below(S, axis, tau, stop, -noise))
         return 0;
     if (axis_value(S, axis, tau) < -noise)
         return axis_first(S, axis, tau, stop, 1, 0.0, noise, out);
-    int rises = axis_first(S, axis, tau, stop, 1, noise, noise, &up);
-    if (axis_first(S, axis, tau, rises ? up : stop, 0, -noise, noise, &deep)) {
-        if (axis_first(S, axis, deep, stop, 1, 0.0, noise, out))
-            return 1;
-        return 0;
-    }
-    if (rises)
+    /*
+     * Where it first sinks to -noise (usually just after tau), then whether
+     * it rises to +noise before that: only the short stretch to the sinking
+     * point is searched for a rise.
+     */
+    int sinks = axis_first(S, axis, tau, stop, 0, -noise, noise, &deep);
+    if (axis_first(S, axis, tau, sinks ? deep : stop, 1, noise, noise, &up) &&
+        (!sinks || up < deep)) {
         *out = up;
-    return rises;
+        return 1;
+    }
+    if (sinks)
+        return axis_first(S, axis, deep, stop, 1, 0.0, noise, out);
+    return 0;
 }
 
 /* Normalised separation along every axis at one pose. */
