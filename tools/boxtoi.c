@@ -13,7 +13,6 @@
 #include "query.h"
 
 #include <boxtoi.h>
-#include <jansson.h>
 
 #include <errno.h>
 #include <getopt.h>
@@ -135,6 +134,13 @@ static void *worker(void *arg)
     return NULL;
 }
 
+static void *worker_thread(void *arg)
+{
+    worker(arg);
+    tool_thread_done();
+    return NULL;
+}
+
 /*
  * Answer the chunk's lines with nthreads threads (the calling one
  * included), then write the answers in order.  Returns the number of error
@@ -165,7 +171,7 @@ static long flush_chunk(chunk *c, int nthreads)
     int started = 0;
     size_t want = (size_t)nthreads < nblocks ? (size_t)nthreads : nblocks;
     for (size_t i = 1; i < want; i++) {
-        if (pthread_create(&tid[started], NULL, worker, c) != 0)
+        if (pthread_create(&tid[started], NULL, worker_thread, c) != 0)
             break; /* fewer threads; the work still gets done */
         started++;
     }
@@ -236,7 +242,7 @@ int main(int argc, char **argv)
     }
 
     tool_format_init();
-    json_object_seed(0); /* before any thread parses JSON */
+    tool_json_init(); /* before any thread parses JSON */
 
     chunk c;
     memset(&c, 0, sizeof c);
@@ -291,6 +297,7 @@ int main(int argc, char **argv)
         goto write_error;
 
     free(line);
+    tool_thread_done();
     tool_buf_free(&c.text);
     for (size_t b = 0; b < c.blocks_cap; b++)
         tool_buf_free(&c.outs[b]);

@@ -11,7 +11,9 @@
 #include <jansson.h>
 
 #include <math.h>
+#include <stdalign.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +55,137 @@ void tool_buf_free(tool_buf *buf)
 static void put_str(tool_buf *buf, const char *s)
 {
     tool_buf_append(buf, s, strlen(s));
+}
+
+/* ------------------------------------------------------------------ */
+/* Memory for jansson: one arena per thread, emptied after each line   */
+
+/*
+ * Every json_t of a line lives until the line is answered and no longer,
+ * so jansson allocates from a bump arena that is emptied once the answer
+ * is written: an allocation is a pointer increment, a free does nothing,
+ * and the tree is never walked to release it.  The arena is per thread
+ * (jansson's allocation hooks take no context).  A line that needs more
+ * than the current block chains further blocks; they are released when the
+ * line is done, and the block kept for the next line is sized to what the
+ * line used, up to ARENA_KEEP.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define ARENA_POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define ARENA_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define ARENA_POISON(p, n) ((void)(p), (void)(n))
+#define ARENA_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+#define ARENA_ALIGN alignof(max_align_t)
+#define ARENA_FIRST ((size_t)64 * 1024)
+#define ARENA_KEEP ((size_t)4 * 1024 * 1024)
+
+/* A block: this header, then the memory handed out. */
+typedef struct arena_block {
+    struct arena_block *prev; /* the line's earlier blocks */
+    size_t cap;               /* bytes after the header */
+    alignas(ARENA_ALIGN) char data[];
+} arena_block;
+
+typedef struct arena {
+    arena_block *block; /* current block, or NULL */
+    size_t used;        /* bytes of it handed out */
+    size_t line_total;  /* bytes handed out for the line so far */
+} arena;
+
+static _Thread_local arena tls_arena;
+
+static void *arena_alloc(size_t n)
+{
+    arena *a = &tls_arena;
+    if (n == 0)
+        n = 1;
+    if (n > SIZE_MAX / 2)
+        return NULL;
+    n = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+    if (a->block == NULL || a->block->cap - a->used < n) {
+        size_t cap = a->block ? 2 * a->block->cap : ARENA_FIRST;
+        if (cap < n)
+            cap = n;
+        arena_block *b = malloc(sizeof *b + cap);
+        if (b == NULL)
+            return NULL;
+        b->prev = a->block;
+        b->cap = cap;
+        ARENA_POISON(b->data, cap);
+        a->block = b;
+        a->used = 0;
+    }
+    char *p = a->block->data + a->used;
+    a->used += n;
+    a->line_total += n;
+    ARENA_UNPOISON(p, n);
+    return p;
+}
+
+static void arena_free(void *p)
+{
+    (void)p; /* released with the whole line */
+}
+
+/* Forget everything allocated for the line. */
+static void arena_reset(void)
+{
+    arena *a = &tls_arena;
+    arena_block *b = a->block;
+    if (b == NULL)
+        return;
+    if (b->prev != NULL) {
+        /* Several blocks: keep none, and start the next line with one
+         * block big enough for what this line used. */
+        size_t want = a->line_total;
+        while (b != NULL) {
+            arena_block *prev = b->prev;
+            free(b);
+            b = prev;
+        }
+        a->block = NULL;
+        a->used = 0;
+        a->line_total = 0;
+        if (want <= ARENA_KEEP) {
+            size_t cap = ARENA_FIRST;
+            while (cap < want)
+                cap *= 2;
+            b = malloc(sizeof *b + cap);
+            if (b != NULL) {
+                b->prev = NULL;
+                b->cap = cap;
+                ARENA_POISON(b->data, cap);
+                a->block = b;
+            }
+        }
+        return;
+    }
+    if (b->cap > ARENA_KEEP) {
+        free(b);
+        a->block = NULL;
+    } else {
+        ARENA_POISON(b->data, a->used);
+    }
+    a->used = 0;
+    a->line_total = 0;
+}
+
+void tool_json_init(void)
+{
+    json_set_alloc_funcs(arena_alloc, arena_free);
+    json_object_seed(0);
+}
+
+void tool_thread_done(void)
+{
+    arena_reset();
+    arena *a = &tls_arena;
+    free(a->block);
+    a->block = NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -725,6 +858,7 @@ int tool_answer_line(const char *line, size_t len, const char *file,
     json_t *root =
         json_loadb(line, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
     if (root == NULL) {
+        arena_reset();
         json_error_message(&je, line, len, err);
         put_error(out, NULL, file, lineno, err);
         return 1;
@@ -759,6 +893,7 @@ int tool_answer_line(const char *line, size_t len, const char *file,
     } else {
         put_error(out, id, file, lineno, err);
     }
-    json_decref(root);
+    /* root and every value in it go with the arena (no json_decref). */
+    arena_reset();
     return status;
 }

@@ -40,6 +40,16 @@ void tool_format_init(void);
  */
 size_t tool_format_double(char *out, double x);
 
+/**
+ * Make jansson allocate from a per-thread arena that tool_answer_line
+ * empties after each line (no JSON value outlives its line), and seed its
+ * hash function.  Call once, before any thread parses JSON.
+ */
+void tool_json_init(void);
+
+/** Release the calling thread's arena; call before a thread ends. */
+void tool_thread_done(void);
+
 /** Is the line empty or made of JSON whitespace only? */
 int tool_line_is_blank(const char *line, size_t len);
 
