@@ -15,6 +15,7 @@
 #include <boxtoi.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <pthread.h>
@@ -29,6 +30,8 @@
  * work one thread takes at a time. */
 #define CHUNK_LINES 16384
 #define BLOCK_LINES 64
+/* Bytes asked for by one read of the input. */
+#define READ_BLOCK ((size_t)1 << 20)
 
 typedef struct line_ref {
     size_t offset;   /* into the chunk's text */
@@ -38,7 +41,7 @@ typedef struct line_ref {
 } line_ref;
 
 typedef struct chunk {
-    tool_buf text;       /* the lines, back to back */
+    tool_buf text;       /* the input as read: the lines and what follows */
     line_ref *lines;
     size_t nlines;
     size_t cap;
@@ -84,9 +87,13 @@ static void usage(FILE *f)
           f);
 }
 
-static void chunk_add_line(chunk *c, const char *s, size_t len, long lineno,
+/* Note the line at [offset, offset + len) of the chunk's text, unless it is
+ * blank. */
+static void chunk_add_line(chunk *c, size_t offset, size_t len, long lineno,
                            const char *file)
 {
+    if (tool_line_is_blank(c->text.data + offset, len))
+        return;
     if (c->nlines == c->cap) {
         c->cap = c->cap ? 2 * c->cap : 1024;
         line_ref *p = realloc(c->lines, c->cap * sizeof *p);
@@ -97,11 +104,10 @@ static void chunk_add_line(chunk *c, const char *s, size_t len, long lineno,
         c->lines = p;
     }
     line_ref *l = &c->lines[c->nlines++];
-    l->offset = c->text.len;
+    l->offset = offset;
     l->len = len;
     l->lineno = lineno;
     l->file = file;
-    tool_buf_append(&c->text, s, len);
 }
 
 /* Answer every line of one block into its output buffer. */
@@ -188,8 +194,66 @@ static long flush_chunk(chunk *c, int nthreads)
             return -1;
     }
     c->nlines = 0;
-    c->text.len = 0;
     return errors;
+}
+
+/*
+ * Read one input (fd) to its end into the chunk, answering the lines read
+ * so far whenever CHUNK_LINES of them are waiting, and the rest at the end.
+ * label names the input in error answers (NULL: standard input).  Returns
+ * 0, 1 when reading failed (reported here), or -1 when writing failed;
+ * adds the number of error answers to *errors.
+ */
+static int answer_input(chunk *c, int fd, const char *label, int nthreads,
+                        long *errors)
+{
+    long lineno = 0;
+    size_t start = 0; /* offset of the line being read */
+    size_t scan = 0;  /* bytes before this offset hold no line end */
+    int failed = 0;
+    c->text.len = 0;
+    for (;;) {
+        tool_buf_reserve(&c->text, READ_BLOCK);
+        ssize_t got = read(fd, c->text.data + c->text.len, READ_BLOCK);
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            fprintf(stderr, "boxtoi: error reading %s: %s\n",
+                    label ? label : "standard input", strerror(errno));
+            failed = 1;
+            break;
+        }
+        if (got == 0)
+            break;
+        c->text.len += (size_t)got;
+        const char *d = c->text.data;
+        const char *nl;
+        while ((nl = memchr(d + scan, '\n', c->text.len - scan)) != NULL) {
+            size_t end = (size_t)(nl - d);
+            chunk_add_line(c, start, end - start, ++lineno, label);
+            start = scan = end + 1;
+        }
+        scan = c->text.len;
+        if (c->nlines >= CHUNK_LINES) {
+            long e = flush_chunk(c, nthreads);
+            if (e < 0)
+                return -1;
+            *errors += e;
+            /* Keep the unfinished line. */
+            memmove(c->text.data, c->text.data + start, c->text.len - start);
+            c->text.len -= start;
+            scan -= start;
+            start = 0;
+        }
+    }
+    if (start < c->text.len) /* a last line without a line end */
+        chunk_add_line(c, start, c->text.len - start, ++lineno, label);
+    long e = flush_chunk(c, nthreads);
+    if (e < 0)
+        return -1;
+    *errors += e;
+    c->text.len = 0;
+    return failed;
 }
 
 static int parse_threads(const char *s, int *out)
@@ -249,54 +313,38 @@ int main(int argc, char **argv)
     atomic_init(&c.next, 0);
     long errors = 0;
     int io_failed = 0;
-    char *line = NULL;
-    size_t linecap = 0;
+    int stdin_done = 0;
 
     int nfiles = argc - optind;
     for (int f = 0; f < (nfiles > 0 ? nfiles : 1); f++) {
         const char *name = nfiles > 0 ? argv[optind + f] : "-";
         const char *label = strcmp(name, "-") == 0 ? NULL : name;
-        FILE *in = label ? fopen(name, "r") : stdin;
-        if (in == NULL) {
-            fprintf(stderr, "boxtoi: cannot open %s: %s\n", name,
-                    strerror(errno));
-            io_failed = 1;
-            continue;
-        }
-        long lineno = 0;
-        ssize_t n;
-        while ((n = getline(&line, &linecap, in)) != -1) {
-            size_t len = (size_t)n;
-            lineno++;
-            if (len && line[len - 1] == '\n')
-                len--;
-            if (tool_line_is_blank(line, len))
+        int fd = STDIN_FILENO;
+        if (label != NULL) {
+            fd = open(name, O_RDONLY);
+            if (fd < 0) {
+                fprintf(stderr, "boxtoi: cannot open %s: %s\n", name,
+                        strerror(errno));
+                io_failed = 1;
                 continue;
-            chunk_add_line(&c, line, len, lineno, label);
-            if (c.nlines >= CHUNK_LINES) {
-                long e = flush_chunk(&c, nthreads);
-                if (e < 0)
-                    goto write_error;
-                errors += e;
             }
+        } else if (stdin_done) {
+            continue; /* standard input was read to its end already */
         }
-        if (ferror(in)) {
-            fprintf(stderr, "boxtoi: error reading %s: %s\n",
-                    label ? label : "standard input", strerror(errno));
-            io_failed = 1;
-        }
-        if (in != stdin)
-            fclose(in);
         /* Answers of a file come out before the next file is opened. */
-        long e = flush_chunk(&c, nthreads);
-        if (e < 0)
+        int r = answer_input(&c, fd, label, nthreads, &errors);
+        if (label != NULL)
+            close(fd);
+        else
+            stdin_done = 1;
+        if (r < 0)
             goto write_error;
-        errors += e;
+        if (r > 0)
+            io_failed = 1;
     }
     if (fflush(stdout) != 0 || ferror(stdout))
         goto write_error;
 
-    free(line);
     tool_thread_done();
     tool_buf_free(&c.text);
     for (size_t b = 0; b < c.blocks_cap; b++)
