@@ -174,10 +174,15 @@ static void arena_reset(void)
     a->line_total = 0;
 }
 
+/* The library's default query, copied for each line (set once, before any
+ * thread starts). */
+static boxtoi_query query_template;
+
 void tool_json_init(void)
 {
     json_set_alloc_funcs(arena_alloc, arena_free);
     json_object_seed(0);
+    query_template = boxtoi_default_query();
 }
 
 void tool_thread_done(void)
@@ -435,9 +440,15 @@ static void put_json(tool_buf *buf, const json_t *v)
         put_json_string(buf, json_string_value(v), json_string_length(v));
         break;
     case JSON_INTEGER: {
-        int n = snprintf(tmp, sizeof tmp, "%" JSON_INTEGER_FORMAT,
-                         json_integer_value(v));
-        tool_buf_append(buf, tmp, (size_t)n);
+        json_int_t i = json_integer_value(v);
+        size_t n = 0;
+        uint64_t mag = (uint64_t)i;
+        if (i < 0) {
+            tmp[n++] = '-';
+            mag = -mag;
+        }
+        n += put_u64(tmp + n, mag);
+        tool_buf_append(buf, tmp, n);
         break;
     }
     case JSON_REAL: {
@@ -865,7 +876,7 @@ int tool_answer_line(const char *line, size_t len, const char *file,
     }
     /* Start from the library's defaults, so that fields this parser does
      * not set (flags) have their documented default values. */
-    q = boxtoi_default_query();
+    q = query_template;
     if (get_query(root, &q, &id, err) == 0) {
         boxtoi_result r = boxtoi_solve(&q);
         switch (r.state) {

@@ -42,8 +42,9 @@ size_t tool_format_double(char *out, double x);
 
 /**
  * Make jansson allocate from a per-thread arena that tool_answer_line
- * empties after each line (no JSON value outlives its line), and seed its
- * hash function.  Call once, before any thread parses JSON.
+ * empties after each line (no JSON value outlives its line), seed its hash
+ * function, and take the library's default query.  Call once, before any
+ * thread parses JSON.
  */
 void tool_json_init(void);
 
