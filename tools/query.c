@@ -57,6 +57,10 @@ static void put_str(tool_buf *buf, const char *s)
     tool_buf_append(buf, s, strlen(s));
 }
 
+/* The library's default query, copied for each line (set once, before any
+ * thread starts). */
+static boxtoi_query query_template;
+
 /* ------------------------------------------------------------------ */
 /* Memory for jansson: one arena per thread, emptied after each line   */
 
@@ -67,8 +71,9 @@ static void put_str(tool_buf *buf, const char *s)
  * and the tree is never walked to release it.  The arena is per thread
  * (jansson's allocation hooks take no context).  A line that needs more
  * than the current block chains further blocks; they are released when the
- * line is done, and the block kept for the next line is sized to what the
- * line used, up to ARENA_KEEP.
+ * line is done, and the next line starts with one block as big as they
+ * were together (none above ARENA_KEEP: memory goes back after a huge
+ * line).
  */
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>
@@ -91,39 +96,58 @@ typedef struct arena_block {
 } arena_block;
 
 typedef struct arena {
+    char *next;         /* free memory of the current block ... */
+    char *end;          /* ... up to here */
     arena_block *block; /* current block, or NULL */
-    size_t used;        /* bytes of it handed out */
-    size_t line_total;  /* bytes handed out for the line so far */
 } arena;
 
 static _Thread_local arena tls_arena;
 
+static arena_block *arena_block_new(size_t cap, arena_block *prev)
+{
+    arena_block *b = malloc(sizeof *b + cap);
+    if (b == NULL)
+        return NULL;
+    b->prev = prev;
+    b->cap = cap;
+    ARENA_POISON(b->data, cap);
+    return b;
+}
+
+/* Start a new block for n bytes (a multiple of ARENA_ALIGN). */
+static __attribute__((noinline)) void *arena_alloc_slow(size_t n)
+{
+    arena *a = &tls_arena;
+    size_t cap = a->block ? 2 * a->block->cap : ARENA_FIRST;
+    if (cap < n)
+        cap = n;
+    arena_block *b = arena_block_new(cap, a->block);
+    if (b == NULL)
+        return NULL;
+    a->block = b;
+    a->next = b->data + n;
+    a->end = b->data + cap;
+    ARENA_UNPOISON(b->data, n);
+    return b->data;
+}
+
 static void *arena_alloc(size_t n)
 {
     arena *a = &tls_arena;
-    if (n == 0)
-        n = 1;
-    if (n > SIZE_MAX / 2)
-        return NULL;
-    n = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
-    if (a->block == NULL || a->block->cap - a->used < n) {
-        size_t cap = a->block ? 2 * a->block->cap : ARENA_FIRST;
-        if (cap < n)
-            cap = n;
-        arena_block *b = malloc(sizeof *b + cap);
-        if (b == NULL)
+    size_t r = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+    if (r - 1 >= (size_t)PTRDIFF_MAX) {
+        /* 0 bytes, or too many (r wrapped around to 0, or is huge) */
+        if (n != 0)
             return NULL;
-        b->prev = a->block;
-        b->cap = cap;
-        ARENA_POISON(b->data, cap);
-        a->block = b;
-        a->used = 0;
+        r = ARENA_ALIGN;
     }
-    char *p = a->block->data + a->used;
-    a->used += n;
-    a->line_total += n;
-    ARENA_UNPOISON(p, n);
-    return p;
+    if ((size_t)(a->end - a->next) >= r) {
+        char *p = a->next;
+        a->next = p + r;
+        ARENA_UNPOISON(p, r);
+        return p;
+    }
+    return arena_alloc_slow(r);
 }
 
 static void arena_free(void *p)
@@ -138,45 +162,25 @@ static void arena_reset(void)
     arena_block *b = a->block;
     if (b == NULL)
         return;
-    if (b->prev != NULL) {
-        /* Several blocks: keep none, and start the next line with one
-         * block big enough for what this line used. */
-        size_t want = a->line_total;
+    if (b->prev != NULL || b->cap > ARENA_KEEP) {
+        /* Several blocks, or a big one: free them, and start the next line
+         * with one block as big as they were together, up to ARENA_KEEP. */
+        size_t total = 0;
         while (b != NULL) {
             arena_block *prev = b->prev;
+            total += b->cap;
             free(b);
             b = prev;
         }
         a->block = NULL;
-        a->used = 0;
-        a->line_total = 0;
-        if (want <= ARENA_KEEP) {
-            size_t cap = ARENA_FIRST;
-            while (cap < want)
-                cap *= 2;
-            b = malloc(sizeof *b + cap);
-            if (b != NULL) {
-                b->prev = NULL;
-                b->cap = cap;
-                ARENA_POISON(b->data, cap);
-                a->block = b;
-            }
-        }
-        return;
-    }
-    if (b->cap > ARENA_KEEP) {
-        free(b);
-        a->block = NULL;
+        if (total <= ARENA_KEEP)
+            a->block = arena_block_new(total, NULL);
     } else {
-        ARENA_POISON(b->data, a->used);
+        ARENA_POISON(b->data, (size_t)(a->next - b->data));
     }
-    a->used = 0;
-    a->line_total = 0;
+    a->next = a->block ? a->block->data : NULL;
+    a->end = a->block ? a->block->data + a->block->cap : NULL;
 }
-
-/* The library's default query, copied for each line (set once, before any
- * thread starts). */
-static boxtoi_query query_template;
 
 void tool_json_init(void)
 {
@@ -187,10 +191,11 @@ void tool_json_init(void)
 
 void tool_thread_done(void)
 {
-    arena_reset();
     arena *a = &tls_arena;
+    arena_reset();
     free(a->block);
     a->block = NULL;
+    a->next = a->end = NULL;
 }
 
 /* ------------------------------------------------------------------ */
