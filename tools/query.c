@@ -522,8 +522,8 @@ static const char *type_name(const json_t *v)
  * A JSON number as a finite double.  Returns NULL, or what is wrong with v
  * (the caller adds where: the path is formatted only for an error).
  */
-static const char *get_number(const json_t *v, double *out, char *what,
-                              size_t size)
+static const char *get_number_slow(const json_t *v, double *out, char *what,
+                                   size_t size)
 {
     double x;
     if (json_is_integer(v))
@@ -538,6 +538,20 @@ static const char *get_number(const json_t *v, double *out, char *what,
         return "not a finite number";
     *out = x;
     return NULL;
+}
+
+/* get_number, with the usual case (a real) first and inlined. */
+static inline const char *get_number(const json_t *v, double *out, char *what,
+                                     size_t size)
+{
+    if (json_typeof(v) == JSON_REAL) {
+        double x = json_real_value(v);
+        if (isfinite(x)) {
+            *out = x;
+            return NULL;
+        }
+    }
+    return get_number_slow(v, out, what, size);
 }
 
 /* box.min or box.max: an array of three numbers. */
