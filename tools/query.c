@@ -540,7 +540,7 @@ static const char *get_number_slow(const json_t *v, double *out, char *what,
     return NULL;
 }
 
-/* get_number, with the usual case (a real) first and inlined. */
+/* get_number, with the usual cases (a finite real, an integer) inlined. */
 static inline const char *get_number(const json_t *v, double *out, char *what,
                                      size_t size)
 {
@@ -550,6 +550,9 @@ static inline const char *get_number(const json_t *v, double *out, char *what,
             *out = x;
             return NULL;
         }
+    } else if (json_typeof(v) == JSON_INTEGER) {
+        *out = (double)json_integer_value(v);
+        return NULL;
     }
     return get_number_slow(v, out, what, size);
 }
