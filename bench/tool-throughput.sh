@@ -7,7 +7,9 @@
 #   BENCH  the built bench/boxtoi-bench (writes the queries: its quadratic
 #          scenario, both boxes rigid rational motions of degree 2)
 # Environment: QUERIES (default 200000), DIGITS (significant digits of the
-# numbers in the queries, default 9), RUNS (timed runs, best kept, default 3).
+# numbers in the queries, default 9), RUNS (timed runs, best kept, default 3),
+# BASELINE (another build of the tool, timed in turn with TOOL on the same
+# queries, and checked to write the same bytes).
 # The queries go to tool-queries.jsonl in the current directory and are
 # reused while QUERIES and DIGITS stay the same.
 set -u
@@ -17,6 +19,7 @@ bench=${2:?usage: tool-throughput.sh TOOL BENCH}
 queries=${QUERIES:-200000}
 digits=${DIGITS:-9}
 runs=${RUNS:-3}
+baseline=${BASELINE:-}
 target=200000
 file=tool-queries.jsonl
 stamp=tool-queries.stamp
@@ -60,22 +63,32 @@ if [ "$status" -ne 0 ] || [ "${1:-0}" -ne "$queries" ]; then
 fi
 echo "tool throughput: $queries quadratic queries, $bytes bytes ($digits significant digits);"
 echo "  answers: $2 hit, $3 miss, $4 overlap, $5 invalid or error"
+if [ -n "$baseline" ]; then
+    if [ ! -x "$baseline" ]; then
+        echo "tool throughput: baseline $baseline is not built" >&2
+        exit 1
+    fi
+    "$baseline" "$file" > tool-baseline.out
+    if ! "$tool" "$file" | cmp -s - tool-baseline.out; then
+        echo "tool throughput: $tool and $baseline answer differently" >&2
+        rm -f tool-baseline.out
+        exit 1
+    fi
+    rm -f tool-baseline.out
+    echo "  same answers, byte for byte, as $baseline"
+fi
 
-# time_runs LABEL COMMAND...: best of $runs runs, output discarded.
-time_runs() {
-    label=$1
-    shift
-    best=
-    i=0
-    while [ "$i" -lt "$runs" ]; do
-        t0=$(now)
-        "$@" > /dev/null || return 1
-        t1=$(now)
-        dt=$((t1 - t0))
-        if [ -z "$best" ] || [ "$dt" -lt "$best" ]; then best=$dt; fi
-        i=$((i + 1))
-    done
-    awk -v q="$queries" -v ns="$best" -v target="$target" -v label="$label" 'BEGIN {
+# elapsed COMMAND...: nanoseconds the command takes, output discarded.
+elapsed() {
+    t0=$(now)
+    "$@" > /dev/null || return 1
+    t1=$(now)
+    echo $((t1 - t0))
+}
+
+# report LABEL NANOSECONDS
+report() {
+    awk -v q="$queries" -v ns="$2" -v target="$target" -v label="$1" 'BEGIN {
         qps = q / (ns / 1e9)
         verdict = (qps >= target) ? "met" : "MISSED"
         printf "  %-28s %8.3f s %10.0f queries/s   (target %d: %s)\n", label, ns / 1e9,
@@ -83,13 +96,39 @@ time_runs() {
     }'
 }
 
+# time_runs LABEL PREFIX ARGS...: best of $runs runs of PREFIX TOOL ARGS
+# (PREFIX: a word such as "taskset -c 0", or "-" for none), and of the
+# baseline the same way, one run of each in turn.
+time_runs() {
+    label=$1
+    prefix=$2
+    shift 2
+    [ "$prefix" = - ] && prefix=
+    best=
+    base_best=
+    i=0
+    while [ "$i" -lt "$runs" ]; do
+        dt=$(elapsed $prefix "$tool" "$@") || return 1
+        if [ -z "$best" ] || [ "$dt" -lt "$best" ]; then best=$dt; fi
+        if [ -n "$baseline" ]; then
+            dt=$(elapsed $prefix "$baseline" "$@") || return 1
+            if [ -z "$base_best" ] || [ "$dt" -lt "$base_best" ]; then base_best=$dt; fi
+        fi
+        i=$((i + 1))
+    done
+    report "$label" "$best"
+    if [ -n "$baseline" ]; then
+        report "  baseline" "$base_best"
+    fi
+}
+
 if [ -n "$pin" ]; then
-    time_runs "1 thread, one core" $pin "$tool" "$file" || exit 1
+    time_runs "1 thread, one core" "$pin" "$file" || exit 1
 else
-    time_runs "1 thread" "$tool" "$file" || exit 1
+    time_runs "1 thread" - "$file" || exit 1
 fi
 if "$tool" --threads 2 "$file" > /dev/null 2>&1; then
-    time_runs "--threads 2, all cores" "$tool" --threads 2 "$file"
+    time_runs "--threads 2, all cores" - --threads 2 "$file"
 else
     echo "  --threads 2: not accepted by $tool"
 fi
