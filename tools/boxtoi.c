@@ -331,7 +331,7 @@ int main(int argc, char **argv)
         } else if (stdin_done) {
             continue; /* standard input was read to its end already */
         }
-        /* Answers of a file come out before the next file is opened. */
+        /* All answers to this input come out before the next is opened. */
         int r = answer_input(&c, fd, label, nthreads, &errors);
         if (label != NULL)
             close(fd);
