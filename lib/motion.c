@@ -12,6 +12,38 @@
 /* Coefficients beyond this magnitude could overflow in the products. */
 #define RANGE_LIMIT 1e60
 
+/*
+ * Binomials C(n, k) for n <= BOXTOI_MAX_DEGREE (exact in double): the
+ * numbers of bxp_binomial, in a table the compiler folds into constants
+ * when the degree is one.
+ */
+static const double binom[BXM_CAP][BXM_CAP] = {
+    {1},
+    {1, 1},
+    {1, 2, 1},
+    {1, 3, 3, 1},
+    {1, 4, 6, 4, 1},
+    {1, 5, 10, 10, 5, 1},
+    {1, 6, 15, 20, 15, 6, 1},
+    {1, 7, 21, 35, 35, 21, 7, 1},
+    {1, 8, 28, 56, 70, 56, 28, 8, 1},
+};
+
+/*
+ * The hot paths below are written once for any degree d and inlined into
+ * one copy per low degree (the switch statements on the degree), where the
+ * loops unroll and the binomials become constants.  Every copy performs
+ * the floating-point operations of the general code it stands for, in the
+ * same order, so its results are the same bit for bit.
+ */
+#if defined(__GNUC__)
+#define BX_INLINE static inline __attribute__((always_inline))
+#define BX_UNROLL _Pragma("GCC unroll 9")
+#else
+#define BX_INLINE static inline
+#define BX_UNROLL
+#endif
+
 boxtoi_reason bx_check_interval(double t0, double t1)
 {
     if (!isfinite(t0) || !isfinite(t1))
@@ -113,6 +145,41 @@ static void entries_sbern(const boxtoi_motion *m, int d, double t0, double t1,
     }
 }
 
+/*
+ * hp[k] = h^k for every k < BXM_CAP, by the products entries_sbern forms
+ * (those above the degree are not used).
+ */
+BX_INLINE void powers_of(double h, double *hp)
+{
+    hp[0] = 1.0;
+    BX_UNROLL
+    for (int k = 1; k < BXM_CAP; k++)
+        hp[k] = hp[k - 1] * h;
+}
+
+/*
+ * Entry (r, c) of the motion, degree d, on [0, h] (t0 = 0) in scaled
+ * Bernstein form: entries_sbern's t0 = 0 sums for one entry, coefficient j
+ * being 0 + sum_{i <= j} (c_i h^i) C(d - i, j - i) added in increasing i.
+ * hp = NULL stands for h = 1, where every h^i is 1 and c_i h^i is c_i.
+ */
+BX_INLINE void entry_sb0(const boxtoi_motion *m, int r, int c,
+                         const double *hp, int d, double *out)
+{
+    double pw[BXM_CAP] = {0}; /* (zeros only for the compiler's flow analysis) */
+    BX_UNROLL
+    for (int k = 0; k <= d; k++)
+        pw[k] = hp ? m->c[k][r][c] * hp[k] : m->c[k][r][c];
+    BX_UNROLL
+    for (int j = 0; j <= d; j++) {
+        double a = 0.0;
+        BX_UNROLL
+        for (int i = 0; i <= j; i++)
+            a += pw[i] * binom[d - i][j - i];
+        out[j] = a;
+    }
+}
+
 /* Largest absolute coefficient of a[0..n]. */
 static double max_abs(const double *a, int n)
 {
@@ -124,11 +191,30 @@ static double max_abs(const double *a, int n)
     return v;
 }
 
+/*
+ * Every coefficient of sb[0..n] at least DBL_MIN in magnitude, all of one
+ * sign: the Bernstein coefficients sb_i / C(n, i) (C(n, i) < 2^30 for
+ * n <= BXP_MAX_DEGREE) then keep that sign and none rounds to zero, so the
+ * polynomial has no zero on [0, 1].
+ */
+BX_INLINE int strictly_signed(const double *sb, int n)
+{
+    int pos = 1, neg = 1;
+    BX_UNROLL
+    for (int i = 0; i <= n; i++) {
+        pos &= sb[i] >= DBL_MIN;
+        neg &= sb[i] <= -DBL_MIN;
+    }
+    return pos | neg;
+}
+
 /* Does the SB polynomial (degree n) reach zero on [0, 1]? */
 static int vanishes(const double *sb, int n)
 {
     double b[BXP_MAX_DEGREE + 1], s;
     int pos = 1, neg = 1;
+    if (strictly_signed(sb, n))
+        return 0; /* the test below would find all b[i] of one sign */
     bxp_sbern_to_bern(sb, n, b);
     for (int i = 0; i <= n; i++) {
         pos &= b[i] > 0.0;
@@ -142,25 +228,19 @@ static int vanishes(const double *sb, int n)
     return bxp_bern_first(b, n, 0.0, 1.0, 0, &s);
 }
 
-boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
-                                 const boxtoi_motion *motion, double t0,
-                                 double t1, bx_moving *out)
+/*
+ * bx_prepare_partial after check_box, for any input: the motion's tests in
+ * order, then the conversion with the tests that need it.
+ */
+static boxtoi_reason prepare_general(const boxtoi_motion *motion,
+                                     const double centre[3], double t0,
+                                     double t1, bx_moving *out)
 {
     boxtoi_reason why;
-    if (!box || !motion || !out)
-        return BOXTOI_REASON_NULL;
-    if ((why = check_box(box)) || (why = check_motion(motion)))
+    if ((why = check_motion(motion)))
         return why;
     int d = motion->degree;
-    double centre[3], scale = 0.0;
-    out->d = d;
-    for (int i = 0; i < 3; i++) {
-        centre[i] = 0.5 * (box->lo[i] + box->hi[i]);
-        out->half[i] = 0.5 * (box->hi[i] - box->lo[i]);
-    }
-    out->size = sqrt(4.0 * (out->half[0] * out->half[0] +
-                            out->half[1] * out->half[1] +
-                            out->half[2] * out->half[2]));
+    double scale = 0.0;
     double sb[d + 1][16];
     entries_sbern(motion, d, t0, t1, sb);
     for (int i = 0; i <= d; i++)
@@ -195,28 +275,163 @@ boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
     return BOXTOI_REASON_NONE;
 }
 
-boxtoi_reason bx_check_det(const bx_moving *m)
+/*
+ * prepare_general for the usual input, in one pass: t0 = 0, degree d in
+ * range, and then (each checked here) a zero bottom row, w with scaled
+ * Bernstein coefficients >= DBL_MIN, and every number finite and in range.
+ * Returns 1 with out filled as prepare_general fills it, which then returns
+ * BOXTOI_REASON_NONE; 0 when the input is not of that kind (out partly
+ * written), for prepare_general to name what is wrong, in its order.
+ *
+ * Why the one pass proves each of prepare_general's tests:
+ * - check_motion: the bottom row is tested directly (exact zeros are
+ *   finite); a NaN or infinite coefficient of any other entry used here
+ *   makes its converted coefficient non-finite (c_j h^j is NaN or infinite
+ *   for any h^j >= 0, and it is added with weight 1 into coefficient j),
+ *   hence also the sum of magnitudes below.
+ * - vanishes(w): strictly_signed, positive, so flip = 1 and multiplying by
+ *   it changes nothing.
+ * - the range: the largest magnitude is at most the sum of all of them.
+ */
+BX_INLINE int prepare_t0(const boxtoi_motion *motion, const double centre[3],
+                         double h, int unit, int d, bx_moving *out)
 {
-    /* det(u) = u0 . (u1 x u2), degree 3d: must not vanish. */
-    int d = m->d, n3 = 3 * d;
-    double det[3 * BXM_CAP], cr[3][2 * BXM_CAP];
+    double hbuf[BXM_CAP], *hp = unit ? NULL : hbuf; /* NULL: h = 1 */
+    int bottom = 0;
+    BX_UNROLL
+    for (int k = 0; k <= d; k++)
+        bottom |= (motion->c[k][3][0] != 0.0) | (motion->c[k][3][1] != 0.0) |
+                  (motion->c[k][3][2] != 0.0);
+    if (bottom)
+        return 0;
+    powers_of(h, hbuf);
+    entry_sb0(motion, 3, 3, hp, d, out->w);
+    int pos = 1;
+    BX_UNROLL
+    for (int i = 0; i <= d; i++)
+        pos &= out->w[i] >= DBL_MIN;
+    if (!pos)
+        return 0;
+    out->flip = 1.0;
+    /* Four partial sums of magnitudes, to keep the additions independent. */
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    BX_UNROLL
+    for (int i = 0; i <= d; i++)
+        s3 += out->w[i];
+    BX_UNROLL
+    for (int r = 0; r < 3; r++) {
+        double *p = out->p[r], t[BXM_CAP] = {0};
+        double *u0 = out->u[0][r], *u1 = out->u[1][r], *u2 = out->u[2][r];
+        entry_sb0(motion, r, 0, hp, d, u0);
+        entry_sb0(motion, r, 1, hp, d, u1);
+        entry_sb0(motion, r, 2, hp, d, u2);
+        entry_sb0(motion, r, 3, hp, d, t);
+        BX_UNROLL
+        for (int i = 0; i <= d; i++) {
+            p[i] = t[i] + centre[0] * u0[i] + centre[1] * u1[i] + centre[2] * u2[i];
+            s0 += fabs(u0[i]);
+            s1 += fabs(u1[i]);
+            s2 += fabs(u2[i]);
+            s3 += fabs(p[i]);
+        }
+    }
+    return (s0 + s1) + (s2 + s3) <= RANGE_LIMIT;
+}
+
+static int prepare_t0_any(const boxtoi_motion *motion, const double centre[3],
+                          double h, bx_moving *out)
+{
+    if (h == 1.0) {
+        switch (out->d) {
+        case 0: return prepare_t0(motion, centre, h, 1, 0, out);
+        case 1: return prepare_t0(motion, centre, h, 1, 1, out);
+        case 2: return prepare_t0(motion, centre, h, 1, 2, out);
+        case 3: return prepare_t0(motion, centre, h, 1, 3, out);
+        case 4: return prepare_t0(motion, centre, h, 1, 4, out);
+        }
+    }
+    switch (out->d) {
+    case 0: return prepare_t0(motion, centre, h, 0, 0, out);
+    case 1: return prepare_t0(motion, centre, h, 0, 1, out);
+    case 2: return prepare_t0(motion, centre, h, 0, 2, out);
+    case 3: return prepare_t0(motion, centre, h, 0, 3, out);
+    case 4: return prepare_t0(motion, centre, h, 0, 4, out);
+    default: return prepare_t0(motion, centre, h, 0, out->d, out);
+    }
+}
+
+boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
+                                 const boxtoi_motion *motion, double t0,
+                                 double t1, bx_moving *out)
+{
+    boxtoi_reason why;
+    if (!box || !motion || !out)
+        return BOXTOI_REASON_NULL;
+    if ((why = check_box(box)))
+        return why;
+    int d = motion->degree;
+    double centre[3];
+    out->d = d;
+    for (int i = 0; i < 3; i++) {
+        centre[i] = 0.5 * (box->lo[i] + box->hi[i]);
+        out->half[i] = 0.5 * (box->hi[i] - box->lo[i]);
+    }
+    out->size = sqrt(4.0 * (out->half[0] * out->half[0] +
+                            out->half[1] * out->half[1] +
+                            out->half[2] * out->half[2]));
+    if (t0 == 0.0 && d >= 0 && d <= BOXTOI_MAX_DEGREE &&
+        prepare_t0_any(motion, centre, t1 - t0, out))
+        return BOXTOI_REASON_NONE;
+    return prepare_general(motion, centre, t0, t1, out);
+}
+
+/*
+ * det(u) = u0 . (u1 x u2) in scaled Bernstein form, degree 3d: the cross
+ * product's coefficients first, each a sum over i + j in increasing i,
+ * then the dot product's likewise.
+ */
+BX_INLINE void det_sbern(const bx_moving *m, int d, double *det)
+{
+    double cr[3][2 * BXM_CAP];
     const double(*u0)[BXM_CAP] = m->u[0], (*u1)[BXM_CAP] = m->u[1],
                  (*u2)[BXM_CAP] = m->u[2];
+    BX_UNROLL
     for (int k = 0; k <= 2 * d; k++)
         cr[0][k] = cr[1][k] = cr[2][k] = 0.0;
+    BX_UNROLL
     for (int i = 0; i <= d; i++)
+        BX_UNROLL
         for (int j = 0; j <= d; j++) {
             cr[0][i + j] += u1[1][i] * u2[2][j] - u1[2][i] * u2[1][j];
             cr[1][i + j] += u1[2][i] * u2[0][j] - u1[0][i] * u2[2][j];
             cr[2][i + j] += u1[0][i] * u2[1][j] - u1[1][i] * u2[0][j];
         }
-    for (int k = 0; k <= n3; k++)
+    BX_UNROLL
+    for (int k = 0; k <= 3 * d; k++)
         det[k] = 0.0;
+    BX_UNROLL
     for (int i = 0; i <= d; i++)
+        BX_UNROLL
         for (int j = 0; j <= 2 * d; j++)
             det[i + j] += u0[0][i] * cr[0][j] + u0[1][i] * cr[1][j] +
                           u0[2][i] * cr[2][j];
-    return vanishes(det, n3) ? BOXTOI_REASON_SINGULAR : BOXTOI_REASON_NONE;
+}
+
+boxtoi_reason bx_check_det(const bx_moving *m)
+{
+    double det[3 * BXM_CAP];
+    int d = m->d;
+    switch (d) {
+    case 0: det_sbern(m, 0, det); break;
+    case 1: det_sbern(m, 1, det); break;
+    case 2: det_sbern(m, 2, det); break;
+    case 3: det_sbern(m, 3, det); break;
+    case 4: det_sbern(m, 4, det); break;
+    default: det_sbern(m, d, det); break;
+    }
+    if (strictly_signed(det, 3 * d))
+        return BOXTOI_REASON_NONE; /* vanishes' first test, inlined */
+    return vanishes(det, 3 * d) ? BOXTOI_REASON_SINGULAR : BOXTOI_REASON_NONE;
 }
 
 boxtoi_reason bx_prepare(const boxtoi_box *box, const boxtoi_motion *motion,
@@ -240,6 +455,27 @@ static int shape_degree(const boxtoi_motion *motion, int d)
     return 0;
 }
 
+/* bx_trim's conversion at degree e for t0 = 0 (entry_sb0, then the flip). */
+BX_INLINE void trim_t0(const boxtoi_motion *motion, double h, int e,
+                       bx_moving *m)
+{
+    double hp[BXM_CAP], v[BXM_CAP] = {0};
+    powers_of(h, hp);
+    entry_sb0(motion, 3, 3, hp, e, v);
+    BX_UNROLL
+    for (int i = 0; i <= e; i++)
+        m->we[i] = v[i] * m->flip;
+    BX_UNROLL
+    for (int k = 0; k < 3; k++)
+        BX_UNROLL
+        for (int r = 0; r < 3; r++) {
+            entry_sb0(motion, r, k, hp, e, v);
+            BX_UNROLL
+            for (int i = 0; i <= e; i++)
+                m->ue[k][r][i] = v[i] * m->flip;
+        }
+}
+
 void bx_trim(const boxtoi_motion *motion, double t0, double t1, bx_moving *m)
 {
     int e = shape_degree(motion, m->d);
@@ -249,6 +485,17 @@ void bx_trim(const boxtoi_motion *motion, double t0, double t1, bx_moving *m)
             for (int r = 0; r < 3; r++)
                 memcpy(m->ue[k][r], m->u[k][r], (size_t)(e + 1) * sizeof(double));
         memcpy(m->we, m->w, (size_t)(e + 1) * sizeof(double));
+        return;
+    }
+    if (t0 == 0.0) {
+        double h = t1 - t0;
+        switch (e) {
+        case 0: trim_t0(motion, h, 0, m); break;
+        case 1: trim_t0(motion, h, 1, m); break;
+        case 2: trim_t0(motion, h, 2, m); break;
+        case 3: trim_t0(motion, h, 3, m); break;
+        default: trim_t0(motion, h, e, m); break;
+        }
         return;
     }
     double sb[e + 1][16];
@@ -331,30 +578,61 @@ static int rational_range(const double *num_hi, const double *num_lo,
            rational_range(a[0][1], a[1][1], a[2][1], n, depth + 1, vmin, vmax);
 }
 
-int bx_swept_aabb(const bx_moving *m, double lo[3], double hi[3])
+/*
+ * bx_swept_aabb for degree d.  Per control point i (Bernstein coefficients:
+ * the scaled ones divided by C(d, i), as bxp_sbern_to_bern), the centre
+ * +- sum_k half_k |u_k| bounds every vertex of the box; the world range is
+ * then the hull of those bounds over w_i (rational_range, whose first test
+ * and loop are spelled out here for the usual case of positive w_i).
+ */
+BX_INLINE int swept_aabb(const bx_moving *m, int d, double lo[3], double hi[3])
 {
-    int d = m->d;
-    double w[BXM_CAP], binom[BXM_CAP];
-    bxp_sbern_to_bern(m->w, d, w);
-    for (int i = 0; i <= d; i++)
-        binom[i] = bxp_binomial(d, i);
+    double w[BXM_CAP];
+    int pos = 1;
+    BX_UNROLL
+    for (int i = 0; i <= d; i++) {
+        w[i] = m->w[i] / binom[d][i];
+        pos &= w[i] > 0.0;
+    }
+    BX_UNROLL
     for (int r = 0; r < 3; r++) {
-        /* Per control point: centre +- sum_k half_k |u_k| bounds every vertex. */
-        double up[BXM_CAP], dn[BXM_CAP], c[BXM_CAP];
-        bxp_sbern_to_bern(m->p[r], d, c);
+        double up[BXM_CAP], dn[BXM_CAP];
+        BX_UNROLL
         for (int i = 0; i <= d; i++) {
-            double e = 0.0;
+            double c = m->p[r][i] / binom[d][i], e = 0.0;
+            BX_UNROLL
             for (int k = 0; k < 3; k++)
-                e += m->half[k] * fabs(m->u[k][r][i]) / binom[i];
-            up[i] = c[i] + e;
-            dn[i] = c[i] - e;
+                e += m->half[k] * fabs(m->u[k][r][i]) / binom[d][i];
+            up[i] = c + e;
+            dn[i] = c - e;
         }
-        lo[r] = INFINITY;
-        hi[r] = -INFINITY;
-        if (!rational_range(up, dn, w, d, 0, &lo[r], &hi[r]))
+        double vmin = INFINITY, vmax = -INFINITY;
+        if (pos) {
+            BX_UNROLL
+            for (int i = 0; i <= d; i++) {
+                double vh = up[i] / w[i], vl = dn[i] / w[i];
+                vmax = vh > vmax ? vh : vmax;
+                vmin = vl < vmin ? vl : vmin;
+            }
+        } else if (!rational_range(up, dn, w, d, 0, &vmin, &vmax)) {
             return 0;
+        }
+        lo[r] = vmin;
+        hi[r] = vmax;
     }
     return 1;
+}
+
+int bx_swept_aabb(const bx_moving *m, double lo[3], double hi[3])
+{
+    switch (m->d) {
+    case 0: return swept_aabb(m, 0, lo, hi);
+    case 1: return swept_aabb(m, 1, lo, hi);
+    case 2: return swept_aabb(m, 2, lo, hi);
+    case 3: return swept_aabb(m, 3, lo, hi);
+    case 4: return swept_aabb(m, 4, lo, hi);
+    default: return swept_aabb(m, m->d, lo, hi);
+    }
 }
 
 BOXTOI_API boxtoi_reason boxtoi_validate(const boxtoi_box *box,
