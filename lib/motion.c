@@ -7,6 +7,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 /* Coefficients beyond this magnitude could overflow in the products. */
@@ -56,6 +57,17 @@ boxtoi_reason bx_check_interval(double t0, double t1)
 /* A box is usable: finite corners, lo <= hi, within range. */
 static boxtoi_reason check_box(const boxtoi_box *box)
 {
+    /*
+     * The usual box passes all three tests at once: |x| <= RANGE_LIMIT is
+     * false for NaN and infinities.  Otherwise the tests below, in order,
+     * name what is wrong.
+     */
+    int ok = 1;
+    for (int i = 0; i < 3; i++)
+        ok &= (fabs(box->lo[i]) <= RANGE_LIMIT) & (fabs(box->hi[i]) <= RANGE_LIMIT) &
+              (box->lo[i] <= box->hi[i]);
+    if (ok)
+        return BOXTOI_REASON_NONE;
     for (int i = 0; i < 3; i++)
         if (!isfinite(box->lo[i]) || !isfinite(box->hi[i]))
             return BOXTOI_REASON_BOX_NOT_FINITE;
@@ -195,17 +207,23 @@ static double max_abs(const double *a, int n)
  * Every coefficient of sb[0..n] at least DBL_MIN in magnitude, all of one
  * sign: the Bernstein coefficients sb_i / C(n, i) (C(n, i) < 2^30 for
  * n <= BXP_MAX_DEGREE) then keep that sign and none rounds to zero, so the
- * polynomial has no zero on [0, 1].
+ * polynomial has no zero on [0, 1].  lo, hi and sum are the least and
+ * largest coefficient and their sum (NaN when one is NaN; lo and hi skip it).
  */
-BX_INLINE int strictly_signed(const double *sb, int n)
+BX_INLINE int signed_range(double lo, double hi, double sum)
 {
-    int pos = 1, neg = 1;
-    BX_UNROLL
-    for (int i = 0; i <= n; i++) {
-        pos &= sb[i] >= DBL_MIN;
-        neg &= sb[i] <= -DBL_MIN;
+    return sum == sum && (lo >= DBL_MIN || hi <= -DBL_MIN);
+}
+
+static int strictly_signed(const double *sb, int n)
+{
+    double lo = sb[0], hi = sb[0], sum = sb[0];
+    for (int i = 1; i <= n; i++) {
+        lo = sb[i] < lo ? sb[i] : lo;
+        hi = sb[i] > hi ? sb[i] : hi;
+        sum += sb[i];
     }
-    return pos | neg;
+    return signed_range(lo, hi, sum);
 }
 
 /* Does the SB polynomial (degree n) reach zero on [0, 1]? */
@@ -297,12 +315,19 @@ BX_INLINE int prepare_t0(const boxtoi_motion *motion, const double centre[3],
                          double h, int unit, int d, bx_moving *out)
 {
     double hbuf[BXM_CAP], *hp = unit ? NULL : hbuf; /* NULL: h = 1 */
-    int bottom = 0;
+    /*
+     * Bottom row: x != 0 (or x NaN) exactly when the bits of x other than
+     * the sign are not all zero; OR the bits of all entries, test once.
+     */
+    uint64_t bits = 0;
     BX_UNROLL
     for (int k = 0; k <= d; k++)
-        bottom |= (motion->c[k][3][0] != 0.0) | (motion->c[k][3][1] != 0.0) |
-                  (motion->c[k][3][2] != 0.0);
-    if (bottom)
+        for (int c = 0; c < 3; c++) {
+            uint64_t b;
+            memcpy(&b, &motion->c[k][3][c], sizeof b);
+            bits |= b;
+        }
+    if (bits << 1)
         return 0;
     powers_of(h, hbuf);
     entry_sb0(motion, 3, 3, hp, d, out->w);
@@ -387,50 +412,60 @@ boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
 
 /*
  * det(u) = u0 . (u1 x u2) in scaled Bernstein form, degree 3d: the cross
- * product's coefficients first, each a sum over i + j in increasing i,
- * then the dot product's likewise.
+ * product's coefficient k first, the sum over i + j = k in increasing i,
+ * then the dot product's likewise (one accumulator per coefficient).
+ * Returns strictly_signed(det, 3 d), from the coefficients as they come.
  */
-BX_INLINE void det_sbern(const bx_moving *m, int d, double *det)
+BX_INLINE int det_sbern(const bx_moving *m, int d, double *det)
 {
     double cr[3][2 * BXM_CAP];
     const double(*u0)[BXM_CAP] = m->u[0], (*u1)[BXM_CAP] = m->u[1],
                  (*u2)[BXM_CAP] = m->u[2];
     BX_UNROLL
-    for (int k = 0; k <= 2 * d; k++)
-        cr[0][k] = cr[1][k] = cr[2][k] = 0.0;
-    BX_UNROLL
-    for (int i = 0; i <= d; i++)
+    for (int k = 0; k <= 2 * d; k++) {
+        double c0 = 0.0, c1 = 0.0, c2 = 0.0;
         BX_UNROLL
-        for (int j = 0; j <= d; j++) {
-            cr[0][i + j] += u1[1][i] * u2[2][j] - u1[2][i] * u2[1][j];
-            cr[1][i + j] += u1[2][i] * u2[0][j] - u1[0][i] * u2[2][j];
-            cr[2][i + j] += u1[0][i] * u2[1][j] - u1[1][i] * u2[0][j];
+        for (int i = k > d ? k - d : 0; i <= d && i <= k; i++) {
+            int j = k - i;
+            c0 += u1[1][i] * u2[2][j] - u1[2][i] * u2[1][j];
+            c1 += u1[2][i] * u2[0][j] - u1[0][i] * u2[2][j];
+            c2 += u1[0][i] * u2[1][j] - u1[1][i] * u2[0][j];
         }
+        cr[0][k] = c0;
+        cr[1][k] = c1;
+        cr[2][k] = c2;
+    }
+    double lo = INFINITY, hi = -INFINITY, sum = 0.0;
     BX_UNROLL
-    for (int k = 0; k <= 3 * d; k++)
-        det[k] = 0.0;
-    BX_UNROLL
-    for (int i = 0; i <= d; i++)
+    for (int k = 0; k <= 3 * d; k++) {
+        double a = 0.0;
         BX_UNROLL
-        for (int j = 0; j <= 2 * d; j++)
-            det[i + j] += u0[0][i] * cr[0][j] + u0[1][i] * cr[1][j] +
-                          u0[2][i] * cr[2][j];
+        for (int i = k > 2 * d ? k - 2 * d : 0; i <= d && i <= k; i++) {
+            int j = k - i;
+            a += u0[0][i] * cr[0][j] + u0[1][i] * cr[1][j] + u0[2][i] * cr[2][j];
+        }
+        det[k] = a;
+        lo = a < lo ? a : lo;
+        hi = a > hi ? a : hi;
+        sum += a;
+    }
+    return signed_range(lo, hi, sum);
 }
 
 boxtoi_reason bx_check_det(const bx_moving *m)
 {
     double det[3 * BXM_CAP];
-    int d = m->d;
+    int d = m->d, sure;
     switch (d) {
-    case 0: det_sbern(m, 0, det); break;
-    case 1: det_sbern(m, 1, det); break;
-    case 2: det_sbern(m, 2, det); break;
-    case 3: det_sbern(m, 3, det); break;
-    case 4: det_sbern(m, 4, det); break;
-    default: det_sbern(m, d, det); break;
+    case 0: sure = det_sbern(m, 0, det); break;
+    case 1: sure = det_sbern(m, 1, det); break;
+    case 2: sure = det_sbern(m, 2, det); break;
+    case 3: sure = det_sbern(m, 3, det); break;
+    case 4: sure = det_sbern(m, 4, det); break;
+    default: sure = det_sbern(m, d, det); break;
     }
-    if (strictly_signed(det, 3 * d))
-        return BOXTOI_REASON_NONE; /* vanishes' first test, inlined */
+    if (sure)
+        return BOXTOI_REASON_NONE; /* vanishes' first test, done above */
     return vanishes(det, 3 * d) ? BOXTOI_REASON_SINGULAR : BOXTOI_REASON_NONE;
 }
 
