@@ -45,6 +45,33 @@ static const double binom[BXM_CAP][BXM_CAP] = {
 #define BX_UNROLL
 #endif
 
+#if defined(__GNUC__)
+/*
+ * Two lanes side by side (a GCC and Clang vector extension), used to work
+ * on the two boxes of a query at once: every operation is the IEEE
+ * operation on each lane, the same as on one double.
+ */
+#define BX_LANES 1
+typedef double bx_v2 __attribute__((vector_size(2 * sizeof(double))));
+typedef long long bx_m2 __attribute__((vector_size(2 * sizeof(double))));
+/* x < y ? x : y and x > y ? x : y, lane by lane. */
+BX_INLINE bx_v2 bx_vmin(bx_v2 x, bx_v2 y)
+{
+    bx_m2 m = x < y;
+    return (bx_v2)(((bx_m2)x & m) | ((bx_m2)y & ~m));
+}
+BX_INLINE bx_v2 bx_vmax(bx_v2 x, bx_v2 y)
+{
+    bx_m2 m = x > y;
+    return (bx_v2)(((bx_m2)x & m) | ((bx_m2)y & ~m));
+}
+/* fabs, lane by lane: clear the sign bits. */
+BX_INLINE bx_v2 bx_vabs(bx_v2 x)
+{
+    return (bx_v2)((bx_m2)x & (bx_m2){INT64_MAX, INT64_MAX});
+}
+#endif
+
 boxtoi_reason bx_check_interval(double t0, double t1)
 {
     if (!isfinite(t0) || !isfinite(t1))
@@ -385,6 +412,20 @@ static int prepare_t0_any(const boxtoi_motion *motion, const double centre[3],
     }
 }
 
+/* d, half, size and the centre of the box, for any path. */
+static void box_setup(const boxtoi_box *box, int d, bx_moving *out,
+                      double centre[3])
+{
+    out->d = d;
+    for (int i = 0; i < 3; i++) {
+        centre[i] = 0.5 * (box->lo[i] + box->hi[i]);
+        out->half[i] = 0.5 * (box->hi[i] - box->lo[i]);
+    }
+    out->size = sqrt(4.0 * (out->half[0] * out->half[0] +
+                            out->half[1] * out->half[1] +
+                            out->half[2] * out->half[2]));
+}
+
 boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
                                  const boxtoi_motion *motion, double t0,
                                  double t1, bx_moving *out)
@@ -396,18 +437,153 @@ boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
         return why;
     int d = motion->degree;
     double centre[3];
-    out->d = d;
-    for (int i = 0; i < 3; i++) {
-        centre[i] = 0.5 * (box->lo[i] + box->hi[i]);
-        out->half[i] = 0.5 * (box->hi[i] - box->lo[i]);
-    }
-    out->size = sqrt(4.0 * (out->half[0] * out->half[0] +
-                            out->half[1] * out->half[1] +
-                            out->half[2] * out->half[2]));
+    box_setup(box, d, out, centre);
     if (t0 == 0.0 && d >= 0 && d <= BOXTOI_MAX_DEGREE &&
         prepare_t0_any(motion, centre, t1 - t0, out))
         return BOXTOI_REASON_NONE;
     return prepare_general(motion, centre, t0, t1, out);
+}
+
+#ifdef BX_LANES
+/* entry_sb0 of entry (r, c) of ma (lane 0) and mb (lane 1). */
+BX_INLINE void entry2_sb0(const boxtoi_motion *ma, const boxtoi_motion *mb,
+                          int r, int c, const double *hp, int d, bx_v2 *out)
+{
+    bx_v2 pw[BXM_CAP] = {{0.0, 0.0}}; /* (zeros only for flow analysis) */
+    BX_UNROLL
+    for (int k = 0; k <= d; k++) {
+        bx_v2 v = {ma->c[k][r][c], mb->c[k][r][c]};
+        pw[k] = hp ? v * hp[k] : v;
+    }
+    BX_UNROLL
+    for (int j = 0; j <= d; j++) {
+        bx_v2 a = {0.0, 0.0};
+        BX_UNROLL
+        for (int i = 0; i <= j; i++)
+            a += pw[i] * binom[d - i][j - i];
+        out[j] = a;
+    }
+}
+
+/*
+ * prepare_t0 of two motions of the same degree at once, ma into a in
+ * lane 0 and mb into b in lane 1.  Returns 1 when both are of the usual
+ * kind (then a and b hold what prepare_t0 would put there), else 0.
+ */
+BX_INLINE int prepare_t0_2(const boxtoi_motion *ma, const boxtoi_motion *mb,
+                           const double ca[3], const double cb[3], double h,
+                           int unit, int d, bx_moving *a, bx_moving *b)
+{
+#define BX_AB(field) ((bx_v2){ma->field, mb->field})
+    double hp[BXM_CAP];
+    uint64_t bits = 0;
+    BX_UNROLL
+    for (int k = 0; k <= d; k++)
+        for (int c = 0; c < 3; c++) {
+            uint64_t ba, bb;
+            memcpy(&ba, &ma->c[k][3][c], sizeof ba);
+            memcpy(&bb, &mb->c[k][3][c], sizeof bb);
+            bits |= ba | bb;
+        }
+    if (bits << 1)
+        return 0;
+    powers_of(h, hp);
+    bx_v2 w[BXM_CAP], u0[BXM_CAP], u1[BXM_CAP], u2[BXM_CAP], t[BXM_CAP];
+    entry2_sb0(ma, mb, 3, 3, unit ? NULL : hp, d, w);
+    int pos = 1;
+    BX_UNROLL
+    for (int i = 0; i <= d; i++)
+        pos &= (w[i][0] >= DBL_MIN) & (w[i][1] >= DBL_MIN);
+    if (!pos)
+        return 0;
+    a->flip = b->flip = 1.0;
+    bx_v2 s0 = {0.0, 0.0}, s1 = s0, s2 = s0, s3 = s0;
+    BX_UNROLL
+    for (int i = 0; i <= d; i++) {
+        a->w[i] = w[i][0];
+        b->w[i] = w[i][1];
+        s3 += w[i];
+    }
+    bx_v2 cx = {ca[0], cb[0]}, cy = {ca[1], cb[1]}, cz = {ca[2], cb[2]};
+    BX_UNROLL
+    for (int r = 0; r < 3; r++) {
+        entry2_sb0(ma, mb, r, 0, unit ? NULL : hp, d, u0);
+        entry2_sb0(ma, mb, r, 1, unit ? NULL : hp, d, u1);
+        entry2_sb0(ma, mb, r, 2, unit ? NULL : hp, d, u2);
+        entry2_sb0(ma, mb, r, 3, unit ? NULL : hp, d, t);
+        BX_UNROLL
+        for (int i = 0; i <= d; i++) {
+            bx_v2 pi = t[i] + cx * u0[i] + cy * u1[i] + cz * u2[i];
+            a->u[0][r][i] = u0[i][0];
+            b->u[0][r][i] = u0[i][1];
+            a->u[1][r][i] = u1[i][0];
+            b->u[1][r][i] = u1[i][1];
+            a->u[2][r][i] = u2[i][0];
+            b->u[2][r][i] = u2[i][1];
+            a->p[r][i] = pi[0];
+            b->p[r][i] = pi[1];
+            s0 += bx_vabs(u0[i]);
+            s1 += bx_vabs(u1[i]);
+            s2 += bx_vabs(u2[i]);
+            s3 += bx_vabs(pi);
+        }
+    }
+#undef BX_AB
+    bx_v2 all = (s0 + s1) + (s2 + s3);
+    return (all[0] <= RANGE_LIMIT) & (all[1] <= RANGE_LIMIT);
+}
+
+static int prepare_t0_2_any(const boxtoi_motion *ma, const boxtoi_motion *mb,
+                            const double ca[3], const double cb[3], double h,
+                            bx_moving *a, bx_moving *b)
+{
+    int unit = h == 1.0;
+    switch (a->d) {
+    case 0: return unit ? prepare_t0_2(ma, mb, ca, cb, h, 1, 0, a, b)
+                        : prepare_t0_2(ma, mb, ca, cb, h, 0, 0, a, b);
+    case 1: return unit ? prepare_t0_2(ma, mb, ca, cb, h, 1, 1, a, b)
+                        : prepare_t0_2(ma, mb, ca, cb, h, 0, 1, a, b);
+    case 2: return unit ? prepare_t0_2(ma, mb, ca, cb, h, 1, 2, a, b)
+                        : prepare_t0_2(ma, mb, ca, cb, h, 0, 2, a, b);
+    case 3: return unit ? prepare_t0_2(ma, mb, ca, cb, h, 1, 3, a, b)
+                        : prepare_t0_2(ma, mb, ca, cb, h, 0, 3, a, b);
+    case 4: return unit ? prepare_t0_2(ma, mb, ca, cb, h, 1, 4, a, b)
+                        : prepare_t0_2(ma, mb, ca, cb, h, 0, 4, a, b);
+    default: return 0;
+    }
+}
+#endif
+
+boxtoi_reason bx_prepare_pair(const boxtoi_box *box_a,
+                              const boxtoi_motion *motion_a,
+                              const boxtoi_box *box_b,
+                              const boxtoi_motion *motion_b, double t0,
+                              double t1, bx_moving *a, bx_moving *b,
+                              int *which)
+{
+    boxtoi_reason why;
+#ifdef BX_LANES
+    if (box_a && motion_a && box_b && motion_b && t0 == 0.0 &&
+        motion_a->degree == motion_b->degree &&
+        motion_a->degree >= 0 && motion_a->degree <= 4 &&
+        !check_box(box_a) && !check_box(box_b)) {
+        double ca[3], cb[3];
+        box_setup(box_a, motion_a->degree, a, ca);
+        box_setup(box_b, motion_b->degree, b, cb);
+        if (prepare_t0_2_any(motion_a, motion_b, ca, cb, t1 - t0, a, b))
+            return BOXTOI_REASON_NONE;
+    }
+#endif
+    if ((why = bx_prepare_partial(box_a, motion_a, t0, t1, a))) {
+        *which = 1;
+        return why;
+    }
+    if ((why = bx_prepare_partial(box_b, motion_b, t0, t1, b))) {
+        /* A's determinant test comes before any reason of B. */
+        *which = bx_check_det(a) ? 1 : 2;
+        return *which == 1 ? BOXTOI_REASON_SINGULAR : why;
+    }
+    return BOXTOI_REASON_NONE;
 }
 
 /*
@@ -451,6 +627,69 @@ BX_INLINE int det_sbern(const bx_moving *m, int d, double *det)
     }
     return signed_range(lo, hi, sum);
 }
+
+#ifdef BX_LANES
+/* det_sbern of a and b (same degree d) at once, a in lane 0, b in lane 1. */
+BX_INLINE void det_sbern2(const bx_moving *a, const bx_moving *b, int d,
+                          double *deta, double *detb, int sure[2])
+{
+#define BX_AB(field) ((bx_v2){a->field, b->field})
+    bx_v2 cr[3][2 * BXM_CAP];
+    BX_UNROLL
+    for (int k = 0; k <= 2 * d; k++) {
+        bx_v2 c0 = {0.0, 0.0}, c1 = {0.0, 0.0}, c2 = {0.0, 0.0};
+        BX_UNROLL
+        for (int i = k > d ? k - d : 0; i <= d && i <= k; i++) {
+            int j = k - i;
+            c0 += BX_AB(u[1][1][i]) * BX_AB(u[2][2][j]) - BX_AB(u[1][2][i]) * BX_AB(u[2][1][j]);
+            c1 += BX_AB(u[1][2][i]) * BX_AB(u[2][0][j]) - BX_AB(u[1][0][i]) * BX_AB(u[2][2][j]);
+            c2 += BX_AB(u[1][0][i]) * BX_AB(u[2][1][j]) - BX_AB(u[1][1][i]) * BX_AB(u[2][0][j]);
+        }
+        cr[0][k] = c0;
+        cr[1][k] = c1;
+        cr[2][k] = c2;
+    }
+    bx_v2 lo = {INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY}, sum = {0.0, 0.0};
+    BX_UNROLL
+    for (int k = 0; k <= 3 * d; k++) {
+        bx_v2 v = {0.0, 0.0};
+        BX_UNROLL
+        for (int i = k > 2 * d ? k - 2 * d : 0; i <= d && i <= k; i++) {
+            int j = k - i;
+            v += BX_AB(u[0][0][i]) * cr[0][j] + BX_AB(u[0][1][i]) * cr[1][j] +
+                 BX_AB(u[0][2][i]) * cr[2][j];
+        }
+        deta[k] = v[0];
+        detb[k] = v[1];
+        lo = bx_vmin(v, lo);
+        hi = bx_vmax(v, hi);
+        sum += v;
+    }
+#undef BX_AB
+    sure[0] = signed_range(lo[0], hi[0], sum[0]);
+    sure[1] = signed_range(lo[1], hi[1], sum[1]);
+}
+
+int bx_check_det2(const bx_moving *a, const bx_moving *b)
+{
+    double deta[3 * BXM_CAP], detb[3 * BXM_CAP];
+    int d = a->d, sure[2];
+    if (b->d != d || d > 4)
+        return bx_check_det(a) ? 1 : bx_check_det(b) ? 2 : 0;
+    switch (d) {
+    case 0: det_sbern2(a, b, 0, deta, detb, sure); break;
+    case 1: det_sbern2(a, b, 1, deta, detb, sure); break;
+    case 2: det_sbern2(a, b, 2, deta, detb, sure); break;
+    case 3: det_sbern2(a, b, 3, deta, detb, sure); break;
+    default: det_sbern2(a, b, 4, deta, detb, sure); break;
+    }
+    if (!sure[0] && vanishes(deta, 3 * d))
+        return 1;
+    if (!sure[1] && vanishes(detb, 3 * d))
+        return 2;
+    return 0;
+}
+#endif
 
 boxtoi_reason bx_check_det(const bx_moving *m)
 {
@@ -668,6 +907,90 @@ int bx_swept_aabb(const bx_moving *m, double lo[3], double hi[3])
     case 4: return swept_aabb(m, 4, lo, hi);
     default: return swept_aabb(m, m->d, lo, hi);
     }
+}
+
+#ifdef BX_LANES
+/*
+ * swept_aabb of a and b (same degree d) at once, a in lane 0 and b in
+ * lane 1, for the usual case that every w_i of both is positive; returns 0
+ * (nothing written) when one is not.
+ */
+BX_INLINE int swept_aabb2(const bx_moving *a, const bx_moving *b, int d,
+                          double lo[2][3], double hi[2][3])
+{
+#define BX_AB(field) ((bx_v2){a->field, b->field})
+    bx_v2 w[BXM_CAP], half[3];
+    int pos = 1;
+    BX_UNROLL
+    for (int i = 0; i <= d; i++) {
+        w[i] = BX_AB(w[i]) / binom[d][i];
+        pos &= (w[i][0] > 0.0) & (w[i][1] > 0.0);
+    }
+    if (!pos)
+        return 0;
+    for (int k = 0; k < 3; k++)
+        half[k] = BX_AB(half[k]);
+    BX_UNROLL
+    for (int r = 0; r < 3; r++) {
+        bx_v2 vmin = {INFINITY, INFINITY}, vmax = {-INFINITY, -INFINITY};
+        BX_UNROLL
+        for (int i = 0; i <= d; i++) {
+            bx_v2 c = BX_AB(p[r][i]) / binom[d][i], e = {0.0, 0.0};
+            BX_UNROLL
+            for (int k = 0; k < 3; k++)
+                e += half[k] * bx_vabs(BX_AB(u[k][r][i])) / binom[d][i];
+            bx_v2 vh = (c + e) / w[i], vl = (c - e) / w[i];
+            vmax = bx_vmax(vh, vmax);
+            vmin = bx_vmin(vl, vmin);
+        }
+        lo[0][r] = vmin[0];
+        lo[1][r] = vmin[1];
+        hi[0][r] = vmax[0];
+        hi[1][r] = vmax[1];
+    }
+#undef BX_AB
+    return 1;
+}
+
+/* swept_aabb2 for any degree: 0 when it does not apply. */
+static int swept_aabb2_any(const bx_moving *a, const bx_moving *b,
+                           double lo[2][3], double hi[2][3])
+{
+    if (a->d != b->d)
+        return 0;
+    switch (a->d) {
+    case 0: return swept_aabb2(a, b, 0, lo, hi);
+    case 1: return swept_aabb2(a, b, 1, lo, hi);
+    case 2: return swept_aabb2(a, b, 2, lo, hi);
+    case 3: return swept_aabb2(a, b, 3, lo, hi);
+    case 4: return swept_aabb2(a, b, 4, lo, hi);
+    default: return 0;
+    }
+}
+#endif
+
+int bx_swept_test(const bx_moving *a, const bx_moving *b, double size,
+                  double *tol, int *apart)
+{
+    double lo[2][3], hi[2][3], coord = 0.0;
+#ifdef BX_LANES
+    if (!swept_aabb2_any(a, b, lo, hi))
+#endif
+        if (!bx_swept_aabb(a, lo[0], hi[0]) || !bx_swept_aabb(b, lo[1], hi[1]))
+            return 0;
+    /* No bound is NaN (finite numerators over positive w), so max is fmax. */
+    for (int m = 0; m < 2; m++)
+        for (int r = 0; r < 3; r++) {
+            double l = fabs(lo[m][r]), h = fabs(hi[m][r]);
+            coord = l > coord ? l : coord;
+            coord = h > coord ? h : coord;
+        }
+    *tol = 1e-12 * size + 8.0 * DBL_EPSILON * coord;
+    int ap = 0;
+    for (int r = 0; r < 3; r++)
+        ap |= (lo[0][r] > hi[1][r] + *tol) | (lo[1][r] > hi[0][r] + *tol);
+    *apart = ap;
+    return 1;
 }
 
 BOXTOI_API boxtoi_reason boxtoi_validate(const boxtoi_box *box,

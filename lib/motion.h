@@ -48,8 +48,24 @@ boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
                                  const boxtoi_motion *motion, double t0,
                                  double t1, bx_moving *out);
 
+/**
+ * The two boxes of a query: bx_prepare_partial of A, then of B, and when
+ * B's fails, A's determinant test (bx_check_det), which comes first.
+ * Returns the first reason met and sets *which to its box (1 or 2), or
+ * BOXTOI_REASON_NONE with a and b prepared as bx_prepare_partial does.
+ */
+boxtoi_reason bx_prepare_pair(const boxtoi_box *box_a,
+                              const boxtoi_motion *motion_a,
+                              const boxtoi_box *box_b,
+                              const boxtoi_motion *motion_b, double t0,
+                              double t1, bx_moving *a, bx_moving *b,
+                              int *which);
+
 /** The last test of bx_prepare: BOXTOI_REASON_SINGULAR when det(u) vanishes. */
 boxtoi_reason bx_check_det(const bx_moving *m);
+
+/** bx_check_det of a, then of b: 1 or 2 for the first that fails, else 0. */
+int bx_check_det2(const bx_moving *a, const bx_moving *b);
 
 /**
  * Set e and fill ue and we: the 3x3 part and w in scaled Bernstein form of
@@ -63,6 +79,16 @@ void bx_pose_at(const bx_moving *m, double s, bx_pose *pose);
 
 /** Conservative world AABB of the prepared box over s in [0, 1]. */
 int bx_swept_aabb(const bx_moving *m, double lo[3], double hi[3]);
+
+/**
+ * The swept-box test of a query: the world AABBs of a and b over [0, 1]
+ * (bx_swept_aabb), the tolerance tol = 1e-12 size + 8 eps coord (coord:
+ * the largest magnitude of their bounds), and whether they are apart by
+ * more than tol along some axis.  Returns 0 when an AABB could not be
+ * formed (tol and apart untouched), else 1.
+ */
+int bx_swept_test(const bx_moving *a, const bx_moving *b, double size,
+                  double *tol, int *apart);
 
 /** Check the interval: finite and ordered. */
 boxtoi_reason bx_check_interval(double t0, double t1);

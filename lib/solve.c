@@ -1550,31 +1550,19 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
      * bx_prepare (A fully, then B); only the determinant tests wait, since a
      * rigid motion usually proves its own (motion_is_rigid).
      */
-    if ((why = bx_prepare_partial(&query->a, &query->motion_a, query->t0, query->t1, &A)))
-        return invalid(why, 1);
-    if ((why = bx_prepare_partial(&query->b, &query->motion_b, query->t0, query->t1, &B))) {
-        if (bx_check_det(&A))
-            return invalid(BOXTOI_REASON_SINGULAR, 1);
-        return invalid(why, 2);
-    }
+    int which;
+    if ((why = bx_prepare_pair(&query->a, &query->motion_a, &query->b, &query->motion_b,
+                               query->t0, query->t1, &A, &B, &which)))
+        return invalid(why, which);
 
     memset(&res, 0, sizeof res);
     res.toi = res.exit = NAN;
     double h = query->t1 - query->t0;
 
     /* Far apart over the whole interval: the swept boxes do not meet. */
-    double la[3], ha[3], lb[3], hb[3];
-    int swept = bx_swept_aabb(&A, la, ha) && bx_swept_aabb(&B, lb, hb);
-    double coord = 0.0, size = fmax(A.size, B.size), tol = 0.0;
+    double size = fmax(A.size, B.size), tol = 0.0;
     int apart = 0;
-    if (swept) {
-        for (int r = 0; r < 3; r++)
-            coord = fmax(coord, fmax(fmax(fabs(la[r]), fabs(ha[r])),
-                                     fmax(fabs(lb[r]), fabs(hb[r]))));
-        tol = 1e-12 * size + 8.0 * DBL_EPSILON * coord;
-        for (int r = 0; r < 3; r++)
-            apart |= la[r] > hb[r] + tol || lb[r] > ha[r] + tol;
-    }
+    int swept = bx_swept_test(&A, &B, size, &tol, &apart);
     int rigid_a = 0, rigid_b = 0, det_a = 0, det_b = 0;
     if (swept && !apart) {
         bx_trim(&query->motion_a, query->t0, query->t1, &A);
@@ -1582,10 +1570,11 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
         rigid_a = motion_is_rigid(&A, &det_a);
         rigid_b = rigid_a && motion_is_rigid(&B, &det_b);
     }
-    if (!det_a && bx_check_det(&A))
-        return invalid(BOXTOI_REASON_SINGULAR, 1);
-    if (!det_b && bx_check_det(&B))
-        return invalid(BOXTOI_REASON_SINGULAR, 2);
+    int singular = !det_a && !det_b ? bx_check_det2(&A, &B)
+                   : !det_a && bx_check_det(&A) ? 1
+                   : !det_b && bx_check_det(&B) ? 2 : 0;
+    if (singular)
+        return invalid(BOXTOI_REASON_SINGULAR, singular);
     if (!swept)
         return invalid(BOXTOI_REASON_OUT_OF_RANGE, 0);
     if (apart) {
