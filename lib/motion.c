@@ -470,11 +470,34 @@ BX_INLINE void entry2_sb0(const boxtoi_motion *ma, const boxtoi_motion *mb,
  * lane 0 and mb into b in lane 1.  Returns 1 when both are of the usual
  * kind (then a and b hold what prepare_t0 would put there), else 0.
  */
-BX_INLINE int prepare_t0_2(const boxtoi_motion *ma, const boxtoi_motion *mb,
-                           const double ca[3], const double cb[3], double h,
-                           int unit, int d, bx_moving *a, bx_moving *b)
+BX_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
+                           const boxtoi_box *bb, const boxtoi_motion *mb,
+                           double h, int unit, int d, bx_moving *a,
+                           bx_moving *b)
 {
-#define BX_AB(field) ((bx_v2){ma->field, mb->field})
+    /* check_box of both (its usual case), then box_setup of both. */
+    bx_v2 lo[3], hi[3], centre[3], half[3];
+    bx_m2 ok = {-1, -1};
+    BX_UNROLL
+    for (int i = 0; i < 3; i++) {
+        lo[i] = (bx_v2){ba->lo[i], bb->lo[i]};
+        hi[i] = (bx_v2){ba->hi[i], bb->hi[i]};
+        ok &= (bx_vabs(lo[i]) <= RANGE_LIMIT) & (bx_vabs(hi[i]) <= RANGE_LIMIT) &
+              (lo[i] <= hi[i]);
+    }
+    if (!(ok[0] & ok[1]))
+        return 0;
+    BX_UNROLL
+    for (int i = 0; i < 3; i++) {
+        centre[i] = 0.5 * (lo[i] + hi[i]);
+        half[i] = 0.5 * (hi[i] - lo[i]);
+        a->half[i] = half[i][0];
+        b->half[i] = half[i][1];
+    }
+    bx_v2 sq = 4.0 * (half[0] * half[0] + half[1] * half[1] + half[2] * half[2]);
+    a->d = b->d = d;
+    a->size = sqrt(sq[0]);
+    b->size = sqrt(sq[1]);
     double hp[BXM_CAP];
     uint64_t bits = 0;
     BX_UNROLL
@@ -504,7 +527,7 @@ BX_INLINE int prepare_t0_2(const boxtoi_motion *ma, const boxtoi_motion *mb,
         b->w[i] = w[i][1];
         s3 += w[i];
     }
-    bx_v2 cx = {ca[0], cb[0]}, cy = {ca[1], cb[1]}, cz = {ca[2], cb[2]};
+    bx_v2 cx = centre[0], cy = centre[1], cz = centre[2];
     BX_UNROLL
     for (int r = 0; r < 3; r++) {
         entry2_sb0(ma, mb, r, 0, unit ? NULL : hp, d, u0);
@@ -528,29 +551,28 @@ BX_INLINE int prepare_t0_2(const boxtoi_motion *ma, const boxtoi_motion *mb,
             s3 += bx_vabs(pi);
         }
     }
-#undef BX_AB
     bx_v2 all = (s0 + s1) + (s2 + s3);
     return (all[0] <= RANGE_LIMIT) & (all[1] <= RANGE_LIMIT);
 }
 
-static int prepare_t0_2_any(const boxtoi_motion *ma, const boxtoi_motion *mb,
-                            const double ca[3], const double cb[3], double h,
-                            bx_moving *a, bx_moving *b)
+static int prepare_t0_2_any(const boxtoi_box *ba, const boxtoi_motion *ma,
+                            const boxtoi_box *bb, const boxtoi_motion *mb,
+                            double h, bx_moving *a, bx_moving *b)
 {
     int unit = h == 1.0;
-    switch (a->d) {
-    case 0: return unit ? prepare_t0_2(ma, mb, ca, cb, h, 1, 0, a, b)
-                        : prepare_t0_2(ma, mb, ca, cb, h, 0, 0, a, b);
-    case 1: return unit ? prepare_t0_2(ma, mb, ca, cb, h, 1, 1, a, b)
-                        : prepare_t0_2(ma, mb, ca, cb, h, 0, 1, a, b);
-    case 2: return unit ? prepare_t0_2(ma, mb, ca, cb, h, 1, 2, a, b)
-                        : prepare_t0_2(ma, mb, ca, cb, h, 0, 2, a, b);
-    case 3: return unit ? prepare_t0_2(ma, mb, ca, cb, h, 1, 3, a, b)
-                        : prepare_t0_2(ma, mb, ca, cb, h, 0, 3, a, b);
-    case 4: return unit ? prepare_t0_2(ma, mb, ca, cb, h, 1, 4, a, b)
-                        : prepare_t0_2(ma, mb, ca, cb, h, 0, 4, a, b);
+#define BX_CASE(d)                                                      \
+    case d:                                                             \
+        return unit ? prepare_t0_2(ba, ma, bb, mb, h, 1, d, a, b)       \
+                    : prepare_t0_2(ba, ma, bb, mb, h, 0, d, a, b)
+    switch (ma->degree) {
+    BX_CASE(0);
+    BX_CASE(1);
+    BX_CASE(2);
+    BX_CASE(3);
+    BX_CASE(4);
     default: return 0;
     }
+#undef BX_CASE
 }
 #endif
 
@@ -565,14 +587,8 @@ boxtoi_reason bx_prepare_pair(const boxtoi_box *box_a,
 #ifdef BX_LANES
     if (box_a && motion_a && box_b && motion_b && t0 == 0.0 &&
         motion_a->degree == motion_b->degree &&
-        motion_a->degree >= 0 && motion_a->degree <= 4 &&
-        !check_box(box_a) && !check_box(box_b)) {
-        double ca[3], cb[3];
-        box_setup(box_a, motion_a->degree, a, ca);
-        box_setup(box_b, motion_b->degree, b, cb);
-        if (prepare_t0_2_any(motion_a, motion_b, ca, cb, t1 - t0, a, b))
-            return BOXTOI_REASON_NONE;
-    }
+        prepare_t0_2_any(box_a, motion_a, box_b, motion_b, t1 - t0, a, b))
+        return BOXTOI_REASON_NONE;
 #endif
     if ((why = bx_prepare_partial(box_a, motion_a, t0, t1, a))) {
         *which = 1;
