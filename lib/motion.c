@@ -9,6 +9,9 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__GNUC__) && defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Coefficients beyond this magnitude could overflow in the products. */
 #define RANGE_LIMIT 1e60
@@ -54,7 +57,21 @@ static const double binom[BXM_CAP][BXM_CAP] = {
 #define BX_LANES 1
 typedef double bx_v2 __attribute__((vector_size(2 * sizeof(double))));
 typedef long long bx_m2 __attribute__((vector_size(2 * sizeof(double))));
-/* x < y ? x : y and x > y ? x : y, lane by lane. */
+/*
+ * x < y ? x : y and x > y ? x : y, lane by lane: exactly what the SSE2
+ * instructions minpd and maxpd compute (y when the lanes compare false,
+ * NaN and equal zeros included).
+ */
+#ifdef __SSE2__
+BX_INLINE bx_v2 bx_vmin(bx_v2 x, bx_v2 y)
+{
+    return (bx_v2)_mm_min_pd((__m128d)x, (__m128d)y);
+}
+BX_INLINE bx_v2 bx_vmax(bx_v2 x, bx_v2 y)
+{
+    return (bx_v2)_mm_max_pd((__m128d)x, (__m128d)y);
+}
+#else
 BX_INLINE bx_v2 bx_vmin(bx_v2 x, bx_v2 y)
 {
     bx_m2 m = x < y;
@@ -65,6 +82,7 @@ BX_INLINE bx_v2 bx_vmax(bx_v2 x, bx_v2 y)
     bx_m2 m = x > y;
     return (bx_v2)(((bx_m2)x & m) | ((bx_m2)y & ~m));
 }
+#endif
 /* fabs, lane by lane: clear the sign bits. */
 BX_INLINE bx_v2 bx_vabs(bx_v2 x)
 {
@@ -766,15 +784,31 @@ BX_INLINE void trim_t0(const boxtoi_motion *motion, double h, int e,
         }
 }
 
+/* ue = u and we = w, degree e (a few moves, no calls, at low degrees). */
+BX_INLINE void copy_shape(bx_moving *m, int e)
+{
+    BX_UNROLL
+    for (int i = 0; i <= e; i++) {
+        for (int k = 0; k < 3; k++)
+            for (int r = 0; r < 3; r++)
+                m->ue[k][r][i] = m->u[k][r][i];
+        m->we[i] = m->w[i];
+    }
+}
+
 void bx_trim(const boxtoi_motion *motion, double t0, double t1, bx_moving *m)
 {
     int e = shape_degree(motion, m->d);
     m->e = e;
     if (e == m->d) {
-        for (int k = 0; k < 3; k++)
-            for (int r = 0; r < 3; r++)
-                memcpy(m->ue[k][r], m->u[k][r], (size_t)(e + 1) * sizeof(double));
-        memcpy(m->we, m->w, (size_t)(e + 1) * sizeof(double));
+        switch (e) {
+        case 0: copy_shape(m, 0); break;
+        case 1: copy_shape(m, 1); break;
+        case 2: copy_shape(m, 2); break;
+        case 3: copy_shape(m, 3); break;
+        case 4: copy_shape(m, 4); break;
+        default: copy_shape(m, e); break;
+        }
         return;
     }
     if (t0 == 0.0) {
