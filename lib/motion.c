@@ -227,11 +227,16 @@ BX_INLINE void entry_sb0(const boxtoi_motion *m, int r, int c,
     BX_UNROLL
     for (int k = 0; k <= d; k++)
         pw[k] = hp ? m->c[k][r][c] * hp[k] : m->c[k][r][c];
+    /*
+     * The first term of every sum, 0 + pw_0 C(d, j), is C(d, j) (0 + pw_0):
+     * the same number (+0 when pw_0 is -0, C > 0), with one addition.
+     */
+    double z0 = 0.0 + pw[0];
     BX_UNROLL
     for (int j = 0; j <= d; j++) {
-        double a = 0.0;
+        double a = z0 * binom[d][j];
         BX_UNROLL
-        for (int i = 0; i <= j; i++)
+        for (int i = 1; i <= j; i++)
             a += pw[i] * binom[d - i][j - i];
         out[j] = a;
     }
@@ -455,6 +460,7 @@ boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
         return why;
     int d = motion->degree;
     double centre[3];
+    out->box_known = 0;
     box_setup(box, d, out, centre);
     if (t0 == 0.0 && d >= 0 && d <= BOXTOI_MAX_DEGREE &&
         prepare_t0_any(motion, centre, t1 - t0, out))
@@ -473,14 +479,33 @@ BX_INLINE void entry2_sb0(const boxtoi_motion *ma, const boxtoi_motion *mb,
         bx_v2 v = {ma->c[k][r][c], mb->c[k][r][c]};
         pw[k] = hp ? v * hp[k] : v;
     }
+    bx_v2 z0 = 0.0 + pw[0]; /* as in entry_sb0 */
     BX_UNROLL
     for (int j = 0; j <= d; j++) {
-        bx_v2 a = {0.0, 0.0};
+        bx_v2 a = z0 * binom[d][j];
         BX_UNROLL
-        for (int i = 0; i <= j; i++)
+        for (int i = 1; i <= j; i++)
             a += pw[i] * binom[d - i][j - i];
         out[j] = a;
     }
+}
+
+/*
+ * Control point i of row r in swept_aabb, both lanes: p, u0..u2 the
+ * scaled Bernstein coefficients, wb = w_i / C(d, i) > 0, b = C(d, i); widens
+ * [vmin, vmax] by that point's bounds.
+ */
+BX_INLINE void swept_point2(bx_v2 p, bx_v2 u0, bx_v2 u1, bx_v2 u2,
+                            const bx_v2 half[3], bx_v2 wb, double b,
+                            bx_v2 *vmin, bx_v2 *vmax)
+{
+    bx_v2 c = p / b, e = {0.0, 0.0};
+    e += half[0] * bx_vabs(u0) / b;
+    e += half[1] * bx_vabs(u1) / b;
+    e += half[2] * bx_vabs(u2) / b;
+    bx_v2 vh = (c + e) / wb, vl = (c - e) / wb;
+    *vmax = bx_vmax(vh, *vmax);
+    *vmin = bx_vmin(vl, *vmin);
 }
 
 /*
@@ -538,23 +563,27 @@ BX_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
     if (!pos)
         return 0;
     a->flip = b->flip = 1.0;
-    bx_v2 s0 = {0.0, 0.0}, s1 = s0, s2 = s0, s3 = s0;
+    bx_v2 s0 = {0.0, 0.0}, s1 = s0, s2 = s0, s3 = s0, wb[BXM_CAP];
     BX_UNROLL
     for (int i = 0; i <= d; i++) {
         a->w[i] = w[i][0];
         b->w[i] = w[i][1];
         s3 += w[i];
+        wb[i] = w[i] / binom[d][i]; /* >= DBL_MIN / 6 > 0 */
     }
-    bx_v2 cx = centre[0], cy = centre[1], cz = centre[2];
+    bx_v2 cx = centre[0], cy = centre[1], cz = centre[2], coord = {0.0, 0.0};
     BX_UNROLL
     for (int r = 0; r < 3; r++) {
         entry2_sb0(ma, mb, r, 0, unit ? NULL : hp, d, u0);
         entry2_sb0(ma, mb, r, 1, unit ? NULL : hp, d, u1);
         entry2_sb0(ma, mb, r, 2, unit ? NULL : hp, d, u2);
         entry2_sb0(ma, mb, r, 3, unit ? NULL : hp, d, t);
+        bx_v2 vmin = {INFINITY, INFINITY}, vmax = {-INFINITY, -INFINITY};
         BX_UNROLL
         for (int i = 0; i <= d; i++) {
             bx_v2 pi = t[i] + cx * u0[i] + cy * u1[i] + cz * u2[i];
+            swept_point2(pi, u0[i], u1[i], u2[i], half, wb[i], binom[d][i],
+                         &vmin, &vmax);
             a->u[0][r][i] = u0[i][0];
             b->u[0][r][i] = u0[i][1];
             a->u[1][r][i] = u1[i][0];
@@ -568,8 +597,17 @@ BX_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
             s2 += bx_vabs(u2[i]);
             s3 += bx_vabs(pi);
         }
+        a->box_lo[r] = vmin[0];
+        b->box_lo[r] = vmin[1];
+        a->box_hi[r] = vmax[0];
+        b->box_hi[r] = vmax[1];
+        coord = bx_vmax(bx_vabs(vmin), coord);
+        coord = bx_vmax(bx_vabs(vmax), coord);
     }
     bx_v2 all = (s0 + s1) + (s2 + s3);
+    a->box_coord = coord[0];
+    b->box_coord = coord[1];
+    a->box_known = b->box_known = 1;
     return (all[0] <= RANGE_LIMIT) & (all[1] <= RANGE_LIMIT);
 }
 
@@ -621,22 +659,54 @@ boxtoi_reason bx_prepare_pair(const boxtoi_box *box_a,
 }
 
 /*
- * det(u) = u0 . (u1 x u2) in scaled Bernstein form, degree 3d: the cross
- * product's coefficient k first, the sum over i + j = k in increasing i,
- * then the dot product's likewise (one accumulator per coefficient).
- * Returns strictly_signed(det, 3 d), from the coefficients as they come.
+ * det(u) = u0 . (u1 x u2) in scaled Bernstein form, degree 3d, that
+ * vanishes() tests: the cross product by convolution, then the dot product.
  */
-BX_INLINE int det_sbern(const bx_moving *m, int d, double *det)
+static void det_exact(const bx_moving *m, double *det)
+{
+    int d = m->d, n3 = 3 * d;
+    double cr[3][2 * BXM_CAP];
+    const double(*u0)[BXM_CAP] = m->u[0], (*u1)[BXM_CAP] = m->u[1],
+                 (*u2)[BXM_CAP] = m->u[2];
+    for (int k = 0; k <= 2 * d; k++)
+        cr[0][k] = cr[1][k] = cr[2][k] = 0.0;
+    for (int i = 0; i <= d; i++)
+        for (int j = 0; j <= d; j++) {
+            cr[0][i + j] += u1[1][i] * u2[2][j] - u1[2][i] * u2[1][j];
+            cr[1][i + j] += u1[2][i] * u2[0][j] - u1[0][i] * u2[2][j];
+            cr[2][i + j] += u1[0][i] * u2[1][j] - u1[1][i] * u2[0][j];
+        }
+    for (int k = 0; k <= n3; k++)
+        det[k] = 0.0;
+    for (int i = 0; i <= d; i++)
+        for (int j = 0; j <= 2 * d; j++)
+            det[i + j] += u0[0][i] * cr[0][j] + u0[1][i] * cr[1][j] +
+                          u0[2][i] * cr[2][j];
+}
+
+/*
+ * Is det_exact's polynomial strictly_signed?  The same sums, each
+ * coefficient gathered in one accumulator in the same order (increasing i),
+ * but started at its first term instead of at +0: a sum can then differ
+ * from det_exact's only by being -0 where that one is +0, and that sign
+ * passes through the products and sums that follow only into results that
+ * are zero.  A strictly signed polynomial has no zero coefficient, so the
+ * answer is det_exact's; when it is 0 the caller asks det_exact.
+ */
+BX_INLINE int det_signed(const bx_moving *m, int d)
 {
     double cr[3][2 * BXM_CAP];
     const double(*u0)[BXM_CAP] = m->u[0], (*u1)[BXM_CAP] = m->u[1],
                  (*u2)[BXM_CAP] = m->u[2];
     BX_UNROLL
     for (int k = 0; k <= 2 * d; k++) {
-        double c0 = 0.0, c1 = 0.0, c2 = 0.0;
+        int i = k > d ? k - d : 0, j = k - i;
+        double c0 = u1[1][i] * u2[2][j] - u1[2][i] * u2[1][j];
+        double c1 = u1[2][i] * u2[0][j] - u1[0][i] * u2[2][j];
+        double c2 = u1[0][i] * u2[1][j] - u1[1][i] * u2[0][j];
         BX_UNROLL
-        for (int i = k > d ? k - d : 0; i <= d && i <= k; i++) {
-            int j = k - i;
+        for (i++; i <= d && i <= k; i++) {
+            j = k - i;
             c0 += u1[1][i] * u2[2][j] - u1[2][i] * u2[1][j];
             c1 += u1[2][i] * u2[0][j] - u1[0][i] * u2[2][j];
             c2 += u1[0][i] * u2[1][j] - u1[1][i] * u2[0][j];
@@ -648,13 +718,13 @@ BX_INLINE int det_sbern(const bx_moving *m, int d, double *det)
     double lo = INFINITY, hi = -INFINITY, sum = 0.0;
     BX_UNROLL
     for (int k = 0; k <= 3 * d; k++) {
-        double a = 0.0;
+        int i = k > 2 * d ? k - 2 * d : 0, j = k - i;
+        double a = u0[0][i] * cr[0][j] + u0[1][i] * cr[1][j] + u0[2][i] * cr[2][j];
         BX_UNROLL
-        for (int i = k > 2 * d ? k - 2 * d : 0; i <= d && i <= k; i++) {
-            int j = k - i;
+        for (i++; i <= d && i <= k; i++) {
+            j = k - i;
             a += u0[0][i] * cr[0][j] + u0[1][i] * cr[1][j] + u0[2][i] * cr[2][j];
         }
-        det[k] = a;
         lo = a < lo ? a : lo;
         hi = a > hi ? a : hi;
         sum += a;
@@ -663,21 +733,28 @@ BX_INLINE int det_sbern(const bx_moving *m, int d, double *det)
 }
 
 #ifdef BX_LANES
-/* det_sbern of a and b (same degree d) at once, a in lane 0, b in lane 1. */
-BX_INLINE void det_sbern2(const bx_moving *a, const bx_moving *b, int d,
-                          double *deta, double *detb, int sure[2])
+/* det_signed of a and b (same degree d) at once, a in lane 0, b in lane 1. */
+BX_INLINE void det_signed2(const bx_moving *a, const bx_moving *b, int d,
+                           int sure[2])
 {
 #define BX_AB(field) ((bx_v2){a->field, b->field})
+#define BX_CROSS(x, y, i, j)                                                  \
+    (BX_AB(u[1][x][i]) * BX_AB(u[2][y][j]) - BX_AB(u[1][y][i]) * BX_AB(u[2][x][j]))
+#define BX_DOT(i, j)                                                          \
+    (BX_AB(u[0][0][i]) * cr[0][j] + BX_AB(u[0][1][i]) * cr[1][j] +             \
+     BX_AB(u[0][2][i]) * cr[2][j])
     bx_v2 cr[3][2 * BXM_CAP];
     BX_UNROLL
     for (int k = 0; k <= 2 * d; k++) {
-        bx_v2 c0 = {0.0, 0.0}, c1 = {0.0, 0.0}, c2 = {0.0, 0.0};
+        int i = k > d ? k - d : 0, j = k - i;
+        bx_v2 c0 = BX_CROSS(1, 2, i, j), c1 = BX_CROSS(2, 0, i, j),
+              c2 = BX_CROSS(0, 1, i, j);
         BX_UNROLL
-        for (int i = k > d ? k - d : 0; i <= d && i <= k; i++) {
-            int j = k - i;
-            c0 += BX_AB(u[1][1][i]) * BX_AB(u[2][2][j]) - BX_AB(u[1][2][i]) * BX_AB(u[2][1][j]);
-            c1 += BX_AB(u[1][2][i]) * BX_AB(u[2][0][j]) - BX_AB(u[1][0][i]) * BX_AB(u[2][2][j]);
-            c2 += BX_AB(u[1][0][i]) * BX_AB(u[2][1][j]) - BX_AB(u[1][1][i]) * BX_AB(u[2][0][j]);
+        for (i++; i <= d && i <= k; i++) {
+            j = k - i;
+            c0 += BX_CROSS(1, 2, i, j);
+            c1 += BX_CROSS(2, 0, i, j);
+            c2 += BX_CROSS(0, 1, i, j);
         }
         cr[0][k] = c0;
         cr[1][k] = c1;
@@ -686,42 +763,22 @@ BX_INLINE void det_sbern2(const bx_moving *a, const bx_moving *b, int d,
     bx_v2 lo = {INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY}, sum = {0.0, 0.0};
     BX_UNROLL
     for (int k = 0; k <= 3 * d; k++) {
-        bx_v2 v = {0.0, 0.0};
+        int i = k > 2 * d ? k - 2 * d : 0, j = k - i;
+        bx_v2 v = BX_DOT(i, j);
         BX_UNROLL
-        for (int i = k > 2 * d ? k - 2 * d : 0; i <= d && i <= k; i++) {
-            int j = k - i;
-            v += BX_AB(u[0][0][i]) * cr[0][j] + BX_AB(u[0][1][i]) * cr[1][j] +
-                 BX_AB(u[0][2][i]) * cr[2][j];
+        for (i++; i <= d && i <= k; i++) {
+            j = k - i;
+            v += BX_DOT(i, j);
         }
-        deta[k] = v[0];
-        detb[k] = v[1];
         lo = bx_vmin(v, lo);
         hi = bx_vmax(v, hi);
         sum += v;
     }
+#undef BX_DOT
+#undef BX_CROSS
 #undef BX_AB
     sure[0] = signed_range(lo[0], hi[0], sum[0]);
     sure[1] = signed_range(lo[1], hi[1], sum[1]);
-}
-
-int bx_check_det2(const bx_moving *a, const bx_moving *b)
-{
-    double deta[3 * BXM_CAP], detb[3 * BXM_CAP];
-    int d = a->d, sure[2];
-    if (b->d != d || d > 4)
-        return bx_check_det(a) ? 1 : bx_check_det(b) ? 2 : 0;
-    switch (d) {
-    case 0: det_sbern2(a, b, 0, deta, detb, sure); break;
-    case 1: det_sbern2(a, b, 1, deta, detb, sure); break;
-    case 2: det_sbern2(a, b, 2, deta, detb, sure); break;
-    case 3: det_sbern2(a, b, 3, deta, detb, sure); break;
-    default: det_sbern2(a, b, 4, deta, detb, sure); break;
-    }
-    if (!sure[0] && vanishes(deta, 3 * d))
-        return 1;
-    if (!sure[1] && vanishes(detb, 3 * d))
-        return 2;
-    return 0;
 }
 #endif
 
@@ -730,16 +787,36 @@ boxtoi_reason bx_check_det(const bx_moving *m)
     double det[3 * BXM_CAP];
     int d = m->d, sure;
     switch (d) {
-    case 0: sure = det_sbern(m, 0, det); break;
-    case 1: sure = det_sbern(m, 1, det); break;
-    case 2: sure = det_sbern(m, 2, det); break;
-    case 3: sure = det_sbern(m, 3, det); break;
-    case 4: sure = det_sbern(m, 4, det); break;
-    default: sure = det_sbern(m, d, det); break;
+    case 0: sure = det_signed(m, 0); break;
+    case 1: sure = det_signed(m, 1); break;
+    case 2: sure = det_signed(m, 2); break;
+    case 3: sure = det_signed(m, 3); break;
+    case 4: sure = det_signed(m, 4); break;
+    default: sure = det_signed(m, d); break;
     }
     if (sure)
-        return BOXTOI_REASON_NONE; /* vanishes' first test, done above */
+        return BOXTOI_REASON_NONE; /* vanishes' first test would say so */
+    det_exact(m, det);
     return vanishes(det, 3 * d) ? BOXTOI_REASON_SINGULAR : BOXTOI_REASON_NONE;
+}
+
+int bx_check_det2(const bx_moving *a, const bx_moving *b)
+{
+#ifdef BX_LANES
+    int d = a->d, sure[2];
+    if (b->d == d && d <= 4) {
+        switch (d) {
+        case 0: det_signed2(a, b, 0, sure); break;
+        case 1: det_signed2(a, b, 1, sure); break;
+        case 2: det_signed2(a, b, 2, sure); break;
+        case 3: det_signed2(a, b, 3, sure); break;
+        default: det_signed2(a, b, 4, sure); break;
+        }
+        if (sure[0] && sure[1])
+            return 0;
+    }
+#endif
+    return bx_check_det(a) ? 1 : bx_check_det(b) ? 2 : 0;
 }
 
 boxtoi_reason bx_prepare(const boxtoi_box *box, const boxtoi_motion *motion,
@@ -984,15 +1061,9 @@ BX_INLINE int swept_aabb2(const bx_moving *a, const bx_moving *b, int d,
     for (int r = 0; r < 3; r++) {
         bx_v2 vmin = {INFINITY, INFINITY}, vmax = {-INFINITY, -INFINITY};
         BX_UNROLL
-        for (int i = 0; i <= d; i++) {
-            bx_v2 c = BX_AB(p[r][i]) / binom[d][i], e = {0.0, 0.0};
-            BX_UNROLL
-            for (int k = 0; k < 3; k++)
-                e += half[k] * bx_vabs(BX_AB(u[k][r][i])) / binom[d][i];
-            bx_v2 vh = (c + e) / w[i], vl = (c - e) / w[i];
-            vmax = bx_vmax(vh, vmax);
-            vmin = bx_vmin(vl, vmin);
-        }
+        for (int i = 0; i <= d; i++)
+            swept_point2(BX_AB(p[r][i]), BX_AB(u[0][r][i]), BX_AB(u[1][r][i]),
+                         BX_AB(u[2][r][i]), half, w[i], binom[d][i], &vmin, &vmax);
         lo[0][r] = vmin[0];
         lo[1][r] = vmin[1];
         hi[0][r] = vmax[0];
@@ -1023,22 +1094,35 @@ int bx_swept_test(const bx_moving *a, const bx_moving *b, double size,
                   double *tol, int *apart)
 {
     double lo[2][3], hi[2][3], coord = 0.0;
+    const double *la = a->box_lo, *ha = a->box_hi, *lb = b->box_lo,
+                 *hb = b->box_hi;
+    /*
+     * coord: the largest magnitude of the bounds, none of them NaN (finite
+     * numerators over positive w), so any order of taking maxima gives it.
+     */
+    if (a->box_known && b->box_known) {
+        coord = a->box_coord > b->box_coord ? a->box_coord : b->box_coord;
+    } else {
 #ifdef BX_LANES
-    if (!swept_aabb2_any(a, b, lo, hi))
+        if (!swept_aabb2_any(a, b, lo, hi))
 #endif
-        if (!bx_swept_aabb(a, lo[0], hi[0]) || !bx_swept_aabb(b, lo[1], hi[1]))
-            return 0;
-    /* No bound is NaN (finite numerators over positive w), so max is fmax. */
-    for (int m = 0; m < 2; m++)
-        for (int r = 0; r < 3; r++) {
-            double l = fabs(lo[m][r]), h = fabs(hi[m][r]);
-            coord = l > coord ? l : coord;
-            coord = h > coord ? h : coord;
-        }
+            if (!bx_swept_aabb(a, lo[0], hi[0]) || !bx_swept_aabb(b, lo[1], hi[1]))
+                return 0;
+        la = lo[0];
+        ha = hi[0];
+        lb = lo[1];
+        hb = hi[1];
+        for (int m = 0; m < 2; m++)
+            for (int r = 0; r < 3; r++) {
+                double l = fabs(lo[m][r]), h = fabs(hi[m][r]);
+                coord = l > coord ? l : coord;
+                coord = h > coord ? h : coord;
+            }
+    }
     *tol = 1e-12 * size + 8.0 * DBL_EPSILON * coord;
     int ap = 0;
     for (int r = 0; r < 3; r++)
-        ap |= (lo[0][r] > hi[1][r] + *tol) | (lo[1][r] > hi[0][r] + *tol);
+        ap |= (la[r] > hb[r] + *tol) | (lb[r] > ha[r] + *tol);
     *apart = ap;
     return 1;
 }

@@ -24,6 +24,9 @@ typedef struct bx_moving {
     double we[BXM_CAP];         /* w at degree e (filled by bx_trim) */
     double half[3];             /* half extents (>= 0) */
     double size;                /* length of the box's local diagonal */
+    int box_known;              /* 1: box_lo, box_hi hold bx_swept_aabb's bounds */
+    double box_lo[3], box_hi[3];
+    double box_coord;           /* the largest magnitude of those bounds */
 } bx_moving;
 
 /** Fixed-s evaluation: world centre, generators g[k] = half[k] u[k] / w. */
