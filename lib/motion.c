@@ -83,6 +83,24 @@ BX_INLINE bx_v2 bx_vmax(bx_v2 x, bx_v2 y)
     return (bx_v2)(((bx_m2)x & m) | ((bx_m2)y & ~m));
 }
 #endif
+/* A comparison's result as bits: 1 for lane 0 true, 2 for lane 1. */
+BX_INLINE int bx_bits(bx_m2 m)
+{
+#ifdef __SSE2__
+    return _mm_movemask_pd((__m128d)m);
+#else
+    return (m[0] ? 1 : 0) | (m[1] ? 2 : 0);
+#endif
+}
+/* Square roots, lane by lane (of numbers >= 0, as sqrt gives them). */
+BX_INLINE bx_v2 bx_vsqrt(bx_v2 x)
+{
+#ifdef __SSE2__
+    return (bx_v2)_mm_sqrt_pd((__m128d)x);
+#else
+    return (bx_v2){sqrt(x[0]), sqrt(x[1])};
+#endif
+}
 /* fabs, lane by lane: clear the sign bits. */
 BX_INLINE bx_v2 bx_vabs(bx_v2 x)
 {
@@ -520,15 +538,15 @@ BX_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
 {
     /* check_box of both (its usual case), then box_setup of both. */
     bx_v2 lo[3], hi[3], centre[3], half[3];
-    bx_m2 ok = {-1, -1};
+    int ok = 3;
     BX_UNROLL
     for (int i = 0; i < 3; i++) {
         lo[i] = (bx_v2){ba->lo[i], bb->lo[i]};
         hi[i] = (bx_v2){ba->hi[i], bb->hi[i]};
-        ok &= (bx_vabs(lo[i]) <= RANGE_LIMIT) & (bx_vabs(hi[i]) <= RANGE_LIMIT) &
-              (lo[i] <= hi[i]);
+        ok &= bx_bits(bx_vabs(lo[i]) <= RANGE_LIMIT) &
+              bx_bits(bx_vabs(hi[i]) <= RANGE_LIMIT) & bx_bits(lo[i] <= hi[i]);
     }
-    if (!(ok[0] & ok[1]))
+    if (ok != 3)
         return 0;
     BX_UNROLL
     for (int i = 0; i < 3; i++) {
@@ -537,10 +555,11 @@ BX_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
         a->half[i] = half[i][0];
         b->half[i] = half[i][1];
     }
-    bx_v2 sq = 4.0 * (half[0] * half[0] + half[1] * half[1] + half[2] * half[2]);
+    bx_v2 size = bx_vsqrt(4.0 * (half[0] * half[0] + half[1] * half[1] +
+                                 half[2] * half[2]));
     a->d = b->d = d;
-    a->size = sqrt(sq[0]);
-    b->size = sqrt(sq[1]);
+    a->size = size[0];
+    b->size = size[1];
     double hp[BXM_CAP];
     uint64_t bits = 0;
     BX_UNROLL
@@ -556,19 +575,19 @@ BX_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
     powers_of(h, hp);
     bx_v2 w[BXM_CAP], u0[BXM_CAP], u1[BXM_CAP], u2[BXM_CAP], t[BXM_CAP];
     entry2_sb0(ma, mb, 3, 3, unit ? NULL : hp, d, w);
-    int pos = 1;
+    int pos = 3;
     BX_UNROLL
     for (int i = 0; i <= d; i++)
-        pos &= (w[i][0] >= DBL_MIN) & (w[i][1] >= DBL_MIN);
-    if (!pos)
+        pos &= bx_bits(w[i] >= DBL_MIN);
+    if (pos != 3)
         return 0;
     a->flip = b->flip = 1.0;
-    bx_v2 s0 = {0.0, 0.0}, s1 = s0, s2 = s0, s3 = s0, wb[BXM_CAP];
+    bx_v2 sum = {0.0, 0.0}, wb[BXM_CAP];
     BX_UNROLL
     for (int i = 0; i <= d; i++) {
         a->w[i] = w[i][0];
         b->w[i] = w[i][1];
-        s3 += w[i];
+        sum += w[i];
         wb[i] = w[i] / binom[d][i]; /* >= DBL_MIN / 6 > 0 */
     }
     bx_v2 cx = centre[0], cy = centre[1], cz = centre[2], coord = {0.0, 0.0};
@@ -592,10 +611,7 @@ BX_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
             b->u[2][r][i] = u2[i][1];
             a->p[r][i] = pi[0];
             b->p[r][i] = pi[1];
-            s0 += bx_vabs(u0[i]);
-            s1 += bx_vabs(u1[i]);
-            s2 += bx_vabs(u2[i]);
-            s3 += bx_vabs(pi);
+            sum += bx_vabs(u0[i]) + bx_vabs(u1[i]) + (bx_vabs(u2[i]) + bx_vabs(pi));
         }
         a->box_lo[r] = vmin[0];
         b->box_lo[r] = vmin[1];
@@ -604,11 +620,10 @@ BX_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
         coord = bx_vmax(bx_vabs(vmin), coord);
         coord = bx_vmax(bx_vabs(vmax), coord);
     }
-    bx_v2 all = (s0 + s1) + (s2 + s3);
     a->box_coord = coord[0];
     b->box_coord = coord[1];
     a->box_known = b->box_known = 1;
-    return (all[0] <= RANGE_LIMIT) & (all[1] <= RANGE_LIMIT);
+    return bx_bits(sum <= RANGE_LIMIT) == 3;
 }
 
 static int prepare_t0_2_any(const boxtoi_box *ba, const boxtoi_motion *ma,
