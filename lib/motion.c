@@ -406,15 +406,17 @@ BX_INLINE int prepare_t0(const boxtoi_motion *motion, const double centre[3],
     if (!pos)
         return 0;
     out->flip = 1.0;
-    /* Four partial sums of magnitudes, to keep the additions independent. */
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    double sum = 0.0, wb[BXM_CAP] = {0}, coord = 0.0; /* (zeros: flow analysis) */
     BX_UNROLL
-    for (int i = 0; i <= d; i++)
-        s3 += out->w[i];
+    for (int i = 0; i <= d; i++) {
+        sum += out->w[i];
+        wb[i] = out->w[i] / binom[d][i]; /* >= DBL_MIN / 70 > 0 */
+    }
     BX_UNROLL
     for (int r = 0; r < 3; r++) {
         double *p = out->p[r], t[BXM_CAP] = {0};
         double *u0 = out->u[0][r], *u1 = out->u[1][r], *u2 = out->u[2][r];
+        double vmin = INFINITY, vmax = -INFINITY;
         entry_sb0(motion, r, 0, hp, d, u0);
         entry_sb0(motion, r, 1, hp, d, u1);
         entry_sb0(motion, r, 2, hp, d, u2);
@@ -422,13 +424,26 @@ BX_INLINE int prepare_t0(const boxtoi_motion *motion, const double centre[3],
         BX_UNROLL
         for (int i = 0; i <= d; i++) {
             p[i] = t[i] + centre[0] * u0[i] + centre[1] * u1[i] + centre[2] * u2[i];
-            s0 += fabs(u0[i]);
-            s1 += fabs(u1[i]);
-            s2 += fabs(u2[i]);
-            s3 += fabs(p[i]);
+            sum += fabs(u0[i]) + fabs(u1[i]) + (fabs(u2[i]) + fabs(p[i]));
+            /* swept_aabb's bounds of this control point (all w_i > 0). */
+            double b = binom[d][i], c = p[i] / b, e = 0.0;
+            e += out->half[0] * fabs(u0[i]) / b;
+            e += out->half[1] * fabs(u1[i]) / b;
+            e += out->half[2] * fabs(u2[i]) / b;
+            double vh = (c + e) / wb[i], vl = (c - e) / wb[i];
+            vmax = vh > vmax ? vh : vmax;
+            vmin = vl < vmin ? vl : vmin;
         }
+        out->box_lo[r] = vmin;
+        out->box_hi[r] = vmax;
+        vmin = fabs(vmin);
+        vmax = fabs(vmax);
+        coord = vmin > coord ? vmin : coord;
+        coord = vmax > coord ? vmax : coord;
     }
-    return (s0 + s1) + (s2 + s3) <= RANGE_LIMIT;
+    out->box_coord = coord;
+    out->box_known = 1;
+    return sum <= RANGE_LIMIT;
 }
 
 static int prepare_t0_any(const boxtoi_motion *motion, const double centre[3],
@@ -511,14 +526,15 @@ BX_INLINE void entry2_sb0(const boxtoi_motion *ma, const boxtoi_motion *mb,
 /*
  * Control point i of row r in swept_aabb, both lanes: p, u0..u2 the
  * scaled Bernstein coefficients, wb = w_i / C(d, i) > 0, b = C(d, i); widens
- * [vmin, vmax] by that point's bounds.
+ * [vmin, vmax] by that point's bounds.  half[0] is given as h0z = 0 + half[0]:
+ * swept_aabb's first term 0 + half[0] |u0| / b is h0z |u0| / b (half[0] is
+ * +-0 or positive, so both are +0 when half[0] is a zero, else equal).
  */
 BX_INLINE void swept_point2(bx_v2 p, bx_v2 u0, bx_v2 u1, bx_v2 u2,
-                            const bx_v2 half[3], bx_v2 wb, double b,
-                            bx_v2 *vmin, bx_v2 *vmax)
+                            bx_v2 h0z, const bx_v2 half[3], bx_v2 wb,
+                            double b, bx_v2 *vmin, bx_v2 *vmax)
 {
-    bx_v2 c = p / b, e = {0.0, 0.0};
-    e += half[0] * bx_vabs(u0) / b;
+    bx_v2 c = p / b, e = h0z * bx_vabs(u0) / b;
     e += half[1] * bx_vabs(u1) / b;
     e += half[2] * bx_vabs(u2) / b;
     bx_v2 vh = (c + e) / wb, vl = (c - e) / wb;
@@ -591,6 +607,7 @@ BX_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
         wb[i] = w[i] / binom[d][i]; /* >= DBL_MIN / 6 > 0 */
     }
     bx_v2 cx = centre[0], cy = centre[1], cz = centre[2], coord = {0.0, 0.0};
+    bx_v2 h0z = 0.0 + half[0];
     BX_UNROLL
     for (int r = 0; r < 3; r++) {
         entry2_sb0(ma, mb, r, 0, unit ? NULL : hp, d, u0);
@@ -601,8 +618,8 @@ BX_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
         BX_UNROLL
         for (int i = 0; i <= d; i++) {
             bx_v2 pi = t[i] + cx * u0[i] + cy * u1[i] + cz * u2[i];
-            swept_point2(pi, u0[i], u1[i], u2[i], half, wb[i], binom[d][i],
-                         &vmin, &vmax);
+            swept_point2(pi, u0[i], u1[i], u2[i], h0z, half, wb[i],
+                         binom[d][i], &vmin, &vmax);
             a->u[0][r][i] = u0[i][0];
             b->u[0][r][i] = u0[i][1];
             a->u[1][r][i] = u1[i][0];
@@ -1041,6 +1058,13 @@ BX_INLINE int swept_aabb(const bx_moving *m, int d, double lo[3], double hi[3])
 
 int bx_swept_aabb(const bx_moving *m, double lo[3], double hi[3])
 {
+    if (m->box_known) {
+        for (int r = 0; r < 3; r++) {
+            lo[r] = m->box_lo[r];
+            hi[r] = m->box_hi[r];
+        }
+        return 1;
+    }
     switch (m->d) {
     case 0: return swept_aabb(m, 0, lo, hi);
     case 1: return swept_aabb(m, 1, lo, hi);
@@ -1078,7 +1102,8 @@ BX_INLINE int swept_aabb2(const bx_moving *a, const bx_moving *b, int d,
         BX_UNROLL
         for (int i = 0; i <= d; i++)
             swept_point2(BX_AB(p[r][i]), BX_AB(u[0][r][i]), BX_AB(u[1][r][i]),
-                         BX_AB(u[2][r][i]), half, w[i], binom[d][i], &vmin, &vmax);
+                         BX_AB(u[2][r][i]), 0.0 + half[0], half, w[i],
+                         binom[d][i], &vmin, &vmax);
         lo[0][r] = vmin[0];
         lo[1][r] = vmin[1];
         hi[0][r] = vmax[0];
