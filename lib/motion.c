@@ -48,11 +48,12 @@ static const double binom[BXM_CAP][BXM_CAP] = {
 #define BX_UNROLL
 #endif
 
-#if defined(__GNUC__)
+#if defined(__GNUC__) && !defined(BX_NO_LANES)
 /*
  * Two lanes side by side (a GCC and Clang vector extension), used to work
  * on the two boxes of a query at once: every operation is the IEEE
- * operation on each lane, the same as on one double.
+ * operation on each lane, the same as on one double.  Other compilers (or
+ * -DBX_NO_LANES) take the one-box paths, with the same results.
  */
 #define BX_LANES 1
 typedef double bx_v2 __attribute__((vector_size(2 * sizeof(double))));
@@ -368,6 +369,7 @@ static boxtoi_reason prepare_general(const boxtoi_motion *motion,
  * Returns 1 with out filled as prepare_general fills it, which then returns
  * BOXTOI_REASON_NONE; 0 when the input is not of that kind (out partly
  * written), for prepare_general to name what is wrong, in its order.
+ * The swept bounds (bx_swept_aabb) are computed on the way and kept.
  *
  * Why the one pass proves each of prepare_general's tests:
  * - check_motion: the bottom row is tested directly (exact zeros are
@@ -377,7 +379,9 @@ static boxtoi_reason prepare_general(const boxtoi_motion *motion,
  *   hence also the sum of magnitudes below.
  * - vanishes(w): strictly_signed, positive, so flip = 1 and multiplying by
  *   it changes nothing.
- * - the range: the largest magnitude is at most the sum of all of them.
+ * - the range: the magnitudes (all >= 0) added in any order give at least
+ *   the largest of them, since rounding is monotonic; a NaN or an infinity
+ *   makes the sum fail the test.
  */
 BX_INLINE int prepare_t0(const boxtoi_motion *motion, const double centre[3],
                          double h, int unit, int d, bx_moving *out)
@@ -406,7 +410,7 @@ BX_INLINE int prepare_t0(const boxtoi_motion *motion, const double centre[3],
     if (!pos)
         return 0;
     out->flip = 1.0;
-    double sum = 0.0, wb[BXM_CAP] = {0}, coord = 0.0; /* (zeros: flow analysis) */
+    double sum = 0.0, wb[BXM_CAP] = {0}, coord = 0.0; /* (wb: as pw above) */
     BX_UNROLL
     for (int i = 0; i <= d; i++) {
         sum += out->w[i];
@@ -506,7 +510,7 @@ boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
 BX_INLINE void entry2_sb0(const boxtoi_motion *ma, const boxtoi_motion *mb,
                           int r, int c, const double *hp, int d, bx_v2 *out)
 {
-    bx_v2 pw[BXM_CAP] = {{0.0, 0.0}}; /* (zeros only for flow analysis) */
+    bx_v2 pw[BXM_CAP] = {{0.0, 0.0}}; /* (zeros: as in entry_sb0) */
     BX_UNROLL
     for (int k = 0; k <= d; k++) {
         bx_v2 v = {ma->c[k][r][c], mb->c[k][r][c]};
@@ -835,8 +839,9 @@ boxtoi_reason bx_check_det(const bx_moving *m)
 int bx_check_det2(const bx_moving *a, const bx_moving *b)
 {
 #ifdef BX_LANES
-    int d = a->d, sure[2];
-    if (b->d == d && d <= 4) {
+    int sure[2];
+    if (a && b && a->d == b->d && a->d <= 4) {
+        int d = a->d;
         switch (d) {
         case 0: det_signed2(a, b, 0, sure); break;
         case 1: det_signed2(a, b, 1, sure); break;
@@ -848,7 +853,9 @@ int bx_check_det2(const bx_moving *a, const bx_moving *b)
             return 0;
     }
 #endif
-    return bx_check_det(a) ? 1 : bx_check_det(b) ? 2 : 0;
+    if (a && bx_check_det(a))
+        return 1;
+    return b && bx_check_det(b) ? 2 : 0;
 }
 
 boxtoi_reason bx_prepare(const boxtoi_box *box, const boxtoi_motion *motion,

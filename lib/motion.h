@@ -67,7 +67,10 @@ boxtoi_reason bx_prepare_pair(const boxtoi_box *box_a,
 /** The last test of bx_prepare: BOXTOI_REASON_SINGULAR when det(u) vanishes. */
 boxtoi_reason bx_check_det(const bx_moving *m);
 
-/** bx_check_det of a, then of b: 1 or 2 for the first that fails, else 0. */
+/**
+ * bx_check_det of a, then of b (NULL: that test is not needed): 1 or 2 for
+ * the first that fails, else 0.
+ */
 int bx_check_det2(const bx_moving *a, const bx_moving *b);
 
 /**

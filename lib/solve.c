@@ -1570,9 +1570,7 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
         rigid_a = motion_is_rigid(&A, &det_a);
         rigid_b = rigid_a && motion_is_rigid(&B, &det_b);
     }
-    int singular = !det_a && !det_b ? bx_check_det2(&A, &B)
-                   : !det_a && bx_check_det(&A) ? 1
-                   : !det_b && bx_check_det(&B) ? 2 : 0;
+    int singular = bx_check_det2(det_a ? NULL : &A, det_b ? NULL : &B);
     if (singular)
         return invalid(BOXTOI_REASON_SINGULAR, singular);
     if (!swept)
