@@ -242,7 +242,7 @@ BX_INLINE void powers_of(double h, double *hp)
 BX_INLINE void entry_sb0(const boxtoi_motion *m, int r, int c,
                          const double *hp, int d, double *out)
 {
-    double pw[BXM_CAP] = {0}; /* (zeros only for the compiler's flow analysis) */
+    double pw[BXM_CAP];
     BX_UNROLL
     for (int k = 0; k <= d; k++)
         pw[k] = hp ? m->c[k][r][c] * hp[k] : m->c[k][r][c];
@@ -410,7 +410,7 @@ BX_INLINE int prepare_t0(const boxtoi_motion *motion, const double centre[3],
     if (!pos)
         return 0;
     out->flip = 1.0;
-    double sum = 0.0, wb[BXM_CAP] = {0}, coord = 0.0; /* (wb: as pw above) */
+    double sum = 0.0, wb[BXM_CAP], coord = 0.0;
     BX_UNROLL
     for (int i = 0; i <= d; i++) {
         sum += out->w[i];
@@ -418,7 +418,7 @@ BX_INLINE int prepare_t0(const boxtoi_motion *motion, const double centre[3],
     }
     BX_UNROLL
     for (int r = 0; r < 3; r++) {
-        double *p = out->p[r], t[BXM_CAP] = {0};
+        double *p = out->p[r], t[BXM_CAP];
         double *u0 = out->u[0][r], *u1 = out->u[1][r], *u2 = out->u[2][r];
         double vmin = INFINITY, vmax = -INFINITY;
         entry_sb0(motion, r, 0, hp, d, u0);
@@ -429,7 +429,7 @@ BX_INLINE int prepare_t0(const boxtoi_motion *motion, const double centre[3],
         for (int i = 0; i <= d; i++) {
             p[i] = t[i] + centre[0] * u0[i] + centre[1] * u1[i] + centre[2] * u2[i];
             sum += fabs(u0[i]) + fabs(u1[i]) + (fabs(u2[i]) + fabs(p[i]));
-            /* swept_aabb's bounds of this control point (all w_i > 0). */
+            /* bx_swept_aabb's bounds of this control point (all w_i > 0). */
             double b = binom[d][i], c = p[i] / b, e = 0.0;
             e += out->half[0] * fabs(u0[i]) / b;
             e += out->half[1] * fabs(u1[i]) / b;
@@ -468,7 +468,7 @@ static int prepare_t0_any(const boxtoi_motion *motion, const double centre[3],
     case 2: return prepare_t0(motion, centre, h, 0, 2, out);
     case 3: return prepare_t0(motion, centre, h, 0, 3, out);
     case 4: return prepare_t0(motion, centre, h, 0, 4, out);
-    default: return prepare_t0(motion, centre, h, 0, out->d, out);
+    default: return 0; /* higher degrees: prepare_general */
     }
 }
 
@@ -499,7 +499,7 @@ boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
     double centre[3];
     out->box_known = 0;
     box_setup(box, d, out, centre);
-    if (t0 == 0.0 && d >= 0 && d <= BOXTOI_MAX_DEGREE &&
+    if (t0 == 0.0 && d >= 0 && d <= 4 &&
         prepare_t0_any(motion, centre, t1 - t0, out))
         return BOXTOI_REASON_NONE;
     return prepare_general(motion, centre, t0, t1, out);
@@ -510,7 +510,7 @@ boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
 BX_INLINE void entry2_sb0(const boxtoi_motion *ma, const boxtoi_motion *mb,
                           int r, int c, const double *hp, int d, bx_v2 *out)
 {
-    bx_v2 pw[BXM_CAP] = {{0.0, 0.0}}; /* (zeros: as in entry_sb0) */
+    bx_v2 pw[BXM_CAP];
     BX_UNROLL
     for (int k = 0; k <= d; k++) {
         bx_v2 v = {ma->c[k][r][c], mb->c[k][r][c]};
@@ -528,10 +528,10 @@ BX_INLINE void entry2_sb0(const boxtoi_motion *ma, const boxtoi_motion *mb,
 }
 
 /*
- * Control point i of row r in swept_aabb, both lanes: p, u0..u2 the
+ * Control point i of row r in bx_swept_aabb, both lanes: p, u0..u2 the
  * scaled Bernstein coefficients, wb = w_i / C(d, i) > 0, b = C(d, i); widens
  * [vmin, vmax] by that point's bounds.  half[0] is given as h0z = 0 + half[0]:
- * swept_aabb's first term 0 + half[0] |u0| / b is h0z |u0| / b (half[0] is
+ * bx_swept_aabb's first term 0 + half[0] |u0| / b is h0z |u0| / b (half[0] is
  * +-0 or positive, so both are +0 when half[0] is a zero, else equal).
  */
 BX_INLINE void swept_point2(bx_v2 p, bx_v2 u0, bx_v2 u1, bx_v2 u2,
@@ -731,21 +731,22 @@ static void det_exact(const bx_moving *m, double *det)
  */
 BX_INLINE int det_signed(const bx_moving *m, int d)
 {
-    double cr[3][2 * BXM_CAP];
     const double(*u0)[BXM_CAP] = m->u[0], (*u1)[BXM_CAP] = m->u[1],
                  (*u2)[BXM_CAP] = m->u[2];
+#define BX_CROSS(x, y, i, j) (u1[x][i] * u2[y][j] - u1[y][i] * u2[x][j])
+#define BX_DOT(i, j) (u0[0][i] * cr[0][j] + u0[1][i] * cr[1][j] + u0[2][i] * cr[2][j])
+    double cr[3][2 * BXM_CAP];
     BX_UNROLL
     for (int k = 0; k <= 2 * d; k++) {
-        int i = k > d ? k - d : 0, j = k - i;
-        double c0 = u1[1][i] * u2[2][j] - u1[2][i] * u2[1][j];
-        double c1 = u1[2][i] * u2[0][j] - u1[0][i] * u2[2][j];
-        double c2 = u1[0][i] * u2[1][j] - u1[1][i] * u2[0][j];
+        int first = k > d ? k - d : 0, last = k < d ? k : d;
+        double c0 = BX_CROSS(1, 2, first, k - first);
+        double c1 = BX_CROSS(2, 0, first, k - first);
+        double c2 = BX_CROSS(0, 1, first, k - first);
         BX_UNROLL
-        for (i++; i <= d && i <= k; i++) {
-            j = k - i;
-            c0 += u1[1][i] * u2[2][j] - u1[2][i] * u2[1][j];
-            c1 += u1[2][i] * u2[0][j] - u1[0][i] * u2[2][j];
-            c2 += u1[0][i] * u2[1][j] - u1[1][i] * u2[0][j];
+        for (int i = first + 1; i <= last; i++) {
+            c0 += BX_CROSS(1, 2, i, k - i);
+            c1 += BX_CROSS(2, 0, i, k - i);
+            c2 += BX_CROSS(0, 1, i, k - i);
         }
         cr[0][k] = c0;
         cr[1][k] = c1;
@@ -754,17 +755,17 @@ BX_INLINE int det_signed(const bx_moving *m, int d)
     double lo = INFINITY, hi = -INFINITY, sum = 0.0;
     BX_UNROLL
     for (int k = 0; k <= 3 * d; k++) {
-        int i = k > 2 * d ? k - 2 * d : 0, j = k - i;
-        double a = u0[0][i] * cr[0][j] + u0[1][i] * cr[1][j] + u0[2][i] * cr[2][j];
+        int first = k > 2 * d ? k - 2 * d : 0, last = k < d ? k : d;
+        double a = BX_DOT(first, k - first);
         BX_UNROLL
-        for (i++; i <= d && i <= k; i++) {
-            j = k - i;
-            a += u0[0][i] * cr[0][j] + u0[1][i] * cr[1][j] + u0[2][i] * cr[2][j];
-        }
+        for (int i = first + 1; i <= last; i++)
+            a += BX_DOT(i, k - i);
         lo = a < lo ? a : lo;
         hi = a > hi ? a : hi;
         sum += a;
     }
+#undef BX_DOT
+#undef BX_CROSS
     return signed_range(lo, hi, sum);
 }
 
@@ -782,15 +783,15 @@ BX_INLINE void det_signed2(const bx_moving *a, const bx_moving *b, int d,
     bx_v2 cr[3][2 * BXM_CAP];
     BX_UNROLL
     for (int k = 0; k <= 2 * d; k++) {
-        int i = k > d ? k - d : 0, j = k - i;
-        bx_v2 c0 = BX_CROSS(1, 2, i, j), c1 = BX_CROSS(2, 0, i, j),
-              c2 = BX_CROSS(0, 1, i, j);
+        int first = k > d ? k - d : 0, last = k < d ? k : d;
+        bx_v2 c0 = BX_CROSS(1, 2, first, k - first);
+        bx_v2 c1 = BX_CROSS(2, 0, first, k - first);
+        bx_v2 c2 = BX_CROSS(0, 1, first, k - first);
         BX_UNROLL
-        for (i++; i <= d && i <= k; i++) {
-            j = k - i;
-            c0 += BX_CROSS(1, 2, i, j);
-            c1 += BX_CROSS(2, 0, i, j);
-            c2 += BX_CROSS(0, 1, i, j);
+        for (int i = first + 1; i <= last; i++) {
+            c0 += BX_CROSS(1, 2, i, k - i);
+            c1 += BX_CROSS(2, 0, i, k - i);
+            c2 += BX_CROSS(0, 1, i, k - i);
         }
         cr[0][k] = c0;
         cr[1][k] = c1;
@@ -799,13 +800,11 @@ BX_INLINE void det_signed2(const bx_moving *a, const bx_moving *b, int d,
     bx_v2 lo = {INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY}, sum = {0.0, 0.0};
     BX_UNROLL
     for (int k = 0; k <= 3 * d; k++) {
-        int i = k > 2 * d ? k - 2 * d : 0, j = k - i;
-        bx_v2 v = BX_DOT(i, j);
+        int first = k > 2 * d ? k - 2 * d : 0, last = k < d ? k : d;
+        bx_v2 v = BX_DOT(first, k - first);
         BX_UNROLL
-        for (i++; i <= d && i <= k; i++) {
-            j = k - i;
-            v += BX_DOT(i, j);
-        }
+        for (int i = first + 1; i <= last; i++)
+            v += BX_DOT(i, k - i);
         lo = bx_vmin(v, lo);
         hi = bx_vmax(v, hi);
         sum += v;
@@ -828,7 +827,7 @@ boxtoi_reason bx_check_det(const bx_moving *m)
     case 2: sure = det_signed(m, 2); break;
     case 3: sure = det_signed(m, 3); break;
     case 4: sure = det_signed(m, 4); break;
-    default: sure = det_signed(m, d); break;
+    default: sure = 0; break; /* higher degrees: det_exact */
     }
     if (sure)
         return BOXTOI_REASON_NONE; /* vanishes' first test would say so */
@@ -883,7 +882,7 @@ static int shape_degree(const boxtoi_motion *motion, int d)
 BX_INLINE void trim_t0(const boxtoi_motion *motion, double h, int e,
                        bx_moving *m)
 {
-    double hp[BXM_CAP], v[BXM_CAP] = {0};
+    double hp[BXM_CAP], v[BXM_CAP];
     powers_of(h, hp);
     entry_sb0(motion, 3, 3, hp, e, v);
     BX_UNROLL
@@ -923,20 +922,22 @@ void bx_trim(const boxtoi_motion *motion, double t0, double t1, bx_moving *m)
         case 2: copy_shape(m, 2); break;
         case 3: copy_shape(m, 3); break;
         case 4: copy_shape(m, 4); break;
-        default: copy_shape(m, e); break;
+        default:
+            for (int k = 0; k < 3; k++)
+                for (int r = 0; r < 3; r++)
+                    memcpy(m->ue[k][r], m->u[k][r], (size_t)(e + 1) * sizeof(double));
+            memcpy(m->we, m->w, (size_t)(e + 1) * sizeof(double));
         }
         return;
     }
     if (t0 == 0.0) {
         double h = t1 - t0;
         switch (e) {
-        case 0: trim_t0(motion, h, 0, m); break;
-        case 1: trim_t0(motion, h, 1, m); break;
-        case 2: trim_t0(motion, h, 2, m); break;
-        case 3: trim_t0(motion, h, 3, m); break;
-        default: trim_t0(motion, h, e, m); break;
+        case 0: trim_t0(motion, h, 0, m); return;
+        case 1: trim_t0(motion, h, 1, m); return;
+        case 2: trim_t0(motion, h, 2, m); return;
+        case 3: trim_t0(motion, h, 3, m); return;
         }
-        return;
     }
     double sb[e + 1][16];
     entries_sbern(motion, e, t0, t1, sb);
@@ -1019,52 +1020,15 @@ static int rational_range(const double *num_hi, const double *num_lo,
 }
 
 /*
- * bx_swept_aabb for degree d.  Per control point i (Bernstein coefficients:
- * the scaled ones divided by C(d, i), as bxp_sbern_to_bern), the centre
- * +- sum_k half_k |u_k| bounds every vertex of the box; the world range is
- * then the hull of those bounds over w_i (rational_range, whose first test
- * and loop are spelled out here for the usual case of positive w_i).
+ * bx_swept_aabb.  Per control point i (Bernstein coefficients: the scaled
+ * ones divided by C(d, i), as bxp_sbern_to_bern), the centre +- sum_k
+ * half_k |u_k| bounds every vertex of the box; the world range is then the
+ * hull of those bounds over w_i (rational_range).  The preparations of
+ * t0 = 0 compute the same numbers on the way (box_known).
  */
-BX_INLINE int swept_aabb(const bx_moving *m, int d, double lo[3], double hi[3])
-{
-    double w[BXM_CAP];
-    int pos = 1;
-    BX_UNROLL
-    for (int i = 0; i <= d; i++) {
-        w[i] = m->w[i] / binom[d][i];
-        pos &= w[i] > 0.0;
-    }
-    BX_UNROLL
-    for (int r = 0; r < 3; r++) {
-        double up[BXM_CAP], dn[BXM_CAP];
-        BX_UNROLL
-        for (int i = 0; i <= d; i++) {
-            double c = m->p[r][i] / binom[d][i], e = 0.0;
-            BX_UNROLL
-            for (int k = 0; k < 3; k++)
-                e += m->half[k] * fabs(m->u[k][r][i]) / binom[d][i];
-            up[i] = c + e;
-            dn[i] = c - e;
-        }
-        double vmin = INFINITY, vmax = -INFINITY;
-        if (pos) {
-            BX_UNROLL
-            for (int i = 0; i <= d; i++) {
-                double vh = up[i] / w[i], vl = dn[i] / w[i];
-                vmax = vh > vmax ? vh : vmax;
-                vmin = vl < vmin ? vl : vmin;
-            }
-        } else if (!rational_range(up, dn, w, d, 0, &vmin, &vmax)) {
-            return 0;
-        }
-        lo[r] = vmin;
-        hi[r] = vmax;
-    }
-    return 1;
-}
-
 int bx_swept_aabb(const bx_moving *m, double lo[3], double hi[3])
 {
+    int d = m->d;
     if (m->box_known) {
         for (int r = 0; r < 3; r++) {
             lo[r] = m->box_lo[r];
@@ -1072,70 +1036,25 @@ int bx_swept_aabb(const bx_moving *m, double lo[3], double hi[3])
         }
         return 1;
     }
-    switch (m->d) {
-    case 0: return swept_aabb(m, 0, lo, hi);
-    case 1: return swept_aabb(m, 1, lo, hi);
-    case 2: return swept_aabb(m, 2, lo, hi);
-    case 3: return swept_aabb(m, 3, lo, hi);
-    case 4: return swept_aabb(m, 4, lo, hi);
-    default: return swept_aabb(m, m->d, lo, hi);
-    }
-}
-
-#ifdef BX_LANES
-/*
- * swept_aabb of a and b (same degree d) at once, a in lane 0 and b in
- * lane 1, for the usual case that every w_i of both is positive; returns 0
- * (nothing written) when one is not.
- */
-BX_INLINE int swept_aabb2(const bx_moving *a, const bx_moving *b, int d,
-                          double lo[2][3], double hi[2][3])
-{
-#define BX_AB(field) ((bx_v2){a->field, b->field})
-    bx_v2 w[BXM_CAP], half[3];
-    int pos = 1;
-    BX_UNROLL
-    for (int i = 0; i <= d; i++) {
-        w[i] = BX_AB(w[i]) / binom[d][i];
-        pos &= (w[i][0] > 0.0) & (w[i][1] > 0.0);
-    }
-    if (!pos)
-        return 0;
-    for (int k = 0; k < 3; k++)
-        half[k] = BX_AB(half[k]);
-    BX_UNROLL
+    double w[BXM_CAP];
+    for (int i = 0; i <= d; i++)
+        w[i] = m->w[i] / binom[d][i];
     for (int r = 0; r < 3; r++) {
-        bx_v2 vmin = {INFINITY, INFINITY}, vmax = {-INFINITY, -INFINITY};
-        BX_UNROLL
-        for (int i = 0; i <= d; i++)
-            swept_point2(BX_AB(p[r][i]), BX_AB(u[0][r][i]), BX_AB(u[1][r][i]),
-                         BX_AB(u[2][r][i]), 0.0 + half[0], half, w[i],
-                         binom[d][i], &vmin, &vmax);
-        lo[0][r] = vmin[0];
-        lo[1][r] = vmin[1];
-        hi[0][r] = vmax[0];
-        hi[1][r] = vmax[1];
+        double up[BXM_CAP], dn[BXM_CAP];
+        for (int i = 0; i <= d; i++) {
+            double c = m->p[r][i] / binom[d][i], e = 0.0;
+            for (int k = 0; k < 3; k++)
+                e += m->half[k] * fabs(m->u[k][r][i]) / binom[d][i];
+            up[i] = c + e;
+            dn[i] = c - e;
+        }
+        lo[r] = INFINITY;
+        hi[r] = -INFINITY;
+        if (!rational_range(up, dn, w, d, 0, &lo[r], &hi[r]))
+            return 0;
     }
-#undef BX_AB
     return 1;
 }
-
-/* swept_aabb2 for any degree: 0 when it does not apply. */
-static int swept_aabb2_any(const bx_moving *a, const bx_moving *b,
-                           double lo[2][3], double hi[2][3])
-{
-    if (a->d != b->d)
-        return 0;
-    switch (a->d) {
-    case 0: return swept_aabb2(a, b, 0, lo, hi);
-    case 1: return swept_aabb2(a, b, 1, lo, hi);
-    case 2: return swept_aabb2(a, b, 2, lo, hi);
-    case 3: return swept_aabb2(a, b, 3, lo, hi);
-    case 4: return swept_aabb2(a, b, 4, lo, hi);
-    default: return 0;
-    }
-}
-#endif
 
 int bx_swept_test(const bx_moving *a, const bx_moving *b, double size,
                   double *tol, int *apart)
@@ -1150,11 +1069,8 @@ int bx_swept_test(const bx_moving *a, const bx_moving *b, double size,
     if (a->box_known && b->box_known) {
         coord = a->box_coord > b->box_coord ? a->box_coord : b->box_coord;
     } else {
-#ifdef BX_LANES
-        if (!swept_aabb2_any(a, b, lo, hi))
-#endif
-            if (!bx_swept_aabb(a, lo[0], hi[0]) || !bx_swept_aabb(b, lo[1], hi[1]))
-                return 0;
+        if (!bx_swept_aabb(a, lo[0], hi[0]) || !bx_swept_aabb(b, lo[1], hi[1]))
+            return 0;
         la = lo[0];
         ha = hi[0];
         lb = lo[1];
