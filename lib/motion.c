@@ -622,8 +622,6 @@ BX_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
         BX_UNROLL
         for (int i = 0; i <= d; i++) {
             bx_v2 pi = t[i] + cx * u0[i] + cy * u1[i] + cz * u2[i];
-            swept_point2(pi, u0[i], u1[i], u2[i], h0z, half, wb[i],
-                         binom[d][i], &vmin, &vmax);
             a->u[0][r][i] = u0[i][0];
             b->u[0][r][i] = u0[i][1];
             a->u[1][r][i] = u1[i][0];
@@ -633,6 +631,8 @@ BX_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
             a->p[r][i] = pi[0];
             b->p[r][i] = pi[1];
             sum += bx_vabs(u0[i]) + bx_vabs(u1[i]) + (bx_vabs(u2[i]) + bx_vabs(pi));
+            swept_point2(pi, u0[i], u1[i], u2[i], h0z, half, wb[i],
+                         binom[d][i], &vmin, &vmax);
         }
         a->box_lo[r] = vmin[0];
         b->box_lo[r] = vmin[1];
