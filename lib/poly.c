@@ -216,10 +216,8 @@ sbern_muladd_impl(double *out, double k, const double *a, int n,
 {
     DEGREE_IN_RANGE(n);
     DEGREE_IN_RANGE(m);
-#pragma GCC unroll 33
     for (int i = 0; i <= n; i++) {
         double ka = k * a[i], *restrict o = out + i;
-#pragma GCC unroll 33
         for (int j = 0; j <= m; j++)
             o[j] += ka * b[j];
     }
@@ -287,20 +285,16 @@ bern_eval_impl(const double *b, int n, double s)
     if (s <= 0.5) {
         double r = s / (1.0 - s), f = 1.0 - s, fn = 1.0;
         v = b[n] * C[n];
-#pragma GCC unroll 32
         for (int i = n - 1; i >= 0; i--)
             v = v * r + b[i] * C[i];
-#pragma GCC unroll 32
         for (int i = 0; i < n; i++)
             fn *= f;
         return v * fn;
     }
     double u = (1.0 - s) / s, sn = 1.0;
     v = b[0] * C[0];
-#pragma GCC unroll 32
     for (int i = 1; i <= n; i++)
         v = v * u + b[i] * C[i];
-#pragma GCC unroll 32
     for (int i = 0; i < n; i++)
         sn *= s;
     return v * sn;
@@ -329,9 +323,7 @@ bern_split_impl(const double *b, int n, double t, double *left, double *right)
     memcpy(w, b, (size_t)(n + 1) * sizeof *w);
     left[0] = b[0];
     right[n] = b[n];
-#pragma GCC unroll 32
     for (int r = 1; r <= n; r++) {
-#pragma GCC unroll 32
         for (int i = 0; i <= n - r; i++)
             w[i] += t * (w[i + 1] - w[i]);
         left[r] = w[0];
@@ -364,7 +356,6 @@ bern_split2_impl(const double *b1, const double *b2, int n, double *left1,
 {
     DEGREE_IN_RANGE(n);
     double w[CAP][2];
-#pragma GCC unroll 33
     for (int i = 0; i <= n; i++) {
         w[i][0] = b1[i];
         w[i][1] = b2[i];
@@ -373,9 +364,7 @@ bern_split2_impl(const double *b1, const double *b2, int n, double *left1,
     left2[0] = b2[0];
     right1[n] = b1[n];
     right2[n] = b2[n];
-#pragma GCC unroll 32
     for (int r = 1; r <= n; r++) {
-#pragma GCC unroll 32
         for (int i = 0; i <= n - r; i++) {
             w[i][0] += 0.5 * (w[i + 1][0] - w[i][0]);
             w[i][1] += 0.5 * (w[i + 1][1] - w[i][1]);
@@ -416,22 +405,18 @@ restrict_impl(const double *b, int n, double a, double c, double *out)
 {
     DEGREE_IN_RANGE(n);
     double w[CAP];
-#pragma GCC unroll 33
     for (int i = 0; i <= n; i++)
         w[i] = b[i];
     if (c < 1.0)
         for (int r = 1; r <= n; r++)
-#pragma GCC unroll 32
             for (int j = n; j >= r; j--)
                 w[j] = w[j - 1] + c * (w[j] - w[j - 1]);
     if (a > 0.0 && c > 0.0) {
         double t = a / c;
         for (int r = 1; r <= n; r++)
-#pragma GCC unroll 32
             for (int j = 0; j <= n - r; j++)
                 w[j] += t * (w[j + 1] - w[j]);
     }
-#pragma GCC unroll 33
     for (int i = 0; i <= n; i++)
         out[i] = w[i];
 }
@@ -459,14 +444,12 @@ restrict2_impl(const double *b1, const double *b2, int n, double a, double c,
 {
     DEGREE_IN_RANGE(n);
     double w[CAP][2];
-#pragma GCC unroll 33
     for (int i = 0; i <= n; i++) {
         w[i][0] = b1[i];
         w[i][1] = b2[i];
     }
     if (c < 1.0)
         for (int r = 1; r <= n; r++)
-#pragma GCC unroll 32
             for (int j = n; j >= r; j--) {
                 w[j][0] = w[j - 1][0] + c * (w[j][0] - w[j - 1][0]);
                 w[j][1] = w[j - 1][1] + c * (w[j][1] - w[j - 1][1]);
@@ -474,13 +457,11 @@ restrict2_impl(const double *b1, const double *b2, int n, double a, double c,
     if (a > 0.0 && c > 0.0) {
         double t = a / c;
         for (int r = 1; r <= n; r++)
-#pragma GCC unroll 32
             for (int j = 0; j <= n - r; j++) {
                 w[j][0] += t * (w[j + 1][0] - w[j][0]);
                 w[j][1] += t * (w[j + 1][1] - w[j][1]);
             }
     }
-#pragma GCC unroll 33
     for (int i = 0; i <= n; i++) {
         out1[i] = w[i][0];
         out2[i] = w[i][1];
@@ -547,12 +528,10 @@ bern_eval_d_impl(const double *b, int n, double s, double *dp)
     if (s <= 0.5) {
         double t = 1.0 - s, r = s / t;
         v = b[n] * C[n];
-#pragma GCC unroll 32
         for (int i = n - 1; i >= 0; i--) {
             dv = dv * r + v;
             v = v * r + b[i] * C[i];
         }
-#pragma GCC unroll 32
         for (int i = 0; i < n; i++)
             f *= t;
         /* p = t^n v(r), r = s / t: p' = t^n (v' / t - n v) / t. */
@@ -561,12 +540,10 @@ bern_eval_d_impl(const double *b, int n, double s, double *dp)
     }
     double u = (1.0 - s) / s;
     v = b[0] * C[0];
-#pragma GCC unroll 32
     for (int i = 1; i <= n; i++) {
         dv = dv * u + v;
         v = v * u + b[i] * C[i];
     }
-#pragma GCC unroll 32
     for (int i = 0; i < n; i++)
         f *= s;
     /* p = s^n v(u), u = (1 - s) / s: p' = s^n (n v - v' / s) / s. */

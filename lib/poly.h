@@ -21,8 +21,9 @@
 /**
  * Hot kernels are written once with the degree as a parameter and expanded,
  * by a switch on the degree, for the degrees met most (rigid motions of
- * degree 2), where their loops unroll completely (#pragma GCC unroll).  The
- * promise that n is in range lets the compiler see that the unrolled copies
+ * degree 2), where the compiler can unroll their loops completely (the
+ * library is built with -fpeel-loops where the compiler has it).  The
+ * promise that n is in range lets the compiler see that unrolled copies
  * stay inside the arrays.
  */
 #define DEGREE_IN_RANGE(n)                                                     \

@@ -217,12 +217,9 @@ cross_row_impl(pvec a, int n, pvec b, int m, int r, double *o)
     DEGREE_IN_RANGE(m);
     const double *a1 = a.r[(r + 1) % 3], *a2 = a.r[(r + 2) % 3];
     const double *b1 = b.r[(r + 1) % 3], *b2 = b.r[(r + 2) % 3];
-#pragma GCC unroll 33
     for (int k = 0; k <= n + m; k++)
         o[k] = 0.0;
-#pragma GCC unroll 33
     for (int i = 0; i <= n; i++)
-#pragma GCC unroll 33
         for (int j = 0; j <= m; j++)
             o[i + j] += a1[i] * b2[j] - a2[i] * b1[j];
 }
@@ -245,13 +242,10 @@ dot_poly_impl(pvec a, int n, pvec b, int m, double *out)
     DEGREE_IN_RANGE(m);
     const double *a0 = a.r[0], *a1 = a.r[1], *a2 = a.r[2];
     const double *b0 = b.r[0], *b1 = b.r[1], *b2 = b.r[2];
-#pragma GCC unroll 33
     for (int k = 0; k <= n + m; k++)
         out[k] = 0.0;
-#pragma GCC unroll 33
     for (int i = 0; i <= n; i++) {
         double x0 = a0[i], x1 = a1[i], x2 = a2[i], *restrict o = out + i;
-#pragma GCC unroll 33
         for (int j = 0; j <= m; j++)
             o[j] += x0 * b0[j] + x1 * b1[j] + x2 * b2[j];
     }
@@ -286,26 +280,20 @@ gram_within(const double (*u)[3][BXM_CAP], const double *ww, int d, double lim)
 {
     DEGREE_IN_RANGE(2 * d);
     double c[6][2 * BXM_CAP];
-#pragma GCC unroll 17
     for (int i = 0; i <= 2 * d; i++)
         c[0][i] = -ww[i];
-#pragma GCC unroll 9
     for (int i = 0; i <= d; i++)
-#pragma GCC unroll 9
         for (int j = 0; j <= d; j++)
             c[0][i + j] += u[0][0][i] * u[0][0][j] + u[0][1][i] * u[0][1][j] +
                            u[0][2][i] * u[0][2][j];
     for (int i = 0; i <= 2 * d; i++)
         if (!(fabs(c[0][i]) <= lim))
             return 0;
-#pragma GCC unroll 17
     for (int i = 0; i <= 2 * d; i++) {
         c[1][i] = c[2][i] = c[4][i] = 0.0;
         c[3][i] = c[5][i] = -ww[i];
     }
-#pragma GCC unroll 9
     for (int i = 0; i <= d; i++)
-#pragma GCC unroll 9
         for (int j = 0; j <= d; j++) {
             double a0 = u[0][0][i], a1 = u[0][1][i], a2 = u[0][2][i];
             double b0 = u[1][0][i], b1 = u[1][1][i], b2 = u[1][2][i];
@@ -696,12 +684,10 @@ sbern_horner(const double *p, int n, double r, int rev)
     double v;
     if (!rev) {
         v = p[n];
-#pragma GCC unroll 32
         for (int i = n - 1; i >= 0; i--)
             v = v * r + p[i];
     } else {
         v = p[0];
-#pragma GCC unroll 32
         for (int i = 1; i <= n; i++)
             v = v * r + p[i];
     }
