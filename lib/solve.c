@@ -76,8 +76,8 @@ typedef struct term {
  * each `stride` doubles (the highest axis degree + 1), laid out as: D (3),
  * uB_j x D (9), face normals of A and B (9 + 9, general motions only),
  * products q (nq, scaled Bernstein), their roots (nq), axis polynomials
- * x_n = n . D in Bernstein form (15), their roots (15), and for general
- * motions of low degree the products W q of the terms in Bernstein form (40).
+ * x_n = n . D in Bernstein form (15), and for general motions of low degree
+ * the products W q of the terms in Bernstein form (40).
  */
 typedef struct solver {
     const bx_moving *A, *B;
@@ -87,7 +87,7 @@ typedef struct solver {
     int stride;       /* doubles per slot */
     double tol;       /* separation (length) counted as touching */
     double face_bias; /* preference of face axes over edge axes (length) */
-    double *D, *V, *nA, *nB, *q, *qroots, *xb, *xroots, *tb;
+    double *D, *V, *nA, *nB, *q, *qroots, *xb, *tb;
     unsigned have;    /* HAVE_D, HAVE_NA, HAVE_NB, HAVE_V << j */
     uint32_t qbuilt, xbuilt, noisebuilt, termsbuilt;
     uint64_t tbuilt;
@@ -96,7 +96,7 @@ typedef struct solver {
     signed char qzero[NQ_GENERAL], qcount[NQ_GENERAL];
     int xdeg[NAXES];
     double xscale[NAXES], xnoise[NAXES];
-    signed char xzero[NAXES], xcount[NAXES], nterms[NAXES];
+    signed char nterms[NAXES];
     term terms[NAXES][4];     /* axis_terms, listed once per axis */
     double wAB[2 * BOXTOI_MAX_DEGREE + 1]; /* wA wB, scaled Bernstein */
     double wscale[3];                       /* largest coefficient of each weight */
@@ -142,8 +142,8 @@ static int keeps_products(int rigid, int stride)
 static size_t arena_size(int rigid, int dA, int dB, int dD)
 {
     int stride = axis_degree_max(rigid, dA, dB, dD) + 1;
-    size_t slots = rigid ? 12 + 2 * NQ_RIGID + 2 * NAXES
-                         : 12 + 18 + 2 * NQ_GENERAL + 2 * NAXES;
+    size_t slots = rigid ? 12 + 2 * NQ_RIGID + NAXES
+                         : 12 + 18 + 2 * NQ_GENERAL + NAXES;
     if (keeps_products(rigid, stride))
         slots += NT_GENERAL;
     return slots * (size_t)stride;
@@ -170,8 +170,6 @@ static void solver_arena(solver *S, double *arena)
     S->qroots = p;
     p += nq * st;
     S->xb = p;
-    p += NAXES * st;
-    S->xroots = p;
     p += NAXES * st;
     S->tb = keeps_products(S->rigid, st) ? p : NULL;
 }
@@ -521,18 +519,9 @@ static const double *need_x(solver *S, int axis)
         S->xscale[axis] = dot_poly(pv9m(S->A->ue[i], S->umax[0][i]), dA,
                                    pv_slots(v, st, S->vmax[j]), dB + dD, out);
     }
-    S->xzero[axis] = max_abs(out, S->xdeg[axis]) <= 64.0 * DBL_EPSILON * S->xscale[axis];
-    S->xcount[axis] = -1;
     bxp_sbern_to_bern(out, S->xdeg[axis], out);
     S->xbuilt |= 1u << axis;
     return out;
-}
-
-/* Next root of x_axis after a, or stop (see next_change). */
-static double x_next_change(solver *S, int axis, double a, double stop)
-{
-    return next_change(S->xb + axis * S->stride, S->xdeg[axis], S->xzero[axis],
-                       &S->xcount[axis], S->xroots + axis * S->stride, a, stop);
 }
 
 /* The terms of axis function f_axis (at most 4). */
@@ -790,22 +779,37 @@ static int axis_first(solver *S, int axis, double start, double stop,
     double a = start;
     for (int piece = 0; piece < 8 * (BXP_MAX_DEGREE + 1) && a <= stop; piece++) {
         double b = stop;
-        /*
-         * While the axis separates, n . D cannot change sign, so its roots
-         * only cut pieces when looking for the axis to start separating.
-         */
-        if (want_positive)
-            b = x_next_change(S, axis, a, b);
         for (int k = 0; k < nt; k++)
             b = q_next_change(S, t[k].q, a, b);
-        double mid = 0.5 * (a + b), gb[PCAP];
-        double sx = bxp_bern_eval(xb, n, want_positive ? mid : a) >= 0.0
-                        ? 1.0 : -1.0;
+        double mid = 0.5 * (a + b), gb[PCAP], gm[PCAP];
         terms_bern(S, t, nt, mid, n, gb);
-        for (int i = 0; i <= n; i++)
-            gb[i] = sx * xb[i] - gb[i] - level;
-        if (bxp_bern_first_tol(gb, n, a, b, want_positive, noise, out))
-            return 1;
+        if (want_positive) {
+            /*
+             * |x| - sum > level iff x - sum > level or -x - sum > level:
+             * the first point of either, so the roots of x need no listing.
+             */
+            double rp, rm;
+            for (int i = 0; i <= n; i++) {
+                gm[i] = -xb[i] - gb[i] - level;
+                gb[i] = xb[i] - gb[i] - level;
+            }
+            int fp = bxp_bern_first_tol(gb, n, a, b, 1, noise, &rp);
+            int fm = bxp_bern_first_tol(gm, n, a, fp ? rp : b, 1, noise, &rm);
+            if (fp || fm) {
+                *out = fm && (!fp || rm < rp) ? rm : rp;
+                return 1;
+            }
+        } else {
+            /*
+             * While the axis separates, n . D cannot change sign: its sign at
+             * the start of the piece holds up to the first point sought.
+             */
+            double sx = bxp_bern_eval(xb, n, a) >= 0.0 ? 1.0 : -1.0;
+            for (int i = 0; i <= n; i++)
+                gb[i] = sx * xb[i] - gb[i] - level;
+            if (bxp_bern_first_tol(gb, n, a, b, 0, noise, out))
+                return 1;
+        }
         if (b >= stop)
             return 0;
         a = b;
