@@ -17,23 +17,6 @@
 #define RANGE_LIMIT 1e60
 
 /*
- * Binomials C(n, k) for n <= BOXTOI_MAX_DEGREE (exact in double): the
- * numbers of bxp_binomial, in a table the compiler folds into constants
- * when the degree is one.
- */
-static const double binom[BXM_CAP][BXM_CAP] = {
-    {1},
-    {1, 1},
-    {1, 2, 1},
-    {1, 3, 3, 1},
-    {1, 4, 6, 4, 1},
-    {1, 5, 10, 10, 5, 1},
-    {1, 6, 15, 20, 15, 6, 1},
-    {1, 7, 21, 35, 35, 21, 7, 1},
-    {1, 8, 28, 56, 70, 56, 28, 8, 1},
-};
-
-/*
  * The hot paths below are written once for any degree d and inlined into
  * one copy per low degree (the switch statements on the degree), where the
  * loops unroll and the binomials become constants.  Every copy performs
@@ -253,10 +236,10 @@ BX_INLINE void entry_sb0(const boxtoi_motion *m, int r, int c,
     double z0 = 0.0 + pw[0];
     BX_UNROLL
     for (int j = 0; j <= d; j++) {
-        double a = z0 * binom[d][j];
+        double a = z0 * bxp_binomial_table[d][j];
         BX_UNROLL
         for (int i = 1; i <= j; i++)
-            a += pw[i] * binom[d - i][j - i];
+            a += pw[i] * bxp_binomial_table[d - i][j - i];
         out[j] = a;
     }
 }
@@ -414,7 +397,7 @@ BX_INLINE int prepare_t0(const boxtoi_motion *motion, const double centre[3],
     BX_UNROLL
     for (int i = 0; i <= d; i++) {
         sum += out->w[i];
-        wb[i] = out->w[i] / binom[d][i]; /* >= DBL_MIN / 70 > 0 */
+        wb[i] = out->w[i] / bxp_binomial_table[d][i]; /* >= DBL_MIN / 70 > 0 */
     }
     BX_UNROLL
     for (int r = 0; r < 3; r++) {
@@ -430,7 +413,7 @@ BX_INLINE int prepare_t0(const boxtoi_motion *motion, const double centre[3],
             p[i] = t[i] + centre[0] * u0[i] + centre[1] * u1[i] + centre[2] * u2[i];
             sum += fabs(u0[i]) + fabs(u1[i]) + (fabs(u2[i]) + fabs(p[i]));
             /* bx_swept_aabb's bounds of this control point (all w_i > 0). */
-            double b = binom[d][i], c = p[i] / b, e = 0.0;
+            double b = bxp_binomial_table[d][i], c = p[i] / b, e = 0.0;
             e += out->half[0] * fabs(u0[i]) / b;
             e += out->half[1] * fabs(u1[i]) / b;
             e += out->half[2] * fabs(u2[i]) / b;
@@ -519,10 +502,10 @@ BX_INLINE void entry2_sb0(const boxtoi_motion *ma, const boxtoi_motion *mb,
     bx_v2 z0 = 0.0 + pw[0]; /* as in entry_sb0 */
     BX_UNROLL
     for (int j = 0; j <= d; j++) {
-        bx_v2 a = z0 * binom[d][j];
+        bx_v2 a = z0 * bxp_binomial_table[d][j];
         BX_UNROLL
         for (int i = 1; i <= j; i++)
-            a += pw[i] * binom[d - i][j - i];
+            a += pw[i] * bxp_binomial_table[d - i][j - i];
         out[j] = a;
     }
 }
@@ -608,7 +591,7 @@ BX_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
         a->w[i] = w[i][0];
         b->w[i] = w[i][1];
         sum += w[i];
-        wb[i] = w[i] / binom[d][i]; /* >= DBL_MIN / 6 > 0 */
+        wb[i] = w[i] / bxp_binomial_table[d][i]; /* >= DBL_MIN / 6 > 0 */
     }
     bx_v2 cx = centre[0], cy = centre[1], cz = centre[2], coord = {0.0, 0.0};
     bx_v2 h0z = 0.0 + half[0];
@@ -632,7 +615,7 @@ BX_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
             b->p[r][i] = pi[1];
             sum += bx_vabs(u0[i]) + bx_vabs(u1[i]) + (bx_vabs(u2[i]) + bx_vabs(pi));
             swept_point2(pi, u0[i], u1[i], u2[i], h0z, half, wb[i],
-                         binom[d][i], &vmin, &vmax);
+                         bxp_binomial_table[d][i], &vmin, &vmax);
         }
         a->box_lo[r] = vmin[0];
         b->box_lo[r] = vmin[1];
@@ -1038,13 +1021,13 @@ int bx_swept_aabb(const bx_moving *m, double lo[3], double hi[3])
     }
     double w[BXM_CAP];
     for (int i = 0; i <= d; i++)
-        w[i] = m->w[i] / binom[d][i];
+        w[i] = m->w[i] / bxp_binomial_table[d][i];
     for (int r = 0; r < 3; r++) {
         double up[BXM_CAP], dn[BXM_CAP];
         for (int i = 0; i <= d; i++) {
-            double c = m->p[r][i] / binom[d][i], e = 0.0;
+            double c = m->p[r][i] / bxp_binomial_table[d][i], e = 0.0;
             for (int k = 0; k < 3; k++)
-                e += m->half[k] * fabs(m->u[k][r][i]) / binom[d][i];
+                e += m->half[k] * fabs(m->u[k][r][i]) / bxp_binomial_table[d][i];
             up[i] = c + e;
             dn[i] = c - e;
         }
