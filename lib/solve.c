@@ -441,14 +441,11 @@ static inline const double *need_q(solver *S, int idx)
  * Next root of a polynomial (Bernstein form b, degree n) strictly after a
  * and before stop, or stop.  All its roots on [0, 1] are listed into roots
  * once (*count < 0 before: sign changes polished to full precision,
- * tangential roots located), so axes sharing a polynomial reuse them.  A
- * polynomial that is zero to rounding (zero) has no sign to track: stop.
+ * tangential roots located), so axes sharing a polynomial reuse them.
  */
-static double next_change(const double *b, int n, int zero, signed char *count,
+static double next_change(const double *b, int n, signed char *count,
                           double *roots, double a, double stop)
 {
-    if (zero)
-        return stop;
     if (*count < 0) {
         /* Coefficients clearly of one sign: no root (bxp_bern_roots agrees). */
         double noise = 8.0 * (n + 1) * DBL_EPSILON * max_abs(b, n);
@@ -478,9 +475,9 @@ static double q_next_change(solver *S, int idx, double a, double stop)
     if (S->qcount[idx] < 0) {
         double b[PCAP];
         bxp_sbern_to_bern(q, n, b);
-        return next_change(b, n, 0, &S->qcount[idx], roots, a, stop);
+        return next_change(b, n, &S->qcount[idx], roots, a, stop);
     }
-    return next_change(NULL, n, 0, &S->qcount[idx], roots, a, stop);
+    return next_change(NULL, n, &S->qcount[idx], roots, a, stop);
 }
 
 /* x_n = n . D for the axis, in Bernstein form, built when first needed. */
