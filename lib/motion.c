@@ -24,10 +24,8 @@
  * same order, so its results are the same bit for bit.
  */
 #if defined(__GNUC__)
-#define BX_INLINE static inline __attribute__((always_inline))
 #define BX_UNROLL _Pragma("GCC unroll 9")
 #else
-#define BX_INLINE static inline
 #define BX_UNROLL
 #endif
 
@@ -47,28 +45,28 @@ typedef long long bx_m2 __attribute__((vector_size(2 * sizeof(double))));
  * NaN and equal zeros included).
  */
 #ifdef __SSE2__
-BX_INLINE bx_v2 bx_vmin(bx_v2 x, bx_v2 y)
+BXP_INLINE bx_v2 bx_vmin(bx_v2 x, bx_v2 y)
 {
     return (bx_v2)_mm_min_pd((__m128d)x, (__m128d)y);
 }
-BX_INLINE bx_v2 bx_vmax(bx_v2 x, bx_v2 y)
+BXP_INLINE bx_v2 bx_vmax(bx_v2 x, bx_v2 y)
 {
     return (bx_v2)_mm_max_pd((__m128d)x, (__m128d)y);
 }
 #else
-BX_INLINE bx_v2 bx_vmin(bx_v2 x, bx_v2 y)
+BXP_INLINE bx_v2 bx_vmin(bx_v2 x, bx_v2 y)
 {
     bx_m2 m = x < y;
     return (bx_v2)(((bx_m2)x & m) | ((bx_m2)y & ~m));
 }
-BX_INLINE bx_v2 bx_vmax(bx_v2 x, bx_v2 y)
+BXP_INLINE bx_v2 bx_vmax(bx_v2 x, bx_v2 y)
 {
     bx_m2 m = x > y;
     return (bx_v2)(((bx_m2)x & m) | ((bx_m2)y & ~m));
 }
 #endif
 /* A comparison's result as bits: 1 for lane 0 true, 2 for lane 1. */
-BX_INLINE int bx_bits(bx_m2 m)
+BXP_INLINE int bx_bits(bx_m2 m)
 {
 #ifdef __SSE2__
     return _mm_movemask_pd((__m128d)m);
@@ -77,7 +75,7 @@ BX_INLINE int bx_bits(bx_m2 m)
 #endif
 }
 /* Square roots, lane by lane (of numbers >= 0, as sqrt gives them). */
-BX_INLINE bx_v2 bx_vsqrt(bx_v2 x)
+BXP_INLINE bx_v2 bx_vsqrt(bx_v2 x)
 {
 #ifdef __SSE2__
     return (bx_v2)_mm_sqrt_pd((__m128d)x);
@@ -86,7 +84,7 @@ BX_INLINE bx_v2 bx_vsqrt(bx_v2 x)
 #endif
 }
 /* fabs, lane by lane: clear the sign bits. */
-BX_INLINE bx_v2 bx_vabs(bx_v2 x)
+BXP_INLINE bx_v2 bx_vabs(bx_v2 x)
 {
     return (bx_v2)((bx_m2)x & (bx_m2){INT64_MAX, INT64_MAX});
 }
@@ -208,7 +206,7 @@ static void entries_sbern(const boxtoi_motion *m, int d, double t0, double t1,
  * hp[k] = h^k for every k < BXM_CAP, by the products entries_sbern forms
  * (those above the degree are not used).
  */
-BX_INLINE void powers_of(double h, double *hp)
+BXP_INLINE void powers_of(double h, double *hp)
 {
     hp[0] = 1.0;
     BX_UNROLL
@@ -222,7 +220,7 @@ BX_INLINE void powers_of(double h, double *hp)
  * being 0 + sum_{i <= j} (c_i h^i) C(d - i, j - i) added in increasing i.
  * hp = NULL stands for h = 1, where every h^i is 1 and c_i h^i is c_i.
  */
-BX_INLINE void entry_sb0(const boxtoi_motion *m, int r, int c,
+BXP_INLINE void entry_sb0(const boxtoi_motion *m, int r, int c,
                          const double *hp, int d, double *out)
 {
     double pw[BXM_CAP];
@@ -262,7 +260,7 @@ static double max_abs(const double *a, int n)
  * polynomial has no zero on [0, 1].  lo, hi and sum are the least and
  * largest coefficient and their sum (NaN when one is NaN; lo and hi skip it).
  */
-BX_INLINE int signed_range(double lo, double hi, double sum)
+BXP_INLINE int signed_range(double lo, double hi, double sum)
 {
     return sum == sum && (lo >= DBL_MIN || hi <= -DBL_MIN);
 }
@@ -366,7 +364,7 @@ static boxtoi_reason prepare_general(const boxtoi_motion *motion,
  *   the largest of them, since rounding is monotonic; a NaN or an infinity
  *   makes the sum fail the test.
  */
-BX_INLINE int prepare_t0(const boxtoi_motion *motion, const double centre[3],
+BXP_INLINE int prepare_t0(const boxtoi_motion *motion, const double centre[3],
                          double h, int unit, int d, bx_moving *out)
 {
     double hbuf[BXM_CAP], *hp = unit ? NULL : hbuf; /* NULL: h = 1 */
@@ -490,7 +488,7 @@ boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
 
 #ifdef BX_LANES
 /* entry_sb0 of entry (r, c) of ma (lane 0) and mb (lane 1). */
-BX_INLINE void entry2_sb0(const boxtoi_motion *ma, const boxtoi_motion *mb,
+BXP_INLINE void entry2_sb0(const boxtoi_motion *ma, const boxtoi_motion *mb,
                           int r, int c, const double *hp, int d, bx_v2 *out)
 {
     bx_v2 pw[BXM_CAP];
@@ -517,7 +515,7 @@ BX_INLINE void entry2_sb0(const boxtoi_motion *ma, const boxtoi_motion *mb,
  * bx_swept_aabb's first term 0 + half[0] |u0| / b is h0z |u0| / b (half[0] is
  * +-0 or positive, so both are +0 when half[0] is a zero, else equal).
  */
-BX_INLINE void swept_point2(bx_v2 p, bx_v2 u0, bx_v2 u1, bx_v2 u2,
+BXP_INLINE void swept_point2(bx_v2 p, bx_v2 u0, bx_v2 u1, bx_v2 u2,
                             bx_v2 h0z, const bx_v2 half[3], bx_v2 wb,
                             double b, bx_v2 *vmin, bx_v2 *vmax)
 {
@@ -534,7 +532,7 @@ BX_INLINE void swept_point2(bx_v2 p, bx_v2 u0, bx_v2 u1, bx_v2 u2,
  * lane 0 and mb into b in lane 1.  Returns 1 when both are of the usual
  * kind (then a and b hold what prepare_t0 would put there), else 0.
  */
-BX_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
+BXP_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
                            const boxtoi_box *bb, const boxtoi_motion *mb,
                            double h, int unit, int d, bx_moving *a,
                            bx_moving *b)
@@ -712,7 +710,7 @@ static void det_exact(const bx_moving *m, double *det)
  * are zero.  A strictly signed polynomial has no zero coefficient, so the
  * answer is det_exact's; when it is 0 the caller asks det_exact.
  */
-BX_INLINE int det_signed(const bx_moving *m, int d)
+BXP_INLINE int det_signed(const bx_moving *m, int d)
 {
     const double(*u0)[BXM_CAP] = m->u[0], (*u1)[BXM_CAP] = m->u[1],
                  (*u2)[BXM_CAP] = m->u[2];
@@ -754,7 +752,7 @@ BX_INLINE int det_signed(const bx_moving *m, int d)
 
 #ifdef BX_LANES
 /* det_signed of a and b (same degree d) at once, a in lane 0, b in lane 1. */
-BX_INLINE void det_signed2(const bx_moving *a, const bx_moving *b, int d,
+BXP_INLINE void det_signed2(const bx_moving *a, const bx_moving *b, int d,
                            int sure[2])
 {
 #define BX_AB(field) ((bx_v2){a->field, b->field})
@@ -862,7 +860,7 @@ static int shape_degree(const boxtoi_motion *motion, int d)
 }
 
 /* bx_trim's conversion at degree e for t0 = 0 (entry_sb0, then the flip). */
-BX_INLINE void trim_t0(const boxtoi_motion *motion, double h, int e,
+BXP_INLINE void trim_t0(const boxtoi_motion *motion, double h, int e,
                        bx_moving *m)
 {
     double hp[BXM_CAP], v[BXM_CAP];
@@ -883,7 +881,7 @@ BX_INLINE void trim_t0(const boxtoi_motion *motion, double h, int e,
 }
 
 /* ue = u and we = w, degree e (a few moves, no calls, at low degrees). */
-BX_INLINE void copy_shape(bx_moving *m, int e)
+BXP_INLINE void copy_shape(bx_moving *m, int e)
 {
     BX_UNROLL
     for (int i = 0; i <= e; i++) {

@@ -174,7 +174,7 @@ void bxp_sbern_mul(const double *a, int n, const double *b, int m, double *out)
             out[i + j] += a[i] * b[j];
 }
 
-static inline __attribute__((always_inline)) void
+BXP_INLINE void
 sbern_muladd_impl(double *out, double k, const double *a, int n,
                   const double *b, int m)
 {
@@ -240,7 +240,7 @@ double bxp_sbern_eval(const double *sb, int n, double s)
 }
 
 /* Same Horner scheme with the binomials folded in. */
-static inline __attribute__((always_inline)) double
+BXP_INLINE double
 bern_eval_impl(const double *b, int n, double s)
 {
     DEGREE_IN_RANGE(n);
@@ -279,7 +279,7 @@ double bxp_bern_eval(const double *b, int n, double s)
 }
 
 /* de Casteljau split at t: left on [0, t], right on [t, 1]. */
-static inline __attribute__((always_inline)) void
+BXP_INLINE void
 bern_split_impl(const double *b, int n, double t, double *left, double *right)
 {
     DEGREE_IN_RANGE(n);
@@ -314,7 +314,7 @@ static void bern_split(const double *b, int n, double t, double *left,
 }
 
 /* bern_split of two polynomials at 0.5 at once, side by side (same results). */
-static inline __attribute__((always_inline)) void
+BXP_INLINE void
 bern_split2_impl(const double *b1, const double *b2, int n, double *left1,
                  double *right1, double *left2, double *right2)
 {
@@ -364,7 +364,7 @@ static void bern_split2(const double *b1, const double *b2, int n,
  * c) in slot r; then the right part [a / c, 1] of that keeps b_j^(n-j) in
  * slot j.
  */
-static inline __attribute__((always_inline)) void
+BXP_INLINE void
 restrict_impl(const double *b, int n, double a, double c, double *out)
 {
     DEGREE_IN_RANGE(n);
@@ -402,7 +402,7 @@ void bxp_bern_restrict(const double *b, int n, double a, double c, double *out)
     }
 }
 
-static inline __attribute__((always_inline)) void
+BXP_INLINE void
 restrict2_impl(const double *b1, const double *b2, int n, double a, double c,
                double *out1, double *out2)
 {
@@ -483,7 +483,7 @@ static int wanted(const struct first_search *fs, double v)
  * [0, 1]: the Horner scheme of bxp_bern_eval (same value) with the
  * derivative carried along.
  */
-static inline __attribute__((always_inline)) double
+BXP_INLINE double
 bern_eval_d_impl(const double *b, int n, double s, double *dp)
 {
     DEGREE_IN_RANGE(n);

@@ -22,15 +22,21 @@
  * Hot kernels are written once with the degree as a parameter and expanded,
  * by a switch on the degree, for the degrees met most (rigid motions of
  * degree 2), where the compiler can unroll their loops completely (the
- * library is built with -fpeel-loops where the compiler has it).  The
- * promise that n is in range lets the compiler see that unrolled copies
- * stay inside the arrays.
+ * library is built with -fpeel-loops where the compiler has it): BXP_INLINE
+ * kernels called with constant degrees.  The promise that n is in range
+ * lets the compiler see that unrolled copies stay inside the arrays.
  */
+#if defined(__GNUC__)
+#define BXP_INLINE static inline __attribute__((always_inline))
 #define DEGREE_IN_RANGE(n)                                                     \
     do {                                                                       \
         if ((n) < 0 || (n) > BXP_MAX_DEGREE)                                   \
             __builtin_unreachable();                                           \
     } while (0)
+#else
+#define BXP_INLINE static inline
+#define DEGREE_IN_RANGE(n) ((void)0)
+#endif
 
 /**
  * Pascal's triangle up to row BXP_MAX_DEGREE (exact in double).  Defined

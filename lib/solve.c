@@ -208,7 +208,7 @@ static pvec pv_slots(const double *first, int stride, const double *mx)
  * poly.h).  cross_row: one row r of out = a x b for vectors of SB
  * polynomials (degrees n, m).
  */
-static inline __attribute__((always_inline)) void
+BXP_INLINE void
 cross_row_impl(pvec a, int n, pvec b, int m, int r, double *o)
 {
     DEGREE_IN_RANGE(n);
@@ -233,7 +233,7 @@ static void cross_row(pvec a, int n, pvec b, int m, int r, double *o)
 }
 
 /* Dot product of two vectors of SB polynomials, and the size of its terms. */
-static inline __attribute__((always_inline)) void
+BXP_INLINE void
 dot_poly_impl(pvec a, int n, pvec b, int m, double *out)
 {
     DEGREE_IN_RANGE(n);
@@ -273,7 +273,7 @@ static double dot_poly(pvec a, int n, pvec b, int m, double *out)
  * then the other five in one pass.  Returns 1 when every coefficient is
  * within lim.
  */
-static inline __attribute__((always_inline)) int
+BXP_INLINE int
 gram_within(const double (*u)[3][BXM_CAP], const double *ww, int d, double lim)
 {
     DEGREE_IN_RANGE(2 * d);
@@ -663,7 +663,7 @@ static const double *term_bern(solver *S, const term *tk, int n)
  * except for a sum so small that the product could underflow.  r is
  * s / (1 - s) when rev is 0, else (1 - s) / s (bxp_sbern_eval's branches).
  */
-static inline __attribute__((always_inline)) double
+BXP_INLINE double
 sbern_horner(const double *p, int n, double r, int rev)
 {
     DEGREE_IN_RANGE(n);
