@@ -554,7 +554,8 @@ static double polygon_crossing(const double *q, int n)
 static double newton_polish(const double *b, int n, double lo, double hi,
                             double x, int want_positive, double *lo_out)
 {
-    double dx_old = hi - lo, dx = dx_old;
+    double dx_old = hi - lo, dx = dx_old, probe = 0.0;
+    int probe_side = -1;
     for (int it = 0; it < 200; it++) {
         double mag = fabs(lo) > fabs(hi) ? fabs(lo) : fabs(hi);
         double tiny = 2.0 * DBL_EPSILON * mag;
@@ -576,13 +577,23 @@ static double newton_polish(const double *b, int n, double lo, double hi,
         dx_old = dx;
         dx = step;
         if (d != 0.0 && fabs(step) <= tiny) {
-            /* Converged: probe just across, toward the end that has not moved. */
-            double probe = 2.0 * DBL_EPSILON * fabs(x) + DBL_MIN;
+            /*
+             * Converged: probe across, toward the end that has not moved.
+             * Rounding can keep the computed p on one side over a band of
+             * many ulps around the root, so a probe that lands on the same
+             * side as the last one goes twice as far.
+             */
+            double least = 2.0 * DBL_EPSILON * fabs(x) + DBL_MIN;
+            probe = probe_side == w ? 2.0 * probe : 2.0 * fabs(step);
+            probe = probe > least ? probe : least;
+            probe_side = w;
             xn = w ? x - probe : x + probe;
-        } else if (d == 0.0 || !(xn > lo && xn < hi) ||
-                   fabs(2.0 * step) > fabs(dx_old)) {
-            xn = 0.5 * (lo + hi);
-            dx = hi - lo;
+        } else {
+            probe_side = -1;
+            if (d == 0.0 || !(xn > lo && xn < hi) || fabs(2.0 * step) > fabs(dx_old)) {
+                xn = 0.5 * (lo + hi);
+                dx = hi - lo;
+            }
         }
         x = xn;
     }

@@ -434,6 +434,33 @@ static void test_first(void)
     check_first("32 roots", b32, NMAX, 0.5 * (roots[1] + roots[2]), 1.0, 0, roots[2], 1e-9);
     check_first("32 roots", b32, NMAX, 0.5 * (roots[2] + roots[3]), 1.0, 1, roots[3], 1e-9);
     check_first("32 roots", b32, NMAX, 0.0, 1.0, 0, roots[0], 1e-9);
+
+    /*
+     * A root near 1.8e-4 where the computed polynomial (a first coefficient
+     * of 1e-3 against later ones up to 4.7) keeps one sign over a band of
+     * thousands of ulps: the polish must cross that band, not creep through
+     * it and give up at the far end.  (An axis function of two boxes that
+     * meet just after t0.)  The reference root is bisected in long double.
+     */
+    static const double band[11] = {
+        0x1.4e9b1bd6366p-10, -0x1.6fc4ae42c968dp-1, -0x1.618ec8e1dddc9p+0,
+        -0x1.fc97516e1c84cp+0, -0x1.4480e929ba638p+1, -0x1.83788d2c07fbcp+1,
+        -0x1.bb50380acfddfp+1, -0x1.ec2fc36d6cb56p+1, -0x1.0b23f71ac9ec8p+2,
+        -0x1.1ce913f7c65d5p+2, -0x1.2b88fc1acbb46p+2};
+    long double lo = 0.0L, hi = 1e-3L;
+    for (int it = 0; it < 200; it++) {
+        long double mid = 0.5L * (lo + hi);
+        if (ref_bern(band, 10, mid) > 0.0L)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    check_first("rounding band", band, 10, 0.0, 1.0, 0, (double)lo, 1e-15);
+    double sb = -1.0;
+    int fb = bxp_bern_first_tol(band, 10, 0.0, 1.0, 0, 0x1.58d6a73e701d7p-40, &sb);
+    if (!ok(fb == 1 && fabs(sb - (double)lo) <= 1e-15,
+            "first <=0 with the solver's noise: rounding band: %.17g", (double)lo))
+        diag("found %d s = %.17g", fb, sb);
 }
 
 /*
