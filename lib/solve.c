@@ -31,6 +31,7 @@
  * piecewise polynomial); contact is the first s at which no axis separates.
  * The exit is the first s after contact at which some axis separates again.
  */
+#include "gap.h"
 #include "motion.h"
 #include "poly.h"
 
@@ -894,20 +895,6 @@ typedef struct sat {
     bx_pose pa, pb;
 } sat;
 
-/* Dot product of two 3-vectors. */
-static double dot3(const double *a, const double *b)
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-/* o = a x b for 3-vectors (o must not alias a or b). */
-static void cross3(const double *a, const double *b, double *o)
-{
-    o[0] = a[1] * b[2] - a[2] * b[1];
-    o[1] = a[2] * b[0] - a[0] * b[2];
-    o[2] = a[0] * b[1] - a[1] * b[0];
-}
-
 /* What every axis of one pose pair shares: centre offset, squared axis lengths. */
 typedef struct pose_pair {
     double dc[3], la[3], lb[3];
@@ -918,8 +905,8 @@ static void pose_pair_of(const sat *st, pose_pair *pp)
 {
     for (int r = 0; r < 3; r++) {
         pp->dc[r] = st->pb.c[r] - st->pa.c[r];
-        pp->la[r] = dot3(st->pa.axis[r], st->pa.axis[r]);
-        pp->lb[r] = dot3(st->pb.axis[r], st->pb.axis[r]);
+        pp->la[r] = bx_dot3(st->pa.axis[r], st->pa.axis[r]);
+        pp->lb[r] = bx_dot3(st->pb.axis[r], st->pb.axis[r]);
     }
 }
 
@@ -939,31 +926,31 @@ static double axis_separation(const solver *S, const sat *st,
         ref2 = axis < 3 ? pp->la[axis] : pp->lb[axis - 3];
     } else if (axis < 3) {
         int i1 = (axis + 1) % 3, i2 = (axis + 2) % 3;
-        cross3(pa->axis[i1], pa->axis[i2], n);
+        bx_cross3(pa->axis[i1], pa->axis[i2], n);
         ref2 = pp->la[i1] * pp->la[i2];
     } else if (axis < 6) {
         int j1 = (axis + 1) % 3, j2 = (axis + 2) % 3;
-        cross3(pb->axis[j1], pb->axis[j2], n);
+        bx_cross3(pb->axis[j1], pb->axis[j2], n);
         ref2 = pp->lb[j1] * pp->lb[j2];
     } else {
         int i = (axis - 6) / 3, j = (axis - 6) % 3;
-        cross3(pa->axis[i], pb->axis[j], n);
+        bx_cross3(pa->axis[i], pb->axis[j], n);
         ref2 = pp->la[i] * pp->lb[j];
     }
-    double len2 = dot3(n, n);
+    double len2 = bx_dot3(n, n);
     if (!(len2 > 1e-18 * ref2))
         return -INFINITY;
     double inv = 1.0 / sqrt(len2);
-    if (dot3(n, pp->dc) < 0.0)
+    if (bx_dot3(n, pp->dc) < 0.0)
         inv = -inv;
     for (int r = 0; r < 3; r++)
         n[r] *= inv;
     double sum = 0.0;
     for (int k = 0; k < 3; k++)
-        sum += fabs(dot3(n, pa->g[k])) + fabs(dot3(n, pb->g[k]));
+        sum += fabs(bx_dot3(n, pa->g[k])) + fabs(bx_dot3(n, pb->g[k]));
     if (n_out)
         memcpy(n_out, n, sizeof n);
-    return dot3(n, pp->dc) - sum;
+    return bx_dot3(n, pp->dc) - sum;
 }
 
 /*
@@ -980,10 +967,10 @@ static void sat_rigid(const solver *S, sat *st)
     for (int r = 0; r < 3; r++)
         dc[r] = pb->c[r] - pa->c[r];
     for (int i = 0; i < 3; i++) {
-        tA[i] = dot3(dc, pa->axis[i]);
-        tB[i] = dot3(dc, pb->axis[i]);
+        tA[i] = bx_dot3(dc, pa->axis[i]);
+        tB[i] = bx_dot3(dc, pb->axis[i]);
         for (int j = 0; j < 3; j++) {
-            R[i][j] = dot3(pa->axis[i], pb->axis[j]);
+            R[i][j] = bx_dot3(pa->axis[i], pb->axis[j]);
             AR[i][j] = fabs(R[i][j]);
         }
     }
@@ -1035,7 +1022,7 @@ static void sat_at(const solver *S, double s, sat *st)
 /* Signed distance of the box's support along dir from its centre, per generator. */
 static signed char side_toward(const double *dir, const double *g)
 {
-    return dot3(dir, g) > 0.0 ? 1 : -1;
+    return bx_dot3(dir, g) > 0.0 ? 1 : -1;
 }
 
 /*
@@ -1047,15 +1034,15 @@ static int to_local(const bx_pose *p, const double *x, double *out)
     double v[3], x12[3], x20[3], x01[3];
     for (int r = 0; r < 3; r++)
         v[r] = x[r] - p->c[r];
-    cross3(p->axis[1], p->axis[2], x12);
-    cross3(p->axis[2], p->axis[0], x20);
-    cross3(p->axis[0], p->axis[1], x01);
-    double det = dot3(p->axis[0], x12);
+    bx_cross3(p->axis[1], p->axis[2], x12);
+    bx_cross3(p->axis[2], p->axis[0], x20);
+    bx_cross3(p->axis[0], p->axis[1], x01);
+    double det = bx_dot3(p->axis[0], x12);
     if (det == 0.0 || !isfinite(det))
         return 0;
-    out[0] = dot3(v, x12) / det;
-    out[1] = dot3(v, x20) / det;
-    out[2] = dot3(v, x01) / det;
+    out[0] = bx_dot3(v, x12) / det;
+    out[1] = bx_dot3(v, x20) / det;
+    out[2] = bx_dot3(v, x01) / det;
     return 1;
 }
 
@@ -1188,13 +1175,13 @@ static void face_contact_point(const bx_pose *pf, const double *hf, int i,
     int nfree = 0, isfree[3] = {0, 0, 0};
     memcpy(corner, po->c, sizeof corner);
     for (int k = 0; k < 3; k++) {
-        double gk = dot3(dir, po->g[k]);
+        double gk = bx_dot3(dir, po->g[k]);
         if (fabs(gk) <= tol && ho[k] > 0.0 && nfree < 2) {
             memcpy(free_g[nfree++], po->g[k], sizeof free_g[0]);
             isfree[k] = 1;
             continue;
         }
-        double sd = dot3(dir, po->axis[k]) > 0.0 ? -1.0 : 1.0;
+        double sd = bx_dot3(dir, po->axis[k]) > 0.0 ? -1.0 : 1.0;
         for (int r = 0; r < 3; r++)
             corner[r] += sd * po->g[k][r];
     }
@@ -1228,7 +1215,7 @@ static void face_contact_point(const bx_pose *pf, const double *hf, int i,
      * Overlapping: take the section of O half way between its deepest point
      * and F's face (inside F's extent), which lies in both boxes.
      */
-    double face = hf[i] * (dot3(dir, pf->axis[i]) >= 0.0 ? 1.0 : -1.0);
+    double face = hf[i] * (bx_dot3(dir, pf->axis[i]) >= 0.0 ? 1.0 : -1.0);
     if (fabs(level - face) > tol_level &&
         section_point(pf, hf, i, clampd(0.5 * (level + face), hf[i]), po, ho,
                       point))
@@ -1279,8 +1266,8 @@ static void edge_contact_point(const double *p, const double *u, const double *q
                                const double *v, double *point)
 {
     double w0[3] = {p[0] - q[0], p[1] - q[1], p[2] - q[2]};
-    double a = dot3(u, u), b = dot3(u, v), c = dot3(v, v);
-    double d = dot3(u, w0), e = dot3(v, w0);
+    double a = bx_dot3(u, u), b = bx_dot3(u, v), c = bx_dot3(v, v);
+    double d = bx_dot3(u, w0), e = bx_dot3(v, w0);
     double den = a * c - b * b, sa = 0.0, sb = 0.0;
     if (den > 1e-300 && a > 0.0 && c > 0.0) {
         sa = (b * e - c * d) / den;
@@ -1315,7 +1302,7 @@ static int overlap_point(const bx_pose *pose[2], const double *half[2],
     int count = 0;
     for (int b = 0; b < 2; b++)
         for (int k = 0; k < 3; k++) {
-            double n = sqrt(dot3(pose[b]->axis[k], pose[b]->axis[k]));
+            double n = sqrt(bx_dot3(pose[b]->axis[k], pose[b]->axis[k]));
             tol[b][k] = n > 0.0 ? len_tol / n : 0.0;
         }
     for (int p = 0; p < 2; p++) {
@@ -1375,9 +1362,9 @@ static int overlap_point(const bx_pose *pose[2], const double *half[2],
 static double local_tol(const bx_pose *p, int i, double len)
 {
     double n[3];
-    cross3(p->axis[(i + 1) % 3], p->axis[(i + 2) % 3], n);
-    double det = dot3(p->axis[i], n);
-    return det == 0.0 ? len : len * sqrt(dot3(n, n)) / fabs(det);
+    bx_cross3(p->axis[(i + 1) % 3], p->axis[(i + 2) % 3], n);
+    double det = bx_dot3(p->axis[i], n);
+    return det == 0.0 ? len : len * sqrt(bx_dot3(n, n)) / fabs(det);
 }
 
 /* Fill kind, features, point, normal and depth from the pose at contact. */
@@ -1495,11 +1482,11 @@ static int separating_longest(const solver *S, const sat *st, const double *v,
             if (S->rigid)
                 memcpy(n, ax[m], sizeof n);
             else
-                cross3(ax[(m + 1) % 3], ax[(m + 2) % 3], n);
+                bx_cross3(ax[(m + 1) % 3], ax[(m + 2) % 3], n);
         } else {
-            cross3(st->pa.axis[(a - 6) / 3], st->pb.axis[(a - 6) % 3], n);
+            bx_cross3(st->pa.axis[(a - 6) / 3], st->pb.axis[(a - 6) % 3], n);
         }
-        double rate = dot3(n, v) * (dot3(n, dc) >= 0.0 ? 1.0 : -1.0) / sqrt(dot3(n, n));
+        double rate = bx_dot3(n, v) * (bx_dot3(n, dc) >= 0.0 ? 1.0 : -1.0) / sqrt(bx_dot3(n, n));
         double t = rate >= 0.0 ? INFINITY : st->d[a] / -rate;
         if (t > best_t || (t == best_t && st->d[a] > best_d)) {
             best_t = t;
@@ -1509,6 +1496,93 @@ static int separating_longest(const solver *S, const sat *st, const double *v,
     }
     *axis = best;
     return best >= 0;
+}
+
+/*
+ * Exit without searching every axis (rigid motions).  Each axis function
+ * f_n is the gap function G of gap.h times a positive weight (wA^2 wB for a
+ * face of A, wA wB^2 for a face of B, wA^2 wB^2 for an edge pair).  An axis
+ * whose G is bounded below -margin on every piece of a span keeps f_n below
+ * minus its rounding level there, so axis_exit could find no exit on it
+ * before the span's end: it is skipped, and no answer changes.
+ *
+ * The margin: the touching tolerance, plus the rounding level of f_n
+ * (axis_noise, here from bounds on the sizes it is made of, so that no
+ * polynomial is built) divided by the least weight, four times over.
+ */
+static void certify_margins(solver *S, double *margin)
+{
+    const double *hA = S->A->half, *hB = S->B->half;
+    double h6[7] = {hA[0], hA[1], hA[2], hB[0], hB[1], hB[2], 0.0};
+    double wa = bx_gap_wmin(S->A->we, S->dA), wb = bx_gap_wmin(S->B->we, S->dB);
+    double wsA = S->wscale[W_A], wsB = S->wscale[W_B], qs[9];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            qs[3 * i + j] = S->umax[0][i][0] * S->umax[1][j][0] +
+                            S->umax[0][i][1] * S->umax[1][j][1] +
+                            S->umax[0][i][2] * S->umax[1][j][2];
+    double base = S->face_bias + 16.0 * S->tol;
+    int vc = (S->dB < S->dD ? S->dB : S->dD) + 1;
+    for (int axis = 0; axis < NAXES; axis++) {
+        double x = 0.0, t = 0.0, scale, tw;
+        if (axis < 6) {
+            int of_b = axis >= 3, m = axis % 3;
+            for (int r = 0; r < 3; r++)
+                x += S->umax[of_b][m][r] * S->dmax[r];
+            t = h6[axis] * (of_b ? wsA * wsB * wsB : wsB * wsA * wsA);
+            tw = of_b ? wsB : wsA;
+            scale = of_b ? wa * wb * wb : wa * wa * wb;
+        } else {
+            int i = (axis - 6) / 3, j = (axis - 6) % 3;
+            for (int r = 0; r < 3; r++)
+                x += S->umax[0][i][r] * vc *
+                     (S->umax[1][j][(r + 1) % 3] * S->dmax[(r + 2) % 3] +
+                      S->umax[1][j][(r + 2) % 3] * S->dmax[(r + 1) % 3]);
+            tw = wsA * wsB;
+            scale = wa * wa * wb * wb;
+        }
+        for (int k = 0; k < 4; k++)
+            t += h6[bx_gap_terms[axis][k][1]] * tw * qs[bx_gap_terms[axis][k][0]];
+        margin[axis] = base + 64.0 * DBL_EPSILON * (x + t) / scale;
+    }
+}
+
+#define CERT_PIECES 3
+
+/*
+ * Axes (bit mask) proved not to separate anywhere on [s0, s1], from the
+ * poses at s0 and CERT_PIECES more samples.
+ */
+static uint32_t certify_inside(solver *S, const bx_pose *pa0, const bx_pose *pb0,
+                               double s0, double s1)
+{
+    bx_speeds A, B;
+    if (!bx_gap_speeds(S->A, s0, s1, &A) || !bx_gap_speeds(S->B, s0, s1, &B))
+        return 0;
+    need_D(S);
+    double margin[NAXES], up[NAXES];
+    certify_margins(S, margin);
+    bx_gap_sample g[2];
+    bx_pose pa, pb;
+    bx_gap_sample_of(pa0, pb0, &g[0]);
+    uint32_t bad = 0;
+    double h = (s1 - s0) / CERT_PIECES;
+    for (int piece = 0; piece < CERT_PIECES; piece++) {
+        const bx_gap_sample *lo = &g[piece & 1];
+        bx_gap_sample *hi = &g[!(piece & 1)];
+        double s = piece + 1 == CERT_PIECES ? s1 : s0 + (piece + 1) * h;
+        bx_pose_at(S->A, s, &pa);
+        bx_pose_at(S->B, s, &pb);
+        bx_gap_sample_of(&pa, &pb, hi);
+        bx_gap_piece_bounds(S->A->half, S->B->half, &A, &B, lo, hi,
+                            s - (s0 + piece * h), up);
+        for (int axis = 0; axis < NAXES; axis++)
+            if (!(up[axis] <= -margin[axis]))
+                bad |= 1u << axis;
+        if (bad == (1u << NAXES) - 1)
+            return 0;
+    }
+    return ~bad & ((1u << NAXES) - 1);
 }
 
 /* The answer for invalid input: reason and which part (0 query, 1 A, 2 B). */
@@ -1650,7 +1724,8 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
      * every other axis (most are then dismissed by axis_below).  The order
      * only affects the work, never the answer.
      */
-    sat *end = &st; /* the contact's poses are no longer needed */
+    bx_pose pa0 = st.pa, pb0 = st.pb;
+    sat *end = &st;
     sat_at(&S, tau + 0.25 * (1.0 - tau), end);
     for (int k = 0; k < NAXES; k++) {
         int j = k;
@@ -1662,11 +1737,20 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
             j--;
         }
     }
+    uint32_t inside = 0;
     for (int k = 0; k < NAXES; k++) {
         double r;
         int axis = order[k];
+        if (inside & (1u << axis))
+            continue;
         if (axis_exit(&S, axis, tau, fmin(exit_s, 1.0), &r) && r < exit_s)
             exit_s = r;
+        /*
+         * Once the first axis has bounded the exit, the axes that provably
+         * stay overlapping until then need no search (rigid motions).
+         */
+        if (k == 0 && S.rigid)
+            inside = certify_inside(&S, &pa0, &pb0, tau, fmin(exit_s, 1.0));
     }
     if (exit_s > 1.0) {
         res.exit_after_t1 = 1;

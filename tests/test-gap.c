@@ -1,0 +1,406 @@
+/*
+ * Tests of the gap bounds (lib/gap.h) that let the solver skip the exit
+ * search of axes that provably keep the boxes overlapping.
+ *
+ * Every bound is checked against values computed here independently, in
+ * long double, from the motion's power-form coefficients (not from the
+ * library's Bernstein forms): derivatives of the axes and centre by central
+ * differences, and the gap functions G of every axis, written out term by
+ * term with explicit cross products, at many points inside each piece.
+ * Motions: rigid rational ones (quaternion paths of degree 1 and 2, so
+ * matrices of degree 2 and 4), fast spins about a shared centre (where the
+ * products a_i . b_j turn over and bend most), pure translations and a box
+ * at rest.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gap.h"
+#include "motion.h"
+#include "tap/basic.h"
+
+static unsigned long long rng_state = 0x243f6a8885a308d3ULL;
+
+static double urand(double lo, double hi)
+{
+    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return lo + (hi - lo) * (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* Power-form polynomials of degree <= 8. */
+typedef struct tpoly {
+    int deg;
+    double c[9];
+} tpoly;
+
+static tpoly tp_const(double a)
+{
+    tpoly p;
+    memset(&p, 0, sizeof p);
+    p.c[0] = a;
+    return p;
+}
+
+static tpoly tp_mul(tpoly a, tpoly b)
+{
+    tpoly p = tp_const(0.0);
+    p.deg = a.deg + b.deg;
+    for (int i = 0; i <= a.deg; i++)
+        for (int j = 0; j <= b.deg; j++)
+            p.c[i + j] += a.c[i] * b.c[j];
+    return p;
+}
+
+static tpoly tp_add(tpoly a, tpoly b, double k)
+{
+    tpoly p = a;
+    if (b.deg > p.deg)
+        p.deg = b.deg;
+    for (int i = 0; i <= b.deg; i++)
+        p.c[i] += k * b.c[i];
+    return p;
+}
+
+/*
+ * Rigid rational motion: quaternion q(t) = sum_k q[k] t^k (degree qdeg),
+ * M = [Rq(q) | p(t) |q|^2; 0 0 0 |q|^2] with Rq the unnormalised rotation
+ * matrix and p(t) = sum_k p[k] t^k (degree pdeg).
+ */
+static void rigid_motion(boxtoi_motion *m, const double q[][4], int qdeg,
+                         const double p[][3], int pdeg)
+{
+    tpoly Q[4], w = tp_const(0.0), R[3][3];
+    for (int i = 0; i < 4; i++) {
+        Q[i] = tp_const(0.0);
+        Q[i].deg = qdeg;
+        for (int k = 0; k <= qdeg; k++)
+            Q[i].c[k] = q[k][i];
+        w = tp_add(w, tp_mul(Q[i], Q[i]), 1.0);
+    }
+    tpoly ww = tp_mul(Q[0], Q[0]), xx = tp_mul(Q[1], Q[1]);
+    tpoly yy = tp_mul(Q[2], Q[2]), zz = tp_mul(Q[3], Q[3]);
+    tpoly xy = tp_mul(Q[1], Q[2]), xz = tp_mul(Q[1], Q[3]), yz = tp_mul(Q[2], Q[3]);
+    tpoly wx = tp_mul(Q[0], Q[1]), wy = tp_mul(Q[0], Q[2]), wz = tp_mul(Q[0], Q[3]);
+    R[0][0] = tp_add(tp_add(tp_add(ww, xx, 1), yy, -1), zz, -1);
+    R[1][1] = tp_add(tp_add(tp_add(ww, xx, -1), yy, 1), zz, -1);
+    R[2][2] = tp_add(tp_add(tp_add(ww, xx, -1), yy, -1), zz, 1);
+    R[0][1] = tp_add(tp_add(tp_const(0), xy, 2), wz, -2);
+    R[1][0] = tp_add(tp_add(tp_const(0), xy, 2), wz, 2);
+    R[0][2] = tp_add(tp_add(tp_const(0), xz, 2), wy, 2);
+    R[2][0] = tp_add(tp_add(tp_const(0), xz, 2), wy, -2);
+    R[1][2] = tp_add(tp_add(tp_const(0), yz, 2), wx, -2);
+    R[2][1] = tp_add(tp_add(tp_const(0), yz, 2), wx, 2);
+    memset(m, 0, sizeof *m);
+    m->degree = 2 * qdeg + pdeg;
+    for (int i = 0; i < 3; i++) {
+        tpoly P = tp_const(0.0);
+        P.deg = pdeg;
+        for (int k = 0; k <= pdeg; k++)
+            P.c[k] = p[k][i];
+        tpoly T = tp_mul(P, w);
+        for (int k = 0; k <= T.deg; k++)
+            m->c[k][i][3] = T.c[k];
+        for (int j = 0; j < 3; j++)
+            for (int k = 0; k <= R[i][j].deg; k++)
+                m->c[k][i][j] = R[i][j].c[k];
+    }
+    for (int k = 0; k <= w.deg; k++)
+        m->c[k][3][3] = w.c[k];
+}
+
+/* Axes a_k (columns / w) and centre of the box at t, in long double. */
+static void pose_ld(const boxtoi_motion *m, const boxtoi_box *b, long double t,
+                    long double axis[3][3], long double c[3])
+{
+    long double e[4][4];
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            long double v = 0.0L;
+            for (int k = m->degree; k >= 0; k--)
+                v = v * t + m->c[k][i][j];
+            e[i][j] = v;
+        }
+    for (int r = 0; r < 3; r++) {
+        long double v = e[r][3];
+        for (int k = 0; k < 3; k++) {
+            axis[k][r] = e[r][k] / e[3][3];
+            v += e[r][k] * (0.5L * ((long double)b->lo[k] + b->hi[k]));
+        }
+        c[r] = v / e[3][3];
+    }
+}
+
+static long double dot_ld(const long double *a, const long double *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* The gap functions of the 15 axes at t, written out from gap.h's formulas. */
+static void gaps_ld(const boxtoi_box *ba, const boxtoi_motion *ma,
+                    const boxtoi_box *bb, const boxtoi_motion *mb, long double t,
+                    long double G[15])
+{
+    long double a[3][3], b[3][3], ca[3], cb[3], D[3], P[3][3], hA[3], hB[3];
+    pose_ld(ma, ba, t, a, ca);
+    pose_ld(mb, bb, t, b, cb);
+    for (int r = 0; r < 3; r++) {
+        D[r] = cb[r] - ca[r];
+        hA[r] = 0.5L * ((long double)ba->hi[r] - ba->lo[r]);
+        hB[r] = 0.5L * ((long double)bb->hi[r] - bb->lo[r]);
+    }
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            P[i][j] = fabsl(dot_ld(a[i], b[j]));
+    for (int i = 0; i < 3; i++) {
+        G[i] = fabsl(dot_ld(a[i], D)) - hA[i];
+        G[3 + i] = fabsl(dot_ld(b[i], D)) - hB[i];
+        for (int k = 0; k < 3; k++) {
+            G[i] -= hB[k] * P[i][k];
+            G[3 + i] -= hA[k] * P[k][i];
+        }
+    }
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            long double n[3] = {a[i][1] * b[j][2] - a[i][2] * b[j][1],
+                                a[i][2] * b[j][0] - a[i][0] * b[j][2],
+                                a[i][0] * b[j][1] - a[i][1] * b[j][0]};
+            long double g = fabsl(dot_ld(n, D));
+            for (int k = 0; k < 3; k++) {
+                if (k != i)
+                    g -= hA[k] * P[3 - i - k][j];
+                if (k != j)
+                    g -= hB[k] * P[i][3 - j - k];
+            }
+            G[6 + 3 * i + j] = g;
+        }
+}
+
+/* A query's two boxes and motions, with a name for the diagnostics. */
+typedef struct gcase {
+    const char *kind;
+    boxtoi_box a, b;
+    boxtoi_motion ma, mb;
+} gcase;
+
+static void random_box(boxtoi_box *b)
+{
+    for (int i = 0; i < 3; i++) {
+        double h = urand(0.1, 1.0), c = urand(-0.3, 0.3);
+        b->lo[i] = c - h;
+        b->hi[i] = c + h;
+    }
+}
+
+static void random_quaternion_path(double q[3][4], int qdeg, double spin)
+{
+    for (int k = 0; k <= qdeg; k++)
+        for (int i = 0; i < 4; i++)
+            q[k][i] = k == 0 ? urand(-1, 1) : urand(-spin, spin);
+    /* Keep |q|^2 clear of zero on [0, 1]. */
+    double n = sqrt(q[0][0] * q[0][0] + q[0][1] * q[0][1] + q[0][2] * q[0][2] +
+                    q[0][3] * q[0][3]);
+    for (int i = 0; i < 4; i++)
+        q[0][i] = q[0][i] / n * (1.0 + 2.0 * spin * qdeg);
+}
+
+/* Case number k of the kind chosen by k % 5. */
+static void make_case(int k, gcase *g)
+{
+    double qa[3][4], qb[3][4], pa[3][3], pb[3][3];
+    memset(g, 0, sizeof *g);
+    random_box(&g->a);
+    random_box(&g->b);
+    for (int d = 0; d < 3; d++)
+        for (int i = 0; i < 3; i++) {
+            pa[d][i] = urand(-3, 3) / (d + 1);
+            pb[d][i] = urand(-3, 3) / (d + 1);
+        }
+    switch (k % 5) {
+    case 0: /* rigid, quaternions linear, positions linear: degree 3 */
+        g->kind = "rigid quadratic rotation";
+        random_quaternion_path(qa, 1, 1.0);
+        random_quaternion_path(qb, 1, 1.0);
+        rigid_motion(&g->ma, (const double(*)[4])qa, 1, (const double(*)[3])pa, 1);
+        rigid_motion(&g->mb, (const double(*)[4])qb, 1, (const double(*)[3])pb, 1);
+        break;
+    case 1: /* quaternions quadratic, positions quadratic: degree 6 */
+        g->kind = "rigid quartic rotation";
+        random_quaternion_path(qa, 2, 0.7);
+        random_quaternion_path(qb, 2, 0.7);
+        rigid_motion(&g->ma, (const double(*)[4])qa, 2, (const double(*)[3])pa, 2);
+        rigid_motion(&g->mb, (const double(*)[4])qb, 2, (const double(*)[3])pb, 2);
+        break;
+    case 2: /* fast spins about one shared, fixed centre */
+        g->kind = "spins about a shared centre";
+        random_quaternion_path(qa, 1, 3.0);
+        random_quaternion_path(qb, 1, 0.5);
+        for (int i = 0; i < 3; i++)
+            pa[0][i] = pb[0][i] = 0.0;
+        for (int i = 0; i < 3; i++) {
+            g->a.lo[i] = -(g->a.hi[i] = urand(0.2, 1.0));
+            g->b.lo[i] = -(g->b.hi[i] = urand(0.2, 1.0));
+        }
+        rigid_motion(&g->ma, (const double(*)[4])qa, 1, (const double(*)[3])pa, 0);
+        rigid_motion(&g->mb, (const double(*)[4])qb, 1, (const double(*)[3])pb, 0);
+        break;
+    case 3: /* A spins past B at rest */
+        g->kind = "spin past a box at rest";
+        random_quaternion_path(qa, 1, 2.0);
+        random_quaternion_path(qb, 0, 0.0);
+        rigid_motion(&g->ma, (const double(*)[4])qa, 1, (const double(*)[3])pa, 2);
+        rigid_motion(&g->mb, (const double(*)[4])qb, 0, (const double(*)[3])pb, 0);
+        break;
+    default: /* translations only */
+        g->kind = "translations";
+        random_quaternion_path(qa, 0, 0.0);
+        random_quaternion_path(qb, 0, 0.0);
+        rigid_motion(&g->ma, (const double(*)[4])qa, 0, (const double(*)[3])pa, 2);
+        rigid_motion(&g->mb, (const double(*)[4])qb, 0, (const double(*)[3])pb, 1);
+        break;
+    }
+}
+
+static int prepare(const boxtoi_box *b, const boxtoi_motion *m, bx_moving *out)
+{
+    if (bx_prepare(b, m, 0.0, 1.0, out) != BOXTOI_REASON_NONE)
+        return 0;
+    bx_trim(m, 0.0, 1.0, out);
+    return 1;
+}
+
+/*
+ * bx_gap_speeds over random spans against central differences (long
+ * double) at points inside: first derivatives with step 1e-6, second with
+ * 1e-4.  Returns the worst ratio difference / bound seen (<= 1 passes).
+ */
+static int check_speeds(const gcase *g, const bx_moving *M, const boxtoi_box *b,
+                        const boxtoi_motion *m, double s0, double s1,
+                        double *worst)
+{
+    bx_speeds sp;
+    if (!bx_gap_speeds(M, s0, s1, &sp)) {
+        diag("%s: no derivative bounds over [%.17g, %.17g]", g->kind, s0, s1);
+        return 0;
+    }
+    int bad = 0;
+    for (int i = 0; i <= 40; i++) {
+        long double s = s0 + (s1 - s0) * (0.02L + 0.96L * i / 40.0L);
+        long double h1 = 1e-6L, h2 = 1e-4L;
+        if (s - h2 < s0 || s + h2 > s1)
+            continue;
+        long double ax[5][3][3], c[5][3];
+        long double at[5] = {s - h2, s - h1, s, s + h1, s + h2};
+        for (int k = 0; k < 5; k++)
+            pose_ld(m, b, at[k], ax[k], c[k]);
+        /* Axes and centre: first and second differences, their lengths. */
+        for (int v = 0; v < 4; v++) {
+            long double d1 = 0.0L, d2 = 0.0L;
+            for (int r = 0; r < 3; r++) {
+                long double f[5];
+                for (int k = 0; k < 5; k++)
+                    f[k] = v < 3 ? ax[k][v][r] : c[k][r];
+                long double x1 = (f[3] - f[1]) / (2.0L * h1);
+                long double x2 = (f[4] - 2.0L * f[2] + f[0]) / (h2 * h2);
+                d1 += x1 * x1;
+                d2 += x2 * x2;
+            }
+            double b1 = v < 3 ? sp.rot : sp.vel, b2 = v < 3 ? sp.rot2 : sp.vel2;
+            double r1 = (double)sqrtl(d1) / (b1 * (1.0 + 1e-6) + 1e-9);
+            double r2 = (double)sqrtl(d2) / (b2 * (1.0 + 1e-4) + 1e-6);
+            if (r1 > *worst)
+                *worst = r1;
+            if (r2 > *worst)
+                *worst = r2;
+            if (r1 > 1.0 || r2 > 1.0) {
+                if (!bad)
+                    diag("%s: span [%.17g, %.17g], s %.17g, %s: |d1| %.17g vs %.17g, "
+                         "|d2| %.17g vs %.17g", g->kind, s0, s1, (double)s,
+                         v < 3 ? "axis" : "centre", (double)sqrtl(d1), b1,
+                         (double)sqrtl(d2), b2);
+                bad = 1;
+            }
+        }
+    }
+    return !bad;
+}
+
+/*
+ * bx_gap_piece_bounds over [s0, s1] against the gap functions at 64 points
+ * inside.  Tracks the smallest slack (bound - value) relative to the
+ * piece's size of things, to show the bound is tested where it is tight.
+ */
+static int check_piece(const gcase *g, const bx_moving *A, const bx_moving *B,
+                       double s0, double s1, double *tightest)
+{
+    bx_speeds sa, sb;
+    if (!bx_gap_speeds(A, s0, s1, &sa) || !bx_gap_speeds(B, s0, s1, &sb)) {
+        diag("%s: no derivative bounds over [%.17g, %.17g]", g->kind, s0, s1);
+        return 0;
+    }
+    bx_pose pa, pb;
+    bx_gap_sample lo, hi;
+    bx_pose_at(A, s0, &pa);
+    bx_pose_at(B, s0, &pb);
+    bx_gap_sample_of(&pa, &pb, &lo);
+    bx_pose_at(A, s1, &pa);
+    bx_pose_at(B, s1, &pb);
+    bx_gap_sample_of(&pa, &pb, &hi);
+    double up[BX_GAP_AXES];
+    bx_gap_piece_bounds(A->half, B->half, &sa, &sb, &lo, &hi, s1 - s0, up);
+    double scale = 1.0 + lo.dlen;
+    int bad = 0;
+    for (int i = 0; i <= 64; i++) {
+        long double G[15], s = s0 + (s1 - s0) * (long double)i / 64.0L;
+        gaps_ld(&g->a, &g->ma, &g->b, &g->mb, s, G);
+        for (int axis = 0; axis < 15; axis++) {
+            double slack = (up[axis] - (double)G[axis]) / scale;
+            if (slack < *tightest)
+                *tightest = slack;
+            if (!(slack >= -1e-12)) {
+                if (!bad)
+                    diag("%s: piece [%.17g, %.17g], axis %d at %.17g: G %.17g above "
+                         "its bound %.17g",
+                         g->kind, s0, s1, axis, (double)s, (double)G[axis], up[axis]);
+                bad = 1;
+            }
+        }
+    }
+    return !bad;
+}
+
+int main(void)
+{
+    enum { CASES = 400, SPANS = 6 };
+    plan(5 + 5);
+
+    int speeds_bad[5] = {0}, piece_bad[5] = {0};
+    double worst[5] = {0}, tightest[5] = {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY};
+    const char *kinds[5] = {0};
+    for (int k = 0; k < CASES; k++) {
+        gcase g;
+        bx_moving A, B;
+        make_case(k, &g);
+        kinds[k % 5] = g.kind;
+        if (!prepare(&g.a, &g.ma, &A) || !prepare(&g.b, &g.mb, &B))
+            bail("case %d (%s): motion rejected", k, g.kind);
+        for (int j = 0; j < SPANS; j++) {
+            /* Spans from 1e-3 to the whole interval; pieces as the solver cuts them. */
+            double len = pow(10.0, urand(-3.0, 0.0)), s0 = urand(0.0, 1.0 - len);
+            double s1 = s0 + len;
+            if (!check_speeds(&g, &A, &g.a, &g.ma, s0, s1, &worst[k % 5]) ||
+                !check_speeds(&g, &B, &g.b, &g.mb, s0, s1, &worst[k % 5]))
+                speeds_bad[k % 5]++;
+            if (!check_piece(&g, &A, &B, s0, s0 + len / 3.0, &tightest[k % 5]))
+                piece_bad[k % 5]++;
+        }
+    }
+    for (int v = 0; v < 5; v++)
+        ok(speeds_bad[v] == 0, "derivative bounds hold (%s): %d bad spans, worst "
+           "difference / bound %.3g", kinds[v], speeds_bad[v], worst[v]);
+    for (int v = 0; v < 5; v++)
+        ok(piece_bad[v] == 0 && tightest[v] < 0.05,
+           "piece bounds hold (%s): %d bad pieces, least slack %.3g of the size",
+           kinds[v], piece_bad[v], tightest[v]);
+    return tap_failures() != 0;
+}
