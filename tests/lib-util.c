@@ -289,3 +289,106 @@ double tu_rand(unsigned long long *state, double lo, double hi)
     double u = (double)(*state >> 11) * (1.0 / 9007199254740992.0);
     return lo + (hi - lo) * u;
 }
+
+tu_poly tu_poly_const(double c)
+{
+    tu_poly p;
+    memset(&p, 0, sizeof p);
+    p.n = 0;
+    p.a[0] = c;
+    return p;
+}
+
+tu_poly tu_poly_mul(tu_poly x, tu_poly y)
+{
+    tu_poly r;
+    memset(&r, 0, sizeof r);
+    r.n = x.n + y.n;
+    for (int i = 0; i <= x.n; i++)
+        for (int j = 0; j <= y.n; j++)
+            r.a[i + j] += x.a[i] * y.a[j];
+    return r;
+}
+
+tu_poly tu_poly_add(tu_poly x, tu_poly y, double sy)
+{
+    tu_poly r;
+    memset(&r, 0, sizeof r);
+    r.n = x.n > y.n ? x.n : y.n;
+    for (int k = 0; k <= r.n; k++)
+        r.a[k] = (k <= x.n ? x.a[k] : 0.0) + sy * (k <= y.n ? y.a[k] : 0.0);
+    return r;
+}
+
+/* The motion M(t) = E(t - tc) from entries E given in tau. */
+void tu_motion_from_tau(boxtoi_motion *m, tu_poly e[4][4], double tc)
+{
+    int d = 0;
+    memset(m, 0, sizeof *m);
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            if (e[i][j].n > d)
+                d = e[i][j].n;
+    m->degree = d;
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            double b[BOXTOI_MAX_DEGREE + 1] = {0};
+            for (int k = 0; k <= e[i][j].n; k++)
+                b[k] = e[i][j].a[k];
+            /* b(x) <- b(x - tc) */
+            for (int s = 0; s < d; s++)
+                for (int k = d - 1; k >= s; k--)
+                    b[k] -= tc * b[k + 1];
+            for (int k = 0; k <= d; k++)
+                m->c[k][i][j] = b[k];
+        }
+}
+
+/*
+ * Rigid rational motion in tau: quaternion path q(tau) = sum q[k] tau^k
+ * (k <= qdeg), position p(tau) = sum p[k] tau^k (k <= pdeg):
+ * M = [Rq(tau), p(tau) |q|^2; 0 0 0 |q|^2].
+ */
+void tu_rigid_motion(boxtoi_motion *m, const double q[][4], int qdeg,
+                     const double p[][3], int pdeg, double tc)
+{
+    tu_poly qc[4], e[4][4], pp[3], n2;
+    for (int c = 0; c < 4; c++) {
+        qc[c] = tu_poly_const(0.0);
+        qc[c].n = qdeg;
+        for (int k = 0; k <= qdeg; k++)
+            qc[c].a[k] = q[k][c];
+    }
+    for (int c = 0; c < 3; c++) {
+        pp[c] = tu_poly_const(0.0);
+        pp[c].n = pdeg;
+        for (int k = 0; k <= pdeg; k++)
+            pp[c].a[k] = p[k][c];
+    }
+    tu_poly ww = tu_poly_mul(qc[0], qc[0]), xx = tu_poly_mul(qc[1], qc[1]);
+    tu_poly yy = tu_poly_mul(qc[2], qc[2]), zz = tu_poly_mul(qc[3], qc[3]);
+    tu_poly xy = tu_poly_mul(qc[1], qc[2]), xz = tu_poly_mul(qc[1], qc[3]);
+    tu_poly yz = tu_poly_mul(qc[2], qc[3]), wx = tu_poly_mul(qc[0], qc[1]);
+    tu_poly wy = tu_poly_mul(qc[0], qc[2]), wz = tu_poly_mul(qc[0], qc[3]);
+    n2 = tu_poly_add(tu_poly_add(ww, xx, 1), tu_poly_add(yy, zz, 1), 1);
+    e[0][0] = tu_poly_add(tu_poly_add(ww, xx, 1), tu_poly_add(yy, zz, 1), -1);
+    e[0][1] = tu_poly_add(xy, wz, -1);
+    e[0][1] = tu_poly_add(e[0][1], e[0][1], 1);
+    e[0][2] = tu_poly_add(xz, wy, 1);
+    e[0][2] = tu_poly_add(e[0][2], e[0][2], 1);
+    e[1][0] = tu_poly_add(xy, wz, 1);
+    e[1][0] = tu_poly_add(e[1][0], e[1][0], 1);
+    e[1][1] = tu_poly_add(tu_poly_add(ww, xx, -1), tu_poly_add(yy, zz, -1), 1);
+    e[1][2] = tu_poly_add(yz, wx, -1);
+    e[1][2] = tu_poly_add(e[1][2], e[1][2], 1);
+    e[2][0] = tu_poly_add(xz, wy, -1);
+    e[2][0] = tu_poly_add(e[2][0], e[2][0], 1);
+    e[2][1] = tu_poly_add(yz, wx, 1);
+    e[2][1] = tu_poly_add(e[2][1], e[2][1], 1);
+    e[2][2] = tu_poly_add(tu_poly_add(ww, xx, -1), tu_poly_add(yy, zz, -1), -1);
+    for (int i = 0; i < 3; i++)
+        e[i][3] = tu_poly_mul(pp[i], n2);
+    e[3][0] = e[3][1] = e[3][2] = tu_poly_const(0.0);
+    e[3][3] = n2;
+    tu_motion_from_tau(m, e, tc);
+}

@@ -75,6 +75,27 @@ double tu_sat_separation(const boxtoi_box *a, const boxtoi_motion *ma,
 void tu_feature_name(const boxtoi_feature *f, char buf[16]);
 boxtoi_feature tu_feature(int sx, int sy, int sz);
 
+/* Polynomials in power form (tau = t - tc), for building motions. */
+typedef struct tu_poly {
+    int n;
+    double a[BOXTOI_MAX_DEGREE + 1];
+} tu_poly;
+
+tu_poly tu_poly_const(double c);
+tu_poly tu_poly_mul(tu_poly x, tu_poly y);
+/* x + sy y */
+tu_poly tu_poly_add(tu_poly x, tu_poly y, double sy);
+/* The motion M(t) = E(t - tc) from entries E given in tau. */
+void tu_motion_from_tau(boxtoi_motion *m, tu_poly e[4][4], double tc);
+/*
+ * Rigid rational motion in tau: quaternion path q(tau) = sum q[k] tau^k
+ * (k <= qdeg), position p(tau) = sum p[k] tau^k (k <= pdeg):
+ * M = [Rq(tau), p(tau) |q|^2; 0 0 0 |q|^2], Rq the unnormalised rotation
+ * matrix of q.
+ */
+void tu_rigid_motion(boxtoi_motion *m, const double q[][4], int qdeg,
+                     const double p[][3], int pdeg, double tc);
+
 /* Deterministic pseudo-random numbers in [lo, hi). */
 double tu_rand(unsigned long long *state, double lo, double hi);
 

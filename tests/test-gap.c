@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "gap.h"
+#include "lib-util.h"
 #include "motion.h"
 #include "tap/basic.h"
 
@@ -26,87 +27,6 @@ static double urand(double lo, double hi)
 {
     rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
     return lo + (hi - lo) * (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
-}
-
-/* Power-form polynomials of degree <= 8. */
-typedef struct tpoly {
-    int deg;
-    double c[9];
-} tpoly;
-
-static tpoly tp_const(double a)
-{
-    tpoly p;
-    memset(&p, 0, sizeof p);
-    p.c[0] = a;
-    return p;
-}
-
-static tpoly tp_mul(tpoly a, tpoly b)
-{
-    tpoly p = tp_const(0.0);
-    p.deg = a.deg + b.deg;
-    for (int i = 0; i <= a.deg; i++)
-        for (int j = 0; j <= b.deg; j++)
-            p.c[i + j] += a.c[i] * b.c[j];
-    return p;
-}
-
-static tpoly tp_add(tpoly a, tpoly b, double k)
-{
-    tpoly p = a;
-    if (b.deg > p.deg)
-        p.deg = b.deg;
-    for (int i = 0; i <= b.deg; i++)
-        p.c[i] += k * b.c[i];
-    return p;
-}
-
-/*
- * Rigid rational motion: quaternion q(t) = sum_k q[k] t^k (degree qdeg),
- * M = [Rq(q) | p(t) |q|^2; 0 0 0 |q|^2] with Rq the unnormalised rotation
- * matrix and p(t) = sum_k p[k] t^k (degree pdeg).
- */
-static void rigid_motion(boxtoi_motion *m, const double q[][4], int qdeg,
-                         const double p[][3], int pdeg)
-{
-    tpoly Q[4], w = tp_const(0.0), R[3][3];
-    for (int i = 0; i < 4; i++) {
-        Q[i] = tp_const(0.0);
-        Q[i].deg = qdeg;
-        for (int k = 0; k <= qdeg; k++)
-            Q[i].c[k] = q[k][i];
-        w = tp_add(w, tp_mul(Q[i], Q[i]), 1.0);
-    }
-    tpoly ww = tp_mul(Q[0], Q[0]), xx = tp_mul(Q[1], Q[1]);
-    tpoly yy = tp_mul(Q[2], Q[2]), zz = tp_mul(Q[3], Q[3]);
-    tpoly xy = tp_mul(Q[1], Q[2]), xz = tp_mul(Q[1], Q[3]), yz = tp_mul(Q[2], Q[3]);
-    tpoly wx = tp_mul(Q[0], Q[1]), wy = tp_mul(Q[0], Q[2]), wz = tp_mul(Q[0], Q[3]);
-    R[0][0] = tp_add(tp_add(tp_add(ww, xx, 1), yy, -1), zz, -1);
-    R[1][1] = tp_add(tp_add(tp_add(ww, xx, -1), yy, 1), zz, -1);
-    R[2][2] = tp_add(tp_add(tp_add(ww, xx, -1), yy, -1), zz, 1);
-    R[0][1] = tp_add(tp_add(tp_const(0), xy, 2), wz, -2);
-    R[1][0] = tp_add(tp_add(tp_const(0), xy, 2), wz, 2);
-    R[0][2] = tp_add(tp_add(tp_const(0), xz, 2), wy, 2);
-    R[2][0] = tp_add(tp_add(tp_const(0), xz, 2), wy, -2);
-    R[1][2] = tp_add(tp_add(tp_const(0), yz, 2), wx, -2);
-    R[2][1] = tp_add(tp_add(tp_const(0), yz, 2), wx, 2);
-    memset(m, 0, sizeof *m);
-    m->degree = 2 * qdeg + pdeg;
-    for (int i = 0; i < 3; i++) {
-        tpoly P = tp_const(0.0);
-        P.deg = pdeg;
-        for (int k = 0; k <= pdeg; k++)
-            P.c[k] = p[k][i];
-        tpoly T = tp_mul(P, w);
-        for (int k = 0; k <= T.deg; k++)
-            m->c[k][i][3] = T.c[k];
-        for (int j = 0; j < 3; j++)
-            for (int k = 0; k <= R[i][j].deg; k++)
-                m->c[k][i][j] = R[i][j].c[k];
-    }
-    for (int k = 0; k <= w.deg; k++)
-        m->c[k][3][3] = w.c[k];
 }
 
 /* Axes a_k (columns / w) and centre of the box at t, in long double. */
@@ -221,15 +141,15 @@ static void make_case(int k, gcase *g)
         g->kind = "rigid quadratic rotation";
         random_quaternion_path(qa, 1, 1.0);
         random_quaternion_path(qb, 1, 1.0);
-        rigid_motion(&g->ma, (const double(*)[4])qa, 1, (const double(*)[3])pa, 1);
-        rigid_motion(&g->mb, (const double(*)[4])qb, 1, (const double(*)[3])pb, 1);
+        tu_rigid_motion(&g->ma, (const double(*)[4])qa, 1, (const double(*)[3])pa, 1, 0.0);
+        tu_rigid_motion(&g->mb, (const double(*)[4])qb, 1, (const double(*)[3])pb, 1, 0.0);
         break;
     case 1: /* quaternions quadratic, positions quadratic: degree 6 */
         g->kind = "rigid quartic rotation";
         random_quaternion_path(qa, 2, 0.7);
         random_quaternion_path(qb, 2, 0.7);
-        rigid_motion(&g->ma, (const double(*)[4])qa, 2, (const double(*)[3])pa, 2);
-        rigid_motion(&g->mb, (const double(*)[4])qb, 2, (const double(*)[3])pb, 2);
+        tu_rigid_motion(&g->ma, (const double(*)[4])qa, 2, (const double(*)[3])pa, 2, 0.0);
+        tu_rigid_motion(&g->mb, (const double(*)[4])qb, 2, (const double(*)[3])pb, 2, 0.0);
         break;
     case 2: /* fast spins about one shared, fixed centre */
         g->kind = "spins about a shared centre";
@@ -241,22 +161,22 @@ static void make_case(int k, gcase *g)
             g->a.lo[i] = -(g->a.hi[i] = urand(0.2, 1.0));
             g->b.lo[i] = -(g->b.hi[i] = urand(0.2, 1.0));
         }
-        rigid_motion(&g->ma, (const double(*)[4])qa, 1, (const double(*)[3])pa, 0);
-        rigid_motion(&g->mb, (const double(*)[4])qb, 1, (const double(*)[3])pb, 0);
+        tu_rigid_motion(&g->ma, (const double(*)[4])qa, 1, (const double(*)[3])pa, 0, 0.0);
+        tu_rigid_motion(&g->mb, (const double(*)[4])qb, 1, (const double(*)[3])pb, 0, 0.0);
         break;
     case 3: /* A spins past B at rest */
         g->kind = "spin past a box at rest";
         random_quaternion_path(qa, 1, 2.0);
         random_quaternion_path(qb, 0, 0.0);
-        rigid_motion(&g->ma, (const double(*)[4])qa, 1, (const double(*)[3])pa, 2);
-        rigid_motion(&g->mb, (const double(*)[4])qb, 0, (const double(*)[3])pb, 0);
+        tu_rigid_motion(&g->ma, (const double(*)[4])qa, 1, (const double(*)[3])pa, 2, 0.0);
+        tu_rigid_motion(&g->mb, (const double(*)[4])qb, 0, (const double(*)[3])pb, 0, 0.0);
         break;
     default: /* translations only */
         g->kind = "translations";
         random_quaternion_path(qa, 0, 0.0);
         random_quaternion_path(qb, 0, 0.0);
-        rigid_motion(&g->ma, (const double(*)[4])qa, 0, (const double(*)[3])pa, 2);
-        rigid_motion(&g->mb, (const double(*)[4])qb, 0, (const double(*)[3])pb, 1);
+        tu_rigid_motion(&g->ma, (const double(*)[4])qa, 0, (const double(*)[3])pa, 2, 0.0);
+        tu_rigid_motion(&g->mb, (const double(*)[4])qb, 0, (const double(*)[3])pb, 1, 0.0);
         break;
     }
 }

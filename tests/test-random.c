@@ -22,6 +22,7 @@
  * with this index and describe it).
  */
 #include "boxtoi.h"
+#include "lib-util.h"
 #include "ref/ref.h"
 #include "tap/basic.h"
 
@@ -93,68 +94,6 @@ static void rand_quat(double q[4], double len)
         q[i] *= len / n;
 }
 
-/* ------------------------------------------------------------------ */
-/* Polynomials in tau = t - tc, turned into polynomials in t.           */
-
-typedef struct tpoly {
-    int n;
-    double a[BOXTOI_MAX_DEGREE + 1];
-} tpoly;
-
-static tpoly tp_const(double c)
-{
-    tpoly p;
-    memset(&p, 0, sizeof p);
-    p.n = 0;
-    p.a[0] = c;
-    return p;
-}
-
-static tpoly tp_mul(tpoly x, tpoly y)
-{
-    tpoly r;
-    memset(&r, 0, sizeof r);
-    r.n = x.n + y.n;
-    for (int i = 0; i <= x.n; i++)
-        for (int j = 0; j <= y.n; j++)
-            r.a[i + j] += x.a[i] * y.a[j];
-    return r;
-}
-
-static tpoly tp_add(tpoly x, tpoly y, double sy)
-{
-    tpoly r;
-    memset(&r, 0, sizeof r);
-    r.n = x.n > y.n ? x.n : y.n;
-    for (int k = 0; k <= r.n; k++)
-        r.a[k] = (k <= x.n ? x.a[k] : 0.0) + sy * (k <= y.n ? y.a[k] : 0.0);
-    return r;
-}
-
-/* The motion M(t) = E(t - tc) from entries E given in tau. */
-static void motion_from_tau(boxtoi_motion *m, tpoly e[4][4], double tc)
-{
-    int d = 0;
-    memset(m, 0, sizeof *m);
-    for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 4; j++)
-            if (e[i][j].n > d)
-                d = e[i][j].n;
-    m->degree = d;
-    for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 4; j++) {
-            double b[BOXTOI_MAX_DEGREE + 1] = {0};
-            for (int k = 0; k <= e[i][j].n; k++)
-                b[k] = e[i][j].a[k];
-            /* b(x) <- b(x - tc) */
-            for (int s = 0; s < d; s++)
-                for (int k = d - 1; k >= s; k--)
-                    b[k] -= tc * b[k + 1];
-            for (int k = 0; k <= d; k++)
-                m->c[k][i][j] = b[k];
-        }
-}
-
 /* Rotation matrix of a unit quaternion (w x y z). */
 static void quat_matrix(const double q[4], double r[3][3])
 {
@@ -170,64 +109,15 @@ static void quat_matrix(const double q[4], double r[3][3])
     r[2][2] = w * w - x * x - y * y + z * z;
 }
 
-/*
- * Rigid rational motion in tau: quaternion path q(tau) = sum q[k] tau^k
- * (k <= qdeg), position p(tau) = sum p[k] tau^k (k <= pdeg):
- * M = [Rq(tau), p(tau) |q|^2; 0 0 0 |q|^2].
- */
-static void rigid_motion(boxtoi_motion *m, double q[][4], int qdeg,
-                         double p[][3], int pdeg, double tc)
-{
-    tpoly qc[4], e[4][4], pp[3], n2;
-    for (int c = 0; c < 4; c++) {
-        qc[c] = tp_const(0.0);
-        qc[c].n = qdeg;
-        for (int k = 0; k <= qdeg; k++)
-            qc[c].a[k] = q[k][c];
-    }
-    for (int c = 0; c < 3; c++) {
-        pp[c] = tp_const(0.0);
-        pp[c].n = pdeg;
-        for (int k = 0; k <= pdeg; k++)
-            pp[c].a[k] = p[k][c];
-    }
-    tpoly ww = tp_mul(qc[0], qc[0]), xx = tp_mul(qc[1], qc[1]);
-    tpoly yy = tp_mul(qc[2], qc[2]), zz = tp_mul(qc[3], qc[3]);
-    tpoly xy = tp_mul(qc[1], qc[2]), xz = tp_mul(qc[1], qc[3]);
-    tpoly yz = tp_mul(qc[2], qc[3]), wx = tp_mul(qc[0], qc[1]);
-    tpoly wy = tp_mul(qc[0], qc[2]), wz = tp_mul(qc[0], qc[3]);
-    n2 = tp_add(tp_add(ww, xx, 1), tp_add(yy, zz, 1), 1);
-    e[0][0] = tp_add(tp_add(ww, xx, 1), tp_add(yy, zz, 1), -1);
-    e[0][1] = tp_add(xy, wz, -1);
-    e[0][1] = tp_add(e[0][1], e[0][1], 1);
-    e[0][2] = tp_add(xz, wy, 1);
-    e[0][2] = tp_add(e[0][2], e[0][2], 1);
-    e[1][0] = tp_add(xy, wz, 1);
-    e[1][0] = tp_add(e[1][0], e[1][0], 1);
-    e[1][1] = tp_add(tp_add(ww, xx, -1), tp_add(yy, zz, -1), 1);
-    e[1][2] = tp_add(yz, wx, -1);
-    e[1][2] = tp_add(e[1][2], e[1][2], 1);
-    e[2][0] = tp_add(xz, wy, -1);
-    e[2][0] = tp_add(e[2][0], e[2][0], 1);
-    e[2][1] = tp_add(yz, wx, 1);
-    e[2][1] = tp_add(e[2][1], e[2][1], 1);
-    e[2][2] = tp_add(tp_add(ww, xx, -1), tp_add(yy, zz, -1), -1);
-    for (int i = 0; i < 3; i++)
-        e[i][3] = tp_mul(pp[i], n2);
-    e[3][0] = e[3][1] = e[3][2] = tp_const(0.0);
-    e[3][3] = n2;
-    motion_from_tau(m, e, tc);
-}
-
 /* Affine motion in tau: [A0 (I + K1 tau + K2 tau^2), p(tau); 0 0 0 1]. */
 static void affine_motion(boxtoi_motion *m, const double a0[3][3],
                           const double k1[3][3], const double k2[3][3],
                           double p[][3], int pdeg, double tc)
 {
-    tpoly e[4][4];
+    tu_poly e[4][4];
     for (int i = 0; i < 3; i++) {
         for (int j = 0; j < 3; j++) {
-            e[i][j] = tp_const(0.0);
+            e[i][j] = tu_poly_const(0.0);
             e[i][j].n = 2;
             for (int l = 0; l < 3; l++) {
                 e[i][j].a[0] += a0[i][l] * (l == j ? 1.0 : 0.0);
@@ -235,14 +125,14 @@ static void affine_motion(boxtoi_motion *m, const double a0[3][3],
                 e[i][j].a[2] += a0[i][l] * k2[l][j];
             }
         }
-        e[i][3] = tp_const(0.0);
+        e[i][3] = tu_poly_const(0.0);
         e[i][3].n = pdeg;
         for (int k = 0; k <= pdeg; k++)
             e[i][3].a[k] = p[k][i];
-        e[3][i] = tp_const(0.0);
+        e[3][i] = tu_poly_const(0.0);
     }
-    e[3][3] = tp_const(1.0);
-    motion_from_tau(m, e, tc);
+    e[3][3] = tu_poly_const(1.0);
+    tu_motion_from_tau(m, e, tc);
 }
 
 /* ------------------------------------------------------------------ */
@@ -336,9 +226,8 @@ static void body_motion(const body *b, boxtoi_box *box, boxtoi_motion *m,
     if (b->affine) {
         affine_motion(m, r, b->k1, b->k2, p, b->pdeg, tc);
     } else {
-        double q[3][4];
-        memcpy(q, b->q, sizeof q);
-        rigid_motion(m, q, b->rot_kind, p, b->pdeg, tc);
+        tu_rigid_motion(m, (const double(*)[4])b->q, b->rot_kind,
+                        (const double(*)[3])p, b->pdeg, tc);
     }
 }
 
