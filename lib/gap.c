@@ -17,6 +17,22 @@ static inline double max2(double a, double b)
 }
 
 /*
+ * Scaled Bernstein derivative out[0..n-1] of a[0..n] (nothing for n <= 0),
+ * and the largest |out|.
+ */
+BXP_INLINE double
+sbern_deriv(const double *a, int n, double *out)
+{
+    DEGREE_IN_RANGE(n + 1);
+    double m = 0.0;
+    for (int j = 0; j < n; j++) {
+        out[j] = (j + 1) * a[j + 1] - (n - j) * a[j];
+        m = max2(m, fabs(out[j]));
+    }
+    return m;
+}
+
+/*
  * Bounds over [0, 1] on |c'| and |c''| for the rational curve c = u / w
  * (three rows of u and w scaled Bernstein of degree n, w >= wmin > 0):
  * c' = N1 / w^2 with N1 = u' w - u w' (degree 2n - 1), and c'' = N2 / w^3
@@ -31,16 +47,10 @@ rational_bounds_impl(const double *const u[3], const double *w, int n,
 {
     DEGREE_IN_RANGE(n);
     DEGREE_IN_RANGE(2 * n);
-    double dw[PCAP], d2w[PCAP], wm = 0.0, dwm = 0.0, d2wm = 0.0, wb = 0.0, dwb = 0.0;
-    for (int j = 0; j < n; j++) {
-        dw[j] = (j + 1) * w[j + 1] - (n - j) * w[j];
-        dwm = max2(dwm, fabs(dw[j]));
+    double dw[PCAP], d2w[PCAP], wm = 0.0, wb = 0.0, dwb = 0.0;
+    double dwm = sbern_deriv(w, n, dw), d2wm = sbern_deriv(dw, n - 1, d2w);
+    for (int j = 0; j < n; j++)
         dwb = max2(dwb, fabs(dw[j]) / bxp_binomial_table[n - 1][j]);
-    }
-    for (int j = 0; j < n - 1; j++) {
-        d2w[j] = (j + 1) * dw[j + 1] - (n - 1 - j) * dw[j];
-        d2wm = max2(d2wm, fabs(d2w[j]));
-    }
     for (int j = 0; j <= n; j++) {
         wm = max2(wm, fabs(w[j]));
         wb = max2(wb, w[j] / bxp_binomial_table[n][j]);
@@ -50,17 +60,9 @@ rational_bounds_impl(const double *const u[3], const double *w, int n,
     for (int r = 0; r < 3; r++) {
         const double *p = u[r];
         double du[PCAP], d2u[PCAP], n1[2 * PCAP], t[2 * PCAP];
-        double um = 0.0, dum = 0.0, d2um = 0.0;
+        double um = 0.0, dum = sbern_deriv(p, n, du), d2um = sbern_deriv(du, n - 1, d2u);
         for (int j = 0; j <= n; j++)
             um = max2(um, fabs(p[j]));
-        for (int j = 0; j < n; j++) {
-            du[j] = (j + 1) * p[j + 1] - (n - j) * p[j];
-            dum = max2(dum, fabs(du[j]));
-        }
-        for (int j = 0; j < n - 1; j++) {
-            d2u[j] = (j + 1) * du[j + 1] - (n - 1 - j) * du[j];
-            d2um = max2(d2um, fabs(d2u[j]));
-        }
         for (int k = 0; k < 2 * n; k++)
             n1[k] = 0.0;
         for (int k = 0; k < 2 * n - 1; k++)
@@ -114,7 +116,6 @@ double bx_gap_wmin(const double *w, int n)
     return m;
 }
 
-
 /*
  * Restriction of scaled Bernstein polynomials of degree n from [0, 1] to
  * [a, c] (scaled Bernstein on it) as a matrix: out_k = sum_i m[k][i] p_i.
@@ -158,22 +159,31 @@ static void restrict_apply(const restriction *R, const double *p, double *out)
         restrict_apply_impl(R, R->n, p, out);
 }
 
-int bx_gap_speeds(const bx_moving *M, double s0, double s1, bx_speeds *o)
+/* The restriction of degree n among those built (at most four), built when first needed. */
+static const restriction *restriction_of(restriction *R, int *nr, int n, double a, double c)
+{
+    for (int i = 0; i < *nr; i++)
+        if (R[i].n == n)
+            return &R[i];
+    restriction_init(&R[*nr], n, a, c);
+    return &R[(*nr)++];
+}
+
+/* bx_gap_speeds of one box, with the restrictions to the span shared. */
+static int speeds_of(const bx_moving *M, double s0, double s1, restriction *R,
+                     int *nr, bx_speeds *o)
 {
     double ue[3][3][PCAP], we[PCAP], p[3][PCAP], w[PCAP], h = s1 - s0;
     int e = M->e, d = M->d;
-    restriction Re, Rd;
-    restriction_init(&Re, e, s0, s1);
-    if (d != e)
-        restriction_init(&Rd, d, s0, s1);
-    const restriction *R = d != e ? &Rd : &Re;
+    const restriction *Re = restriction_of(R, nr, e, s0, s1);
+    const restriction *Rd = restriction_of(R, nr, d, s0, s1);
     for (int k = 0; k < 3; k++)
         for (int r = 0; r < 3; r++)
-            restrict_apply(&Re, M->ue[k][r], ue[k][r]);
+            restrict_apply(Re, M->ue[k][r], ue[k][r]);
     for (int r = 0; r < 3; r++)
-        restrict_apply(R, M->p[r], p[r]);
-    restrict_apply(&Re, M->we, we);
-    restrict_apply(R, M->w, w);
+        restrict_apply(Rd, M->p[r], p[r]);
+    restrict_apply(Re, M->we, we);
+    restrict_apply(Rd, M->w, w);
     double we_min = bx_gap_wmin(we, e), w_min = bx_gap_wmin(w, d);
     if (!(we_min > 0.0) || !(w_min > 0.0) || !(h > 0.0))
         return 0;
@@ -193,6 +203,14 @@ int bx_gap_speeds(const bx_moving *M, double s0, double s1, bx_speeds *o)
     o->vel = 1.001 * sqrt(v1) / (w_min * w_min) / h;
     o->vel2 = 1.001 * sqrt(v2) / (w_min * w_min * w_min) / (h * h);
     return isfinite(o->rot + o->rot2 + o->vel + o->vel2);
+}
+
+int bx_gap_speeds(const bx_moving *a, const bx_moving *b, double s0, double s1,
+                  bx_speeds *sa, bx_speeds *sb)
+{
+    restriction R[4];
+    int nr = 0;
+    return speeds_of(a, s0, s1, R, &nr, sa) && speeds_of(b, s0, s1, R, &nr, sb);
 }
 
 /*
@@ -220,7 +238,6 @@ const signed char bx_gap_terms[BX_GAP_AXES][4][2] = {
     {{5, 0}, {2, 1}, {7, 3}, {6, 4}},   /* 2, 2 */
 };
 
-
 void bx_gap_sample_of(const bx_pose *pa, const bx_pose *pb, bx_gap_sample *o)
 {
     double dc[3];
@@ -245,7 +262,6 @@ void bx_gap_sample_of(const bx_pose *pa, const bx_pose *pb, bx_gap_sample *o)
             o->x[6 + 3 * i + j] = bx_dot3(pa->axis[i], v);
     }
 }
-
 
 void bx_gap_piece_bounds(const double ha[3], const double hb[3],
                          const bx_speeds *A, const bx_speeds *B,

@@ -44,11 +44,13 @@ typedef struct bx_speeds {
 } bx_speeds;
 
 /**
- * Derivative bounds of a prepared box (bx_trim done) over [s0, s1] within
- * [0, 1], s0 < s1, derivatives taken in s.  Returns 0 when they cannot be
- * formed (w not bounded away from 0 by its Bernstein coefficients there).
+ * Derivative bounds of two prepared boxes (bx_trim done) over [s0, s1]
+ * within [0, 1], s0 < s1, derivatives taken in s.  Returns 0 when they
+ * cannot be formed (a w not bounded away from 0 by its Bernstein
+ * coefficients there).
  */
-int bx_gap_speeds(const bx_moving *m, double s0, double s1, bx_speeds *out);
+int bx_gap_speeds(const bx_moving *a, const bx_moving *b, double s0, double s1,
+                  bx_speeds *sa, bx_speeds *sb);
 
 /** The least Bernstein coefficient of w (scaled Bernstein, degree n): a lower bound. */
 double bx_gap_wmin(const double *w, int n);

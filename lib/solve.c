@@ -340,11 +340,7 @@ static int motion_is_rigid(const bx_moving *M, int *nonsingular)
                              : gram_within(M->ue, ww, d, lim);
     if (!ok)
         return 0;
-    double wmin = INFINITY;
-    for (int i = 0; i <= d; i++) {
-        double b = M->we[i] / bxp_binomial(d, i);
-        wmin = b < wmin ? b : wmin;
-    }
+    double wmin = bx_gap_wmin(M->we, d);
     *nonsingular = wmin >= 1e-3 * W && wmin * wmin > 8.0 * lim;
     return 1;
 }
@@ -1557,7 +1553,7 @@ static uint32_t certify_inside(solver *S, const bx_pose *pa0, const bx_pose *pb0
                                double s0, double s1)
 {
     bx_speeds A, B;
-    if (!bx_gap_speeds(S->A, s0, s1, &A) || !bx_gap_speeds(S->B, s0, s1, &B))
+    if (!bx_gap_speeds(S->A, S->B, s0, s1, &A, &B))
         return 0;
     need_D(S);
     double margin[NAXES], up[NAXES];
