@@ -693,12 +693,17 @@ static int sbern_nonneg(const double *p, int n, double s, double r, int rev)
  * weight, so each weight multiplies once; terms whose product is zero to
  * rounding contribute nothing.  General motions of low degree use the
  * cached products (few of their terms share a weight).
+ *
+ * With bound set (s unused), an upper bound of sum_k coef_k W_k |q_k| on
+ * [0, 1] instead: each q_k (or cached W_k q_k) with its coefficients made
+ * non-negative, which bounds |q_k| since the basis is non-negative and
+ * every weight is positive (bx_prepare makes w so).
  */
-static void terms_bern(solver *S, const term *t, int nt, double s, int n,
-                       double *out)
+static void terms_bern(solver *S, const term *t, int nt, double s, int bound,
+                       int n, double *out)
 {
-    int rev = !(fabs(s) <= fabs(1.0 - s));
-    double r = rev ? (1.0 - s) / s : s / (1.0 - s);
+    int rev = !bound && !(fabs(s) <= fabs(1.0 - s));
+    double r = bound ? 0.0 : rev ? (1.0 - s) / s : s / (1.0 - s);
     if (S->tb) {
         /* General motions: few terms share a weight; cached products. */
         for (int i = 0; i <= n; i++)
@@ -708,6 +713,11 @@ static void terms_bern(solver *S, const term *t, int nt, double s, int n,
             if (S->qzero[t[k].q])
                 continue;
             const double *tb = term_bern(S, &t[k], n);
+            if (bound) {
+                for (int i = 0; i <= n; i++)
+                    out[i] += t[k].coef * fabs(tb[i]);
+                continue;
+            }
             double c = sbern_nonneg(q, S->qdeg[t[k].q], s, r, rev) ? t[k].coef
                                                                     : -t[k].coef;
             for (int i = 0; i <= n; i++)
@@ -723,7 +733,14 @@ static void terms_bern(solver *S, const term *t, int nt, double s, int n,
         if (S->qzero[iq])
             continue;
         int d = S->qdeg[iq];
-        double c = sbern_nonneg(q, d, s, r, rev) ? t[k].coef : -t[k].coef;
+        double c = t[k].coef, v[PCAP];
+        if (bound) {
+            for (int i = 0; i <= d; i++)
+                v[i] = fabs(q[i]);
+            q = v;
+        } else if (!sbern_nonneg(q, d, s, r, rev)) {
+            c = -c;
+        }
         if (qd[g] < 0) {
             qd[g] = d;
             for (int i = 0; i <= d; i++)
@@ -776,7 +793,7 @@ static int axis_first(solver *S, int axis, double start, double stop,
         for (int k = 0; k < nt; k++)
             b = q_next_change(S, t[k].q, a, b);
         double mid = 0.5 * (a + b), gb[PCAP], gm[PCAP];
-        terms_bern(S, t, nt, mid, n, gb);
+        terms_bern(S, t, nt, mid, 0, n, gb);
         if (want_positive) {
             /*
              * |x| - sum > level iff x - sum > level or -x - sum > level:
@@ -827,7 +844,7 @@ static int axis_below(solver *S, int axis, double a, double c, double level)
     const double *xb = need_x(S, axis);
     int n = S->xdeg[axis];
     double xr[PCAP], sum[PCAP];
-    terms_bern(S, t, nt, 0.5 * (a + c), n, sum);
+    terms_bern(S, t, nt, 0.5 * (a + c), 0, n, sum);
     /* The bound on all of [0, 1] already holds on [a, c]. */
     int whole = 1, pos = 1, neg = 1;
     for (int i = 0; i <= n; i++) {
@@ -856,6 +873,33 @@ static int axis_below(solver *S, int axis, double a, double c, double level)
 }
 
 /*
+ * Does f_axis stay above level on all of [a, c]?  A lower bound that needs
+ * no roots of the products: |x| >= sx x for either sign sx, and the terms
+ * bounded above as in terms_bern, so
+ *   f >= sx x - sum_k coef_k W_k Qbar_k,
+ * one polynomial whose Bernstein coefficients on [a, c] bound it below.
+ * Returns 1 when every one exceeds level.
+ */
+static int axis_above(solver *S, int axis, double a, double c, double level)
+{
+    int nt;
+    const term *t = axis_terms(S, axis, &nt);
+    const double *xb = need_x(S, axis);
+    int n = S->xdeg[axis];
+    double sum[PCAP];
+    terms_bern(S, t, nt, 0.0, 1, n, sum);
+    double sx = bxp_bern_eval(xb, n, a) >= 0.0 ? 1.0 : -1.0;
+    for (int i = 0; i <= n; i++)
+        sum[i] = sx * xb[i] - sum[i];
+    if (a > 0.0 || c < 1.0)
+        bxp_bern_restrict(sum, n, a, c, sum);
+    for (int i = 0; i <= n; i++)
+        if (!(sum[i] > level))
+            return 0;
+    return 1;
+}
+
+/*
  * When the contact that started at tau ends on this axis: the first s at
  * which f_axis > 0 after it has really gone below zero.  An axis touching at
  * tau (|f| within rounding) must first reach -noise; if it rises above
@@ -874,7 +918,8 @@ static int axis_exit(solver *S, int axis, double tau, double stop, double *out)
      * point is searched for a rise.
      */
     int sinks = axis_first(S, axis, tau, stop, 0, -noise, noise, &deep);
-    if (axis_first(S, axis, tau, sinks ? deep : stop, 1, noise, noise, &up) &&
+    int graze = !(sinks && axis_below(S, axis, tau, deep, noise));
+    if (graze && axis_first(S, axis, tau, sinks ? deep : stop, 1, noise, noise, &up) &&
         (!sinks || up < deep)) {
         *out = up;
         return 1;
@@ -1459,10 +1504,11 @@ static void centre_at(const bx_moving *m, double s, double *c)
  * from the centres' relative velocity v at the poses (rotation ignored):
  * an axis whose gap grows first, then the longest gap / closing speed, ties
  * by the larger gap.  Only a guess of which run ends last, to save steps.
- * 1 and *axis, or 0 (and *axis = -1) when no axis separates.
+ * 1 and *axis, or 0 (and *axis = -1) when no axis separates; *lasts is
+ * the chosen run's estimated length in s (INFINITY when its gap grows).
  */
 static int separating_longest(const solver *S, const sat *st, const double *v,
-                              unsigned stuck, int *axis)
+                              unsigned stuck, int *axis, double *lasts)
 {
     int best = -1;
     double best_t = -1.0, best_d = 0.0, dc[3];
@@ -1491,6 +1537,7 @@ static int separating_longest(const solver *S, const sat *st, const double *v,
         }
     }
     *axis = best;
+    *lasts = best_t;
     return best >= 0;
 }
 
@@ -1677,9 +1724,18 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
         centre_at(&B, tau + hs, cb);
         for (int r = 0; r < 3; r++)
             v[r] = ((cb[r] - ca[r]) - (st.pb.c[r] - st.pa.c[r])) / hs;
-        while (separating_longest(&S, &st, v, stuck, &axis)) {
+        double lasts;
+        while (separating_longest(&S, &st, v, stuck, &axis, &lasts)) {
             double r;
             double noise = axis_noise(&S, axis);
+            /*
+             * An axis expected to outlast the interval is first tried with
+             * a bound that needs no roots; when it holds, no search.
+             */
+            if (lasts > 1.0 - tau && axis_above(&S, axis, tau, 1.0, noise)) {
+                next = 2.0;
+                break;
+            }
             if (!axis_first(&S, axis, tau, 1.0, 0, 0.0, noise, &r)) {
                 next = 2.0; /* separates through the end */
                 break;

@@ -429,6 +429,31 @@ static void case_face_face(void)
        "face on face: features lie in A's face X' and B's face X");
 }
 
+/*
+ * A = [-1,1]^3 at rest.  B = [-1,1]^3 starting at rest and accelerating
+ * straight through A: centre (10 - 20t^2, 0.3, -0.2).  B's face X meets A's
+ * face X' at 10 - 20t^2 = 2, t = sqrt(0.4); B's face X' leaves A's face X at
+ * 10 - 20t^2 = -2, exit t = sqrt(0.6).  Face on face, as in case_face_face.
+ * At t = 0 the gap is not closing at all, and n . D changes sign on the way:
+ * a lower bound that took |n . D| coefficient by coefficient would call this
+ * a miss.
+ */
+static void case_pass_through(void)
+{
+    double id[3][3];
+    tu_identity3(id);
+    boxtoi_motion ma, mb;
+    motion_static(&ma, id, 0, 0, 0);
+    double p[3][3] = {{10.0, 0.3, -0.2}, {0.0, 0.0, 0.0}, {-20.0, 0.0, 0.0}};
+    tu_motion_trans(&mb, p, 2);
+    boxtoi_query q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    expect e = {.state = BOXTOI_HIT, .toi = sqrt(0.4), .exit_mode = EXIT_AT,
+                .exit = sqrt(0.6), .check_normal = 1, .normal = {1, 0, 0}, .reference = 1};
+    boxtoi_result r = run_case("through from rest", &q, &e);
+    ok(r.feature_a.side[0] == 1 && r.feature_b.side[0] == -1,
+       "through from rest: features lie in A's face X' and B's face X");
+}
+
 static void case_vertex_face(double scale, const char *name)
 {
     /* A = [-1,1]^3 at rest.  B = [-1,1]^3 rotated by R = Ry(45) Rz(45), centre
@@ -629,6 +654,30 @@ static void case_grazes(void)
        boxtoi_state_name(res.state), res.toi);
     if (res.state == BOXTOI_HIT)
         check_hit_geometry("sliding graze", &q, &res, 0);
+
+    /* A graze, then a real contact on the same axis: B's centre
+     * (2.75 - 7t + 20t^2 - 16t^3, 0.3, -0.2), so the x gap between A's face
+     * X' and B's face X is 16 (t - 1/4)^2 (3/4 - t): touching at t = 1/4
+     * without penetrating, apart again (by 1/4 at t = 1/2), then overlapping
+     * from t = 3/4 on.  Either the graze is the first contact (toi 1/4, and it
+     * ends there: the rise above rounding comes about 1e-7 later), or it is
+     * passed over and the contact at 3/4 lasts through t1.  A contact said to
+     * start at 1/4 and last to t1 would miss the gap at 1/2. */
+    double pg[4][3] = {{2.75, 0.3, -0.2}, {-7.0, 0, 0}, {20.0, 0, 0}, {-16.0, 0, 0}};
+    tu_motion_trans(&mb, pg, 3);
+    q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    res = boxtoi_solve(&q);
+    int early = res.state == BOXTOI_HIT && fabs(res.toi - 0.25) <= 1e-6;
+    if (early)
+        ok(!res.exit_after_t1 && res.exit >= res.toi && res.exit - 0.25 <= 1e-6,
+           "graze then contact: the graze at 1/4 ends there (exit %.17g, after t1 %d)",
+           res.exit, res.exit_after_t1);
+    else
+        ok(res.state == BOXTOI_HIT && fabs(res.toi - 0.75) <= 1e-9 && res.exit_after_t1,
+           "graze then contact: hit at 3/4 lasting through t1 (got %s, toi %.17g, "
+           "after t1 %d)", boxtoi_state_name(res.state), res.toi, res.exit_after_t1);
+    ok(sep(&q, 0.5) > 0.2 && sep(&q, 0.25) <= 1e-12 && sep(&q, 0.9) < -0.1,
+       "graze then contact: reference apart at 1/2, touching at 1/4, overlapping at 0.9");
 }
 
 static void case_parallel_edges(void)
@@ -1039,6 +1088,7 @@ int main(void)
     case_interval();
     case_rigid_rotation();
     case_quartic_translation();
+    case_pass_through();
     case_shear();
     return tap_failures() ? 1 : 0;
 }
