@@ -930,10 +930,15 @@ void bx_trim(const boxtoi_motion *motion, double t0, double t1, bx_moving *m)
     }
 }
 
-/* Evaluate many SB polynomials of degree d at one s, sharing the powers. */
-void bx_pose_at(const bx_moving *m, double s, bx_pose *pose)
+/*
+ * Evaluate many SB polynomials of degree d at one s, sharing the powers;
+ * written once with the degree as a parameter and expanded for the low
+ * degrees, where the loops unroll.
+ */
+BXP_INLINE void pose_at_impl(const bx_moving *m, int d, double s, bx_pose *pose)
 {
-    int d = m->d, rev = fabs(s) > fabs(1.0 - s);
+    DEGREE_IN_RANGE(d);
+    int rev = fabs(s) > fabs(1.0 - s);
     double r = rev ? (1.0 - s) / s : s / (1.0 - s), f = 1.0;
     for (int i = 0; i < d; i++)
         f *= rev ? s : 1.0 - s;
@@ -966,6 +971,26 @@ void bx_pose_at(const bx_moving *m, double s, bx_pose *pose)
         }
     }
 #undef BX_EVAL
+}
+
+void bx_pose_at(const bx_moving *m, double s, bx_pose *pose)
+{
+    switch (m->d) {
+    case 0:
+        pose_at_impl(m, 0, s, pose);
+        return;
+    case 1:
+        pose_at_impl(m, 1, s, pose);
+        return;
+    case 2:
+        pose_at_impl(m, 2, s, pose);
+        return;
+    case 4:
+        pose_at_impl(m, 4, s, pose);
+        return;
+    default:
+        pose_at_impl(m, m->d, s, pose);
+    }
 }
 
 /*

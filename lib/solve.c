@@ -1482,9 +1482,10 @@ static void describe_contact(const solver *S, const sat *st, boxtoi_result *res)
  * World centre of a prepared box at s (s in [0, 1]): p / w, whose common
  * factor (1 - s)^d or s^d of the scaled Bernstein sums cancels.
  */
-static void centre_at(const bx_moving *m, double s, double *c)
+BXP_INLINE void centre_at_impl(const bx_moving *m, int d, double s, double *c)
 {
-    int d = m->d, rev = s > 0.5;
+    DEGREE_IN_RANGE(d);
+    int rev = s > 0.5;
     double r = rev ? (1.0 - s) / s : s / (1.0 - s), v[4];
     const double *poly[4] = {m->p[0], m->p[1], m->p[2], m->w};
     for (int k = 0; k < 4; k++) {
@@ -1496,6 +1497,14 @@ static void centre_at(const bx_moving *m, double s, double *c)
     }
     for (int k = 0; k < 3; k++)
         c[k] = v[k] / v[3];
+}
+
+static void centre_at(const bx_moving *m, double s, double *c)
+{
+    if (m->d == 2)
+        centre_at_impl(m, 2, s, c);
+    else
+        centre_at_impl(m, m->d, s, c);
 }
 
 /*
