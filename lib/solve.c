@@ -915,11 +915,12 @@ static int axis_exit(solver *S, int axis, double tau, double stop, double *out)
     /*
      * Where it first sinks to -noise (usually just after tau), then whether
      * it rises to +noise before that: only the short stretch to the sinking
-     * point is searched for a rise.
+     * point can hold a rise, and it is searched only when the upper bound
+     * there does not already stay below +noise.
      */
     int sinks = axis_first(S, axis, tau, stop, 0, -noise, noise, &deep);
-    int graze = !(sinks && axis_below(S, axis, tau, deep, noise));
-    if (graze && axis_first(S, axis, tau, sinks ? deep : stop, 1, noise, noise, &up) &&
+    int may_graze = !(sinks && axis_below(S, axis, tau, deep, noise));
+    if (may_graze && axis_first(S, axis, tau, sinks ? deep : stop, 1, noise, noise, &up) &&
         (!sinks || up < deep)) {
         *out = up;
         return 1;
