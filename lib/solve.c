@@ -1781,14 +1781,24 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
     double exit_s = 2.0;
     int order[NAXES];
     /*
-     * Axes most separated a quarter of the way from tau to the end first:
+     * Axes most separated at the first of two probes (a quarter, then half
+     * of the way from tau to the end) at which some axis separates, first:
      * the exit is likely theirs, and an early exit shortens the search for
      * every other axis (most are then dismissed by axis_below).  The order
-     * only affects the work, never the answer.
+     * only affects the work, and the exit time in its last ulps (a root is
+     * polished within a different bracket).
      */
     bx_pose pa0 = st.pa, pb0 = st.pb;
     sat *end = &st;
-    sat_at(&S, tau + 0.25 * (1.0 - tau), end);
+    static const double probe[2] = {0.25, 0.5};
+    for (int f = 0; f < 2; f++) {
+        int separates = 0;
+        sat_at(&S, tau + probe[f] * (1.0 - tau), end);
+        for (int k = 0; k < NAXES; k++)
+            separates |= end->valid[k] && end->d[k] > 0.0;
+        if (separates)
+            break;
+    }
     for (int k = 0; k < NAXES; k++) {
         int j = k;
         order[k] = k;
