@@ -904,11 +904,14 @@ static int axis_above(solver *S, int axis, double a, double c, double level)
  * which f_axis > 0 after it has really gone below zero.  An axis touching at
  * tau (|f| within rounding) must first reach -noise; if it rises above
  * +noise before that, the contact was a graze and ends where it rises.
+ * With bound set, axis_below is tried first and may show there is none
+ * before stop without a search (the answer is the same either way).
  */
-static int axis_exit(solver *S, int axis, double tau, double stop, double *out)
+static int axis_exit(solver *S, int axis, double tau, double stop, int bound,
+                     double *out)
 {
     double noise = axis_noise(S, axis), deep = 0.0, up;
-    if (axis_below(S, axis, tau, stop, -noise))
+    if (bound && axis_below(S, axis, tau, stop, -noise))
         return 0;
     if (axis_value(S, axis, tau) < -noise)
         return axis_first(S, axis, tau, stop, 1, 0.0, noise, out);
@@ -1723,7 +1726,7 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
 
     sat st;
     double tau = 0.0;
-    int iter;
+    int iter, touching = -1; /* the axis whose run ended at tau */
     for (iter = 0; iter < MAX_ADVANCE; iter++) {
         unsigned stuck = 0;
         int axis;
@@ -1752,6 +1755,7 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
             }
             if (r > tau) {
                 next = r;
+                touching = axis;
                 break;
             }
             stuck |= 1u << axis; /* rounding: this axis gives no progress */
@@ -1791,9 +1795,11 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
     bx_pose pa0 = st.pa, pb0 = st.pb;
     sat *end = &st;
     static const double probe[2] = {0.25, 0.5};
+    double probe_s = tau;
     for (int f = 0; f < 2; f++) {
         int separates = 0;
-        sat_at(&S, tau + probe[f] * (1.0 - tau), end);
+        probe_s = tau + probe[f] * (1.0 - tau);
+        sat_at(&S, probe_s, end);
         for (int k = 0; k < NAXES; k++)
             separates |= end->valid[k] && end->d[k] > 0.0;
         if (separates)
@@ -1815,7 +1821,14 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
         int axis = order[k];
         if (inside & (1u << axis))
             continue;
-        if (axis_exit(&S, axis, tau, fmin(exit_s, 1.0), &r) && r < exit_s)
+        /*
+         * The bound cannot dismiss an axis seen apart at the probe (before
+         * the stop) or the one touching at tau: not tried.
+         */
+        double stop = fmin(exit_s, 1.0);
+        int bound = axis != touching &&
+                    !(end->valid[axis] && end->d[axis] > 0.0 && probe_s <= stop);
+        if (axis_exit(&S, axis, tau, stop, bound, &r) && r < exit_s)
             exit_s = r;
         /*
          * Once the first axis has bounded the exit, the axes that provably
