@@ -345,6 +345,16 @@ static int spheres_apart(const bt_moving *a, const bt_moving *b, double T);
 static int shrunk_apart(const bt_moving *a, const bt_moving *b, double delta,
                         double depth, double T);
 
+/* The first contact over [t0, tmax] of the pair with each box shrunk by delta. */
+static boxtoi_result solve_shrunk(const bt_moving *a, const bt_moving *b,
+                                  double delta, double t0, double tmax)
+{
+    bt_moving sa = *a, sb = *b;
+    shrink(&sa.box, delta);
+    shrink(&sb.box, delta);
+    return solve_pair_from(&sa, &sb, t0, tmax);
+}
+
 /*
  * Speculative contacts of a touching pair (the stepper's last sub-step,
  * when its budget is spent): where the pair will first be deeper than the
@@ -366,10 +376,7 @@ static int speculative_box_box(dGeomID o1, dGeomID o2, double depth_now,
                    + fmax(spec_rel_ * fmin(min_side(&a.box), min_side(&b.box)), spec_abs_);
     if (shrunk_apart(&a, &b, delta, depth_now, tmax))
         return 0;
-    bt_moving sa = a, sb = b;
-    shrink(&sa.box, delta);
-    shrink(&sb.box, delta);
-    boxtoi_result r = solve_pair(&sa, &sb, tmax);
+    boxtoi_result r = solve_shrunk(&a, &b, delta, 0, tmax);
     if (r.state != BOXTOI_HIT)
         return 0;
     dReal nn[3] = {(dReal)-r.normal[0], (dReal)-r.normal[1], (dReal)-r.normal[2]};
@@ -1059,11 +1066,7 @@ int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
                    margin by the end of the interval (each shrinks by half
                    of it): two boxes settling onto each other are left to
                    ODE's contacts of the next step */
-                double half = 0.5 * margin;
-                bt_moving sa = a, sb = b;
-                shrink(&sa.box, half);
-                shrink(&sb.box, half);
-                boxtoi_result rs = solve_pair_from(&sa, &sb, r.toi, T);
+                boxtoi_result rs = solve_shrunk(&a, &b, 0.5 * margin, r.toi, T);
                 if (rs.state != BOXTOI_HIT && rs.state != BOXTOI_OVERLAP)
                     return 0;
                 *toi = r.toi;
@@ -1076,9 +1079,7 @@ int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
         double delta = depth_now + margin;
         if (shrunk_apart(&a, &b, delta, depth_now, T))
             return 1;
-        shrink(&a.box, delta);
-        shrink(&b.box, delta);
-        r = solve_pair(&a, &b, T);
+        r = solve_shrunk(&a, &b, delta, 0, T);
         t = r.state == BOXTOI_HIT ? r.toi : -1;
     }
     if (t < 0)
@@ -1159,9 +1160,7 @@ int bt_pair_escape(dGeomID o1, dGeomID o2, const bt_toi_params *p,
         double delta = d0 + margin;
         if (shrunk_apart(&a, &b, delta, d0, T))
             return 0;
-        shrink(&a.box, delta);
-        shrink(&b.box, delta);
-        boxtoi_result r = solve_pair(&a, &b, T);
+        boxtoi_result r = solve_shrunk(&a, &b, delta, 0, T);
         if (r.state != BOXTOI_HIT || !(r.toi < T * (1 - ESCAPE_END)))
             return 0;
         for (int i = 0; i < 3; i++)
@@ -1175,10 +1174,7 @@ int bt_pair_escape(dGeomID o1, dGeomID o2, const bt_toi_params *p,
     /* a first contact at the very end is the next sub-step's to see */
     if (r.state != BOXTOI_HIT || !(r.toi < T * (1 - ESCAPE_END)))
         return 0;
-    bt_moving sa = a, sb = b;
-    shrink(&sa.box, half);
-    shrink(&sb.box, half);
-    boxtoi_result rs = solve_pair_from(&sa, &sb, r.toi, T);
+    boxtoi_result rs = solve_shrunk(&a, &b, half, r.toi, T);
     if (rs.state != BOXTOI_HIT && rs.state != BOXTOI_OVERLAP)
         return 0;
     for (int i = 0; i < 3; i++)
