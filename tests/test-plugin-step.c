@@ -518,6 +518,23 @@ static void room_cb(void *data, dGeomID o1, dGeomID o2)
     }
 }
 
+/* The six walls (static boxes, thickness T) of a closed room [0, L]^3. */
+static void add_room(dSpaceID space, double L, double T)
+{
+    struct { double c[3], e[3]; } slab[6] = {
+        {{L / 2, L / 2, -T / 2}, {L + 2 * T, L + 2 * T, T}},
+        {{L / 2, L / 2, L + T / 2}, {L + 2 * T, L + 2 * T, T}},
+        {{-T / 2, L / 2, L / 2}, {T, L + 2 * T, L}},
+        {{L + T / 2, L / 2, L / 2}, {T, L + 2 * T, L}},
+        {{L / 2, -T / 2, L / 2}, {L, T, L}},
+        {{L / 2, L + T / 2, L / 2}, {L, T, L}},
+    };
+    for (int i = 0; i < 6; i++) {
+        dGeomID g = dCreateBox(space, slab[i].e[0], slab[i].e[1], slab[i].e[2]);
+        dGeomSetPosition(g, slab[i].c[0], slab[i].c[1], slab[i].c[2]);
+    }
+}
+
 /* 30 spinning boxes of 5-15 cm at 30-100 m/s in a closed 1.5 m room with
    1 cm walls: a dozen wall impacts per step or more, far more than the
    default budget of sub-steps, so most steps end with the catch-all
@@ -529,18 +546,7 @@ static void test_room(void)
     sim s;
     sim_init(&s, 1);
     s.bounce = 0.3;
-    struct { double c[3], e[3]; } slab[6] = {
-        {{L / 2, L / 2, -T / 2}, {L + 2 * T, L + 2 * T, T}},
-        {{L / 2, L / 2, L + T / 2}, {L + 2 * T, L + 2 * T, T}},
-        {{-T / 2, L / 2, L / 2}, {T, L + 2 * T, L}},
-        {{L + T / 2, L / 2, L / 2}, {T, L + 2 * T, L}},
-        {{L / 2, -T / 2, L / 2}, {L, T, L}},
-        {{L / 2, L + T / 2, L / 2}, {L, T, L}},
-    };
-    for (int i = 0; i < 6; i++) {
-        dGeomID g = dCreateBox(s.space, slab[i].e[0], slab[i].e[1], slab[i].e[2]);
-        dGeomSetPosition(g, slab[i].c[0], slab[i].c[1], slab[i].c[2]);
-    }
+    add_room(s.space, L, T);
     unsigned long long seed = 2718;
     dBodyID b[N];
     for (int i = 0; i < N; i++) {
@@ -606,18 +612,7 @@ static int spin_room(unsigned long long seed, int max_redos, long *redos,
     sim s;
     sim_init(&s, 1);
     s.bounce = 0.5; /* bouncier than the room above */
-    struct { double c[3], e[3]; } slab[6] = {
-        {{L / 2, L / 2, -T / 2}, {L + 2 * T, L + 2 * T, T}},
-        {{L / 2, L / 2, L + T / 2}, {L + 2 * T, L + 2 * T, T}},
-        {{-T / 2, L / 2, L / 2}, {T, L + 2 * T, L}},
-        {{L + T / 2, L / 2, L / 2}, {T, L + 2 * T, L}},
-        {{L / 2, -T / 2, L / 2}, {L, T, L}},
-        {{L / 2, L + T / 2, L / 2}, {L, T, L}},
-    };
-    for (int i = 0; i < 6; i++) {
-        dGeomID g = dCreateBox(s.space, slab[i].e[0], slab[i].e[1], slab[i].e[2]);
-        dGeomSetPosition(g, slab[i].c[0], slab[i].c[1], slab[i].c[2]);
-    }
+    add_room(s.space, L, T);
     dBodyID b[N];
     for (int i = 0; i < N; i++) {
         double side[3];
