@@ -551,18 +551,25 @@ static void analyse(pair_pass *pp, dGeomID o1, dGeomID o2, int user)
     pass_push(pp, o1, o2, user, k, first, toi);
 }
 
+/* When o1 or o2 is a space: collide their contents with cb instead, 1. */
+static int into_spaces(void *data, dGeomID o1, dGeomID o2, dNearCallback *cb)
+{
+    if (!dGeomIsSpace(o1) && !dGeomIsSpace(o2))
+        return 0;
+    dSpaceCollide2(o1, o2, data, cb);
+    if (dGeomIsSpace(o1))
+        dSpaceCollide((dSpaceID)o1, data, cb);
+    if (dGeomIsSpace(o2))
+        dSpaceCollide((dSpaceID)o2, data, cb);
+    return 1;
+}
+
 /* Pairs inside sub-spaces: analysed, not given to the user (the user's
    callback recurses into the spaces itself). */
 static void inner_callback(void *data, dGeomID o1, dGeomID o2)
 {
-    if (dGeomIsSpace(o1) || dGeomIsSpace(o2)) {
-        dSpaceCollide2(o1, o2, data, inner_callback);
-        if (dGeomIsSpace(o1))
-            dSpaceCollide((dSpaceID)o1, data, inner_callback);
-        if (dGeomIsSpace(o2))
-            dSpaceCollide((dSpaceID)o2, data, inner_callback);
+    if (into_spaces(data, o1, o2, inner_callback))
         return;
-    }
     analyse(data, o1, o2, 0);
 }
 
@@ -638,14 +645,8 @@ static void verify_pair(verify_pass *vp, dGeomID o1, dGeomID o2)
 
 static void verify_callback(void *data, dGeomID o1, dGeomID o2)
 {
-    if (dGeomIsSpace(o1) || dGeomIsSpace(o2)) {
-        dSpaceCollide2(o1, o2, data, verify_callback);
-        if (dGeomIsSpace(o1))
-            dSpaceCollide((dSpaceID)o1, data, verify_callback);
-        if (dGeomIsSpace(o2))
-            dSpaceCollide((dSpaceID)o2, data, verify_callback);
+    if (into_spaces(data, o1, o2, verify_callback))
         return;
-    }
     verify_pair(data, o1, o2);
 }
 
