@@ -3,7 +3,8 @@
  * dWorldStep when nothing meets, sub-steps that land on the analytic first
  * contact, fast shots at a thin wall that never pass through, a resting
  * stack that neither explodes nor crawls, and rooms of fast boxes that
- * none leaves (also when deflected during the catch-all sub-step).
+ * none leaves (also when deflected during the catch-all sub-step); the
+ * impact and the deflected rooms also with their geoms in sub-spaces.
  */
 #include <math.h>
 #include <stdio.h>
@@ -40,6 +41,7 @@ static void random_quat(unsigned long long *s, dQuaternion q)
 typedef struct sim {
     dWorldID world;
     dSpaceID space;
+    dSpaceID body_space; /* where add_body puts the geoms, when not space */
     dJointGroupID contacts;
     double bounce;
     double mu;
@@ -79,6 +81,26 @@ static void near_cb(void *data, dGeomID o1, dGeomID o2)
     }
 }
 
+/* The usual ODE idiom for spaces inside spaces: the near callback expands
+   a pair involving a space into the pairs of their geoms (1), else 0. */
+static int expand_spaces(void *data, dGeomID o1, dGeomID o2, dNearCallback *cb)
+{
+    if (!dGeomIsSpace(o1) && !dGeomIsSpace(o2))
+        return 0;
+    dSpaceCollide2(o1, o2, data, cb);
+    if (dGeomIsSpace(o1))
+        dSpaceCollide((dSpaceID)o1, data, cb);
+    if (dGeomIsSpace(o2))
+        dSpaceCollide((dSpaceID)o2, data, cb);
+    return 1;
+}
+
+static void nested_near_cb(void *data, dGeomID o1, dGeomID o2)
+{
+    if (!expand_spaces(data, o1, o2, nested_near_cb))
+        near_cb(data, o1, o2);
+}
+
 static void sim_init(sim *s, int space_kind)
 {
     memset(s, 0, sizeof *s);
@@ -104,8 +126,9 @@ static dBodyID add_body(sim *s, int boxtoi, const double side[3], dGeomID *geom)
     dMass m;
     dMassSetBox(&m, 500, side[0], side[1], side[2]);
     dBodySetMass(b, &m);
-    dGeomID g = boxtoi ? dCreateBoxtoiBox(s->space, side[0], side[1], side[2])
-                       : dCreateBox(s->space, side[0], side[1], side[2]);
+    dSpaceID sp = s->body_space ? s->body_space : s->space;
+    dGeomID g = boxtoi ? dCreateBoxtoiBox(sp, side[0], side[1], side[2])
+                       : dCreateBox(sp, side[0], side[1], side[2]);
     dGeomSetBody(g, b);
     if (geom)
         *geom = g;
@@ -213,11 +236,20 @@ static void test_identical(int quick)
    stays normal to x), under gravity, towards a wall whose near face is at
    x = 3.0.  With ODE's integrator, within a step starting at (x_k, z_k,
    vz_k): x(s) = x_k + 120 s, z(s) = z_k + vz_k s + g s^2 (velocity is updated
-   first).  First contact: x + 0.05 = 3.0. */
-static void test_analytic(int wall_boxtoi)
+   first).  First contact: x + 0.05 = 3.0.
+   Nested: the box and the wall each sit in a sub-space of the world's
+   space, and the near callback expands the spaces itself. */
+static void test_analytic(int wall_boxtoi, int nested)
 {
     sim s;
     sim_init(&s, 0);
+    dSpaceID wall_space = s.space;
+    dNearCallback *cb = near_cb;
+    if (nested) {
+        s.body_space = dHashSpaceCreate(s.space);
+        wall_space = dSimpleSpaceCreate(s.space);
+        cb = nested_near_cb;
+    }
     double side[3] = {0.1, 0.1, 0.1};
     dGeomID g;
     dBodyID b = add_body(&s, 1, side, &g);
@@ -225,8 +257,8 @@ static void test_analytic(int wall_boxtoi)
     dBodySetPosition(b, -0.3, 0.2, 1.0);
     dBodySetLinearVel(b, 120, 0, 1.5);
     dBodySetAngularVel(b, 7, 0, 0);
-    dGeomID wall = wall_boxtoi ? dCreateBoxtoiBox(s.space, 0.02, 4, 4)
-                               : dCreateBox(s.space, 0.02, 4, 4);
+    dGeomID wall = wall_boxtoi ? dCreateBoxtoiBox(wall_space, 0.02, 4, 4)
+                               : dCreateBox(wall_space, 0.02, 4, 4);
     dGeomSetPosition(wall, 3.01, 0, 1);
     s.watched = g;
     const double X = 3.0, L = 0.05, vx = 120, g_ = -9.81;
@@ -240,7 +272,7 @@ static void test_analytic(int wall_boxtoi)
         vzk = v[2];
         tk = step * H;
         dBoxtoiStepStats st;
-        dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
+        dWorldStepToContact(s.world, s.space, H, cb, &s, s.contacts, NULL, &st);
         if (st.first_toi >= 0 && first < 0) {
             first = tk + st.first_toi;
             double sub = want_t - tk;
@@ -248,7 +280,8 @@ static void test_analytic(int wall_boxtoi)
             found = 1;
         }
     }
-    const char *w = wall_boxtoi ? "boxtoi wall" : "dBox wall";
+    const char *w = wall_boxtoi ? (nested ? "boxtoi wall, nested spaces" : "boxtoi wall")
+                                : (nested ? "dBox wall, nested spaces" : "dBox wall");
     ok(found && s.touched, "%s: an impact was stepped to and touched", w);
     is_double(first, want_t, 1e-12, "%s: time of the first impact (s)", w);
     is_double(s.touch_pos[0], X - L, 1e-9, "%s: x at the first contact (m)", w);
@@ -518,6 +551,12 @@ static void room_cb(void *data, dGeomID o1, dGeomID o2)
     }
 }
 
+static void nested_room_cb(void *data, dGeomID o1, dGeomID o2)
+{
+    if (!expand_spaces(data, o1, o2, nested_room_cb))
+        room_cb(data, o1, o2);
+}
+
 /* The six walls (static boxes, thickness T) of a closed room [0, L]^3. */
 static void add_room(dSpaceID space, double L, double T)
 {
@@ -601,10 +640,11 @@ static void test_room(void)
 /* One room: 12 boxes of 4-20 cm, spinning at up to 60 rad/s about each
    axis and moving at 13-40 m/s, in a closed 1 m room with 1 cm walls, one
    sub-step per step (so every step ends in the catch-all), 60 steps.
-   Returns the number of boxes that left the room; adds the redos and
-   unverified pairs to *redos and *unverified. */
-static int spin_room(unsigned long long seed, int max_redos, long *redos,
-                     long *unverified)
+   Nested: the walls and the boxes each sit in a sub-space of the world's
+   space.  Returns the number of boxes that left the room; adds the redos
+   and unverified pairs to *redos and *unverified. */
+static int spin_room(unsigned long long seed, int max_redos, int nested,
+                     long *redos, long *unverified)
 {
     enum { N = 12, STEPS = 60 };
     const double L = 1.0, T = 0.01;
@@ -612,7 +652,12 @@ static int spin_room(unsigned long long seed, int max_redos, long *redos,
     sim s;
     sim_init(&s, 1);
     s.bounce = 0.5; /* bouncier than the room above */
-    add_room(s.space, L, T);
+    dNearCallback *cb = room_cb;
+    if (nested) {
+        s.body_space = dHashSpaceCreate(s.space);
+        cb = nested_room_cb;
+    }
+    add_room(nested ? dSimpleSpaceCreate(s.space) : s.space, L, T);
     dBodyID b[N];
     for (int i = 0; i < N; i++) {
         double side[3];
@@ -643,7 +688,7 @@ static int spin_room(unsigned long long seed, int max_redos, long *redos,
     int gone[N] = {0};
     for (int step = 0; step < STEPS; step++) {
         dBoxtoiStepStats st;
-        dWorldStepToContact(s.world, s.space, H, room_cb, &s, s.contacts, &p, &st);
+        dWorldStepToContact(s.world, s.space, H, cb, &s, s.contacts, &p, &st);
         *redos += st.redos;
         *unverified += st.unverified;
         for (int i = 0; i < N; i++) {
@@ -652,8 +697,9 @@ static int spin_room(unsigned long long seed, int max_redos, long *redos,
                              || q[2] < 0 || q[2] > L)) {
                 gone[i] = 1;
                 escaped++;
-                diag("spin room %llu%s: box %d left at step %d (%.17g %.17g %.17g)",
-                     room, max_redos > 0 ? "" : " without the check", i, step,
+                diag("spin room %llu%s%s: box %d left at step %d (%.17g %.17g %.17g)",
+                     room, nested ? " (nested)" : "",
+                     max_redos > 0 ? "" : " without the check", i, step,
                      q[0], q[1], q[2]);
             }
         }
@@ -674,8 +720,8 @@ static void test_spin_rooms(void)
     int escaped = 0, escaped_off = 0, rooms_off = 0;
     long redos = 0, unverified = 0, redos_off = 0, unverified_off = 0;
     for (int k = 1; k <= SEEDS; k++) {
-        escaped += spin_room(1000 + (unsigned long long)k, 4, &redos, &unverified);
-        int e = spin_room(1000 + (unsigned long long)k, 0, &redos_off,
+        escaped += spin_room(1000 + (unsigned long long)k, 4, 0, &redos, &unverified);
+        int e = spin_room(1000 + (unsigned long long)k, 0, 0, &redos_off,
                           &unverified_off);
         escaped_off += e;
         rooms_off += e > 0;
@@ -689,6 +735,27 @@ static void test_spin_rooms(void)
            "step: none escapes", SEEDS);
 }
 
+/* The same rooms with the walls and the boxes in two sub-spaces: the check
+   must reach the pairs inside them. */
+static void test_spin_rooms_nested(void)
+{
+    enum { SEEDS = 20 };
+    int escaped = 0, escaped_off = 0, rooms_off = 0;
+    long redos = 0, unverified = 0, redos_off = 0, unverified_off = 0;
+    for (int k = 1; k <= SEEDS; k++) {
+        escaped += spin_room(1000 + (unsigned long long)k, 4, 1, &redos, &unverified);
+        int e = spin_room(1000 + (unsigned long long)k, 0, 1, &redos_off,
+                          &unverified_off);
+        escaped_off += e;
+        rooms_off += e > 0;
+    }
+    diag("spin rooms (nested): %d boxes left %d of %d rooms without the check; "
+         "with it %d left, %ld redos, %ld pairs unverified",
+         escaped_off, rooms_off, SEEDS, escaped, redos, unverified);
+    ok(redos > 0, "spin rooms (nested): the check redid sub-steps (%ld)", redos);
+    is_int(escaped, 0, "spin rooms (nested): none escapes");
+}
+
 int main(void)
 {
     plan(0);
@@ -696,8 +763,10 @@ int main(void)
     dBoxtoiInit();
     test_identical(0);
     test_identical(1);
-    test_analytic(0);
-    test_analytic(1);
+    test_analytic(0, 0);
+    test_analytic(1, 0);
+    test_analytic(0, 1);
+    test_analytic(1, 1);
     test_analytic_plane();
     test_explicit_substeps();
     test_shots();
@@ -706,6 +775,7 @@ int main(void)
     test_stack(2);
     test_room();
     test_spin_rooms();
+    test_spin_rooms_nested();
     dCloseODE();
     return tap_failures() ? 1 : 0;
 }
