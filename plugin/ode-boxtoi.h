@@ -274,11 +274,16 @@ typedef struct dBoxtoiStepStats {
  *    sub-step only;
  *  - pairs whose bodies are connected by a joint other than a contact are
  *    not searched for impacts (the usual near callback skips them);
+ *  - the space may hold sub-spaces: the pairs inside them are searched for
+ *    impacts and checked like the others, while the near callback gets,
+ *    as from dSpaceCollide, the pairs involving a space and expands them
+ *    itself (dSpaceCollide2, then dSpaceCollide on each space);
  *  - not reentrant across threads for the same ODE collision state;
  *    after dCloseODE and a new dInitODE2, the class is not registered again.
  * contacts may be NULL when the callback manages its own group (it is then
- * never emptied by the step, and no sub-step is checked or redone).  params may be NULL for defaults; stats may be
- * NULL.  Returns 1 on success, 0 when ODE's step failed.
+ * never emptied by the step, and no sub-step is checked or redone).  params
+ * may be NULL for defaults; stats may be NULL.  Returns 1 on success, 0 when
+ * ODE's step failed.
  */
 ODE_BOXTOI_API int dWorldStepToContact(dWorldID world, dSpaceID space, dReal h,
                                        dNearCallback *near_callback, void *data,
