@@ -713,47 +713,30 @@ static int spin_room(unsigned long long seed, int max_redos, int nested,
    check of the paths they actually took finds those pairs and redoes the
    sub-step with contacts for them.  Without the check (max_redos 0) some of
    these rooms lose a box (rooms 1004 and 1012 did, also before the check
-   existed); with it none may. */
-static void test_spin_rooms(void)
+   existed); with it none may.  Nested: the same rooms with the walls and
+   the boxes in two sub-spaces, where the check must reach the pairs inside
+   them. */
+static void test_spin_rooms(int nested)
 {
     enum { SEEDS = 20 };
+    const char *w = nested ? "spin rooms (nested)" : "spin rooms";
     int escaped = 0, escaped_off = 0, rooms_off = 0;
     long redos = 0, unverified = 0, redos_off = 0, unverified_off = 0;
     for (int k = 1; k <= SEEDS; k++) {
-        escaped += spin_room(1000 + (unsigned long long)k, 4, 0, &redos, &unverified);
-        int e = spin_room(1000 + (unsigned long long)k, 0, 0, &redos_off,
+        escaped += spin_room(1000 + (unsigned long long)k, 4, nested, &redos,
+                             &unverified);
+        int e = spin_room(1000 + (unsigned long long)k, 0, nested, &redos_off,
                           &unverified_off);
         escaped_off += e;
         rooms_off += e > 0;
     }
-    diag("spin rooms: %d boxes left %d of %d rooms without the check; "
+    diag("%s: %d boxes left %d of %d rooms without the check; "
          "with it %d left, %ld redos, %ld pairs unverified",
-         escaped_off, rooms_off, SEEDS, escaped, redos, unverified);
-    ok(redos > 0, "spin rooms: the check redid sub-steps (%ld)", redos);
-    is_int(redos_off + unverified_off, 0, "spin rooms: max_redos 0 turns the check off");
-    is_int(escaped, 0, "spin rooms: %d rooms of 12 spinning boxes, one sub-step per "
-           "step: none escapes", SEEDS);
-}
-
-/* The same rooms with the walls and the boxes in two sub-spaces: the check
-   must reach the pairs inside them. */
-static void test_spin_rooms_nested(void)
-{
-    enum { SEEDS = 20 };
-    int escaped = 0, escaped_off = 0, rooms_off = 0;
-    long redos = 0, unverified = 0, redos_off = 0, unverified_off = 0;
-    for (int k = 1; k <= SEEDS; k++) {
-        escaped += spin_room(1000 + (unsigned long long)k, 4, 1, &redos, &unverified);
-        int e = spin_room(1000 + (unsigned long long)k, 0, 1, &redos_off,
-                          &unverified_off);
-        escaped_off += e;
-        rooms_off += e > 0;
-    }
-    diag("spin rooms (nested): %d boxes left %d of %d rooms without the check; "
-         "with it %d left, %ld redos, %ld pairs unverified",
-         escaped_off, rooms_off, SEEDS, escaped, redos, unverified);
-    ok(redos > 0, "spin rooms (nested): the check redid sub-steps (%ld)", redos);
-    is_int(escaped, 0, "spin rooms (nested): none escapes");
+         w, escaped_off, rooms_off, SEEDS, escaped, redos, unverified);
+    ok(redos > 0, "%s: the check redid sub-steps (%ld)", w, redos);
+    is_int(redos_off + unverified_off, 0, "%s: max_redos 0 turns the check off", w);
+    is_int(escaped, 0, "%s: %d rooms of 12 spinning boxes, one sub-step per "
+           "step: none escapes", w, SEEDS);
 }
 
 int main(void)
@@ -774,8 +757,8 @@ int main(void)
     test_stack(1);
     test_stack(2);
     test_room();
-    test_spin_rooms();
-    test_spin_rooms_nested();
+    test_spin_rooms(0);
+    test_spin_rooms(1);
     dCloseODE();
     return tap_failures() ? 1 : 0;
 }
