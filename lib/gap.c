@@ -88,14 +88,52 @@ rational_bounds_impl(const double *const u[3], const double *w, int n,
     }
 }
 
-static void rational_bounds(const double *const u[3], const double *w, int n,
+/*
+ * rational_bounds_impl for degree 2, from the 2x2 minors of each row with w.
+ * u' w - u w' and u'' w - u w'' are bilinear and antisymmetric in (u, w),
+ * so both are combinations of m_ij = u_i w_j - u_j w_i (scaled Bernstein
+ * coefficients):
+ *   N1 = -m01, -m01 - 2 m02, -m12 - 2 m02, -m12   (degree 3),
+ *   T  = 2 (m01 - m02), 2 (m01 - m12), 2 (m02 - m12)   (degree 2).
+ * Each minor is within 6 eps um wm of its exact value (um, wm the largest
+ * |coefficients|) and each combination adds at most 4 such errors and its
+ * own rounding, so 64 eps um wm covers the rounding of every Bernstein
+ * coefficient formed here.
+ */
+static void rational_bounds2(const double *const u[3], const double *w,
+                             double *s1, double *s2)
+{
+    double dw0 = w[1] - 2.0 * w[0], dw1 = 2.0 * w[2] - w[1];
+    double wm = max2(max2(fabs(w[0]), fabs(w[1])), fabs(w[2]));
+    double wb = max2(max2(w[0], 0.5 * w[1]), w[2]);
+    double dwb = max2(fabs(dw0), fabs(dw1)) + 8.0 * DBL_EPSILON * wm;
+    for (int r = 0; r < 3; r++) {
+        const double *p = u[r];
+        double m01 = p[0] * w[1] - p[1] * w[0];
+        double m02 = p[0] * w[2] - p[2] * w[0];
+        double m12 = p[1] * w[2] - p[2] * w[1];
+        double um = max2(max2(fabs(p[0]), fabs(p[1])), fabs(p[2]));
+        double round = 64.0 * DBL_EPSILON * um * wm;
+        double b1 = max2(max2(fabs(m01), fabs(m12)),
+                         max2(fabs(m01 + 2.0 * m02), fabs(m12 + 2.0 * m02)) / 3.0);
+        double bt = max2(max2(2.0 * fabs(m01 - m02), 2.0 * fabs(m02 - m12)),
+                         fabs(m01 - m12));
+        b1 += round;
+        bt += round;
+        double b2 = bt * wb + 2.0 * dwb * b1;
+        *s1 += b1 * b1;
+        *s2 += b2 * b2;
+    }
+}
+
+void bx_gap_rational_bounds(const double *const u[3], const double *w, int n,
                             double *s1, double *s2)
 {
     switch (n) {
     case 0:
         return;
     case 2:
-        rational_bounds_impl(u, w, 2, s1, s2);
+        rational_bounds2(u, w, s1, s2);
         return;
     case 4:
         rational_bounds_impl(u, w, 4, s1, s2);
@@ -130,6 +168,18 @@ static void restriction_init(restriction *R, int n, double a, double c)
     double e[PCAP], col[PCAP];
     DEGREE_IN_RANGE(n);
     R->n = n;
+    if (n == 2) {
+        /* Closed form: the ends are p(a) and p(c), the middle twice the
+         * blossom at (a, c). */
+        double a1 = 1.0 - a, c1 = 1.0 - c;
+        double m[3][3] = {{a1 * a1, a * a1, a * a},
+                          {2.0 * a1 * c1, a * c1 + c * a1, 2.0 * a * c},
+                          {c1 * c1, c * c1, c * c}};
+        for (int k = 0; k < 3; k++)
+            for (int i = 0; i < 3; i++)
+                R->m[k][i] = m[k][i];
+        return;
+    }
     for (int i = 0; i <= n; i++) {
         for (int k = 0; k <= n; k++)
             e[k] = k == i ? 1.0 / bxp_binomial_table[n][i] : 0.0;
@@ -191,12 +241,12 @@ static int speeds_of(const bx_moving *M, double s0, double s1, restriction *R,
     for (int k = 0; k < 3; k++) {
         const double *u[3] = {ue[k][0], ue[k][1], ue[k][2]};
         double a1 = 0.0, a2 = 0.0;
-        rational_bounds(u, we, e, &a1, &a2);
+        bx_gap_rational_bounds(u, we, e, &a1, &a2);
         r1 = max2(r1, a1);
         r2 = max2(r2, a2);
     }
     const double *pp[3] = {p[0], p[1], p[2]};
-    rational_bounds(pp, w, d, &v1, &v2);
+    bx_gap_rational_bounds(pp, w, d, &v1, &v2);
     /* A little over 1: the rounding of the square roots and quotients. */
     o->rot = 1.001 * sqrt(r1) / (we_min * we_min) / h;
     o->rot2 = 1.001 * sqrt(r2) / (we_min * we_min * we_min) / (h * h);

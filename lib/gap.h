@@ -52,6 +52,19 @@ typedef struct bx_speeds {
 int bx_gap_speeds(const bx_moving *a, const bx_moving *b, double s0, double s1,
                   bx_speeds *sa, bx_speeds *sb);
 
+/**
+ * The bounds behind bx_gap_speeds for one rational curve c = u / w over
+ * [0, 1] (three rows u[r] and w scaled Bernstein of degree n, w > 0).  Per
+ * row, b1 is the largest |Bernstein coefficient| of N1 = u' w - u w', bt
+ * that of T = u'' w - u w'', each with an allowance for the rounding of
+ * forming them, and b2 = bt max(w) + 2 max|w'| b1 (maxima over Bernstein
+ * coefficients) bounds N2 = T w - 2 w' N1.  Adds the squares of b1 to *s1
+ * and of b2 to *s2; then |c'| <= sqrt(s1) / min(w)^2 and
+ * |c''| <= sqrt(s2) / min(w)^3.
+ */
+void bx_gap_rational_bounds(const double *const u[3], const double *w, int n,
+                            double *s1, double *s2);
+
 /** The least Bernstein coefficient of w (scaled Bernstein, degree n): a lower bound. */
 double bx_gap_wmin(const double *w, int n);
 

@@ -11,6 +11,11 @@
  * matrices of degree 2 and 4), fast spins about a shared centre (where the
  * products a_i . b_j turn over and bend most), pure translations and a box
  * at rest.
+ *
+ * The parts the derivative bounds are made of are also checked on their
+ * own, where the check above has slack: the bounds of one rational curve
+ * against the same quantities multiplied out in power form, and the bounds
+ * over a span against those of the motion re-parameterised on it.
  */
 #include <math.h>
 #include <stdio.h>
@@ -242,6 +247,167 @@ static int check_speeds(const gcase *g, const bx_speeds *spp, const boxtoi_box *
     return !bad;
 }
 
+/* The binomial coefficient C(n, k), 0 <= k <= n. */
+static long double binom(int n, int k)
+{
+    long double c = 1.0L;
+    for (int i = 1; i <= k; i++)
+        c = c * (n - k + i) / i;
+    return c;
+}
+
+/*
+ * Power-form coefficients (long double) of the scaled Bernstein polynomial
+ * b of degree n: sum_i b_i s^i (1 - s)^(n - i), expanded.
+ */
+static void power_of_sbern(const double *b, int n, long double *out)
+{
+    for (int k = 0; k <= n; k++)
+        out[k] = 0.0L;
+    for (int i = 0; i <= n; i++)
+        for (int j = 0; j <= n - i; j++)
+            out[i + j] += (j % 2 ? -1.0L : 1.0L) * (long double)b[i] * binom(n - i, j);
+}
+
+/* Largest |Bernstein coefficient| of degree m of the power-form p (degree <= m). */
+static long double bern_max(const long double *p, int m)
+{
+    long double best = 0.0L;
+    for (int k = 0; k <= m; k++) {
+        long double c = 0.0L;
+        for (int j = 0; j <= k; j++)
+            c += p[j] * binom(k, j) / binom(m, j);
+        if (fabsl(c) > best)
+            best = fabsl(c);
+    }
+    return best;
+}
+
+/* p' of the power-form p (degree n), into out[0..n - 1] (nothing when n <= 0). */
+static void power_deriv(const long double *p, int n, long double *out)
+{
+    for (int k = 0; k < n; k++)
+        out[k] = (k + 1) * p[k + 1];
+}
+
+/*
+ * What bx_gap_rational_bounds adds, computed here in power form and long
+ * double: N1 = u' w - u w' and T = u'' w - u w'' multiplied out, then their
+ * Bernstein coefficients of degree 2n - 1 and 2n - 2.
+ */
+static void rational_ref(const double *const u[3], const double *w, int n,
+                         long double *s1, long double *s2)
+{
+    long double pw[9], dw[9] = {0}, d2w[9] = {0}, wb = 0.0L;
+    power_of_sbern(w, n, pw);
+    power_deriv(pw, n, dw);
+    power_deriv(dw, n - 1, d2w);
+    for (int i = 0; i <= n; i++)
+        if (w[i] / binom(n, i) > wb)
+            wb = w[i] / binom(n, i);
+    long double dwb = n > 0 ? bern_max(dw, n - 1) : 0.0L;
+    *s1 = *s2 = 0.0L;
+    for (int r = 0; r < 3; r++) {
+        long double pu[9], du[9] = {0}, d2u[9] = {0}, n1[17] = {0}, t[17] = {0};
+        power_of_sbern(u[r], n, pu);
+        power_deriv(pu, n, du);
+        power_deriv(du, n - 1, d2u);
+        for (int i = 0; i <= n; i++)
+            for (int j = 0; j <= n; j++) {
+                n1[i + j] += du[i] * pw[j] - pu[i] * dw[j];
+                t[i + j] += d2u[i] * pw[j] - pu[i] * d2w[j];
+            }
+        long double b1 = bern_max(n1, 2 * n - 1), bt = bern_max(t, 2 * n - 2);
+        long double b2 = bt * wb + 2.0L * dwb * b1;
+        *s1 += b1 * b1;
+        *s2 += b2 * b2;
+    }
+}
+
+/*
+ * bx_gap_rational_bounds against rational_ref on random curves of degree
+ * 1 to 4, some with u nearly proportional to w (so that N1 nearly
+ * cancels): never below it (the bound holds), and above it by no more than
+ * an allowance for rounding.  Returns the number of bad calls; *worst is
+ * the largest excess as a fraction of the allowance.
+ */
+static int check_rational(double *worst)
+{
+    int bad = 0;
+    for (int trial = 0; trial < 4000; trial++) {
+        int n = 1 + trial % 4;
+        double w[5], rows[3][5];
+        const double *u[3] = {rows[0], rows[1], rows[2]};
+        for (int i = 0; i <= n; i++)
+            w[i] = urand(0.5, 2.0) * binom(n, i);
+        for (int r = 0; r < 3; r++) {
+            double k = urand(-2.0, 2.0);
+            for (int i = 0; i <= n; i++)
+                rows[r][i] = trial % 3 == 2 ? k * w[i] + urand(-1e-6, 1e-6)
+                                             : urand(-1.0, 1.0) * binom(n, i);
+        }
+        double s1 = 0.0, s2 = 0.0, um = 0.0, wm = 0.0;
+        long double r1, r2;
+        bx_gap_rational_bounds(u, w, n, &s1, &s2);
+        rational_ref(u, w, n, &r1, &r2);
+        for (int i = 0; i <= n; i++) {
+            wm = fmax(wm, w[i]);
+            for (int r = 0; r < 3; r++)
+                um = fmax(um, fabs(rows[r][i]));
+        }
+        /* Compared as square roots (bounds on |N1| and |N2|), with an
+         * allowance far above rounding and far below the size of any
+         * coefficient: 1e-11 of the sizes the bounds are made of. */
+        double size1 = 4.0 * n * um * wm, size2 = size1 * 4.0 * n * wm;
+        double x1 = sqrt(s1), x2 = sqrt(s2);
+        double y1 = (double)sqrtl(r1), y2 = (double)sqrtl(r2);
+        double e = fmax((x1 - y1) / (1e-11 * size1), (x2 - y2) / (1e-11 * size2));
+        if (e > *worst)
+            *worst = e;
+        if (!(x1 >= y1 * (1.0 - 1e-14) && x2 >= y2 * (1.0 - 1e-14) && e <= 1.0)) {
+            if (!bad)
+                diag("degree %d: bounds %.17g %.17g, reference %.17g %.17g", n, x1, x2,
+                     y1, y2);
+            bad++;
+        }
+    }
+    return bad;
+}
+
+/*
+ * bx_gap_speeds over [s0, s1] of motions prepared on [0, 1] against those
+ * over [0, 1] of the same motions prepared on [s0, s1] (library's power-form
+ * re-parameterisation instead of its Bernstein restriction): the same
+ * bounds, the second in units of the longer parameter (rot, vel times h,
+ * rot2, vel2 times h^2).  Returns 1 when they agree to 1e-6 (the second
+ * derivatives of short spans lose digits to cancellation, about 1e-9 for
+ * the shortest).
+ */
+static int check_restriction(const gcase *g, const bx_moving *A, const bx_moving *B,
+                             double s0, double s1)
+{
+    bx_moving As, Bs;
+    bx_speeds sa, sb, ta, tb;
+    double h = s1 - s0;
+    if (bx_prepare(&g->a, &g->ma, s0, s1, &As) != BOXTOI_REASON_NONE ||
+        bx_prepare(&g->b, &g->mb, s0, s1, &Bs) != BOXTOI_REASON_NONE)
+        return 0;
+    bx_trim(&g->ma, s0, s1, &As);
+    bx_trim(&g->mb, s0, s1, &Bs);
+    if (!bx_gap_speeds(A, B, s0, s1, &sa, &sb) || !bx_gap_speeds(&As, &Bs, 0.0, 1.0, &ta, &tb))
+        return 0;
+    double x[8] = {sa.rot * h, sa.rot2 * h * h, sa.vel * h, sa.vel2 * h * h,
+                   sb.rot * h, sb.rot2 * h * h, sb.vel * h, sb.vel2 * h * h};
+    double y[8] = {ta.rot, ta.rot2, ta.vel, ta.vel2, tb.rot, tb.rot2, tb.vel, tb.vel2};
+    for (int k = 0; k < 8; k++)
+        if (!(fabs(x[k] - y[k]) <= 1e-6 * fabs(y[k]) + 1e-12)) {
+            diag("%s: span [%.17g, %.17g], bound %d: %.17g restricted, %.17g "
+                 "re-parameterised", g->kind, s0, s1, k, x[k], y[k]);
+            return 0;
+        }
+    return 1;
+}
+
 /*
  * bx_gap_piece_bounds over [s0, s1] against the gap functions at 64 points
  * inside.  Tracks the smallest slack (bound - value) relative to the
@@ -289,9 +455,9 @@ static int check_piece(const gcase *g, const bx_moving *A, const bx_moving *B,
 int main(void)
 {
     enum { CASES = 400, SPANS = 6 };
-    plan(5 + 5);
+    plan(5 + 5 + 2);
 
-    int speeds_bad[5] = {0}, piece_bad[5] = {0};
+    int speeds_bad[5] = {0}, piece_bad[5] = {0}, restrict_bad = 0;
     double worst[5] = {0}, tightest[5] = {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY};
     const char *kinds[5] = {0};
     for (int k = 0; k < CASES; k++) {
@@ -315,6 +481,8 @@ int main(void)
             }
             if (!check_piece(&g, &A, &B, s0, s0 + len / 3.0, &tightest[k % 5]))
                 piece_bad[k % 5]++;
+            if (j == 0 && !check_restriction(&g, &A, &B, s0, s1))
+                restrict_bad++;
         }
     }
     for (int v = 0; v < 5; v++)
@@ -324,5 +492,11 @@ int main(void)
         ok(piece_bad[v] == 0 && tightest[v] < 0.05,
            "piece bounds hold (%s): %d bad pieces, least slack %.3g of the size",
            kinds[v], piece_bad[v], tightest[v]);
+    ok(restrict_bad == 0, "bounds over a span are those of the motion re-parameterised "
+       "on it: %d bad of %d", restrict_bad, CASES);
+    double worst_rational = 0.0;
+    int rational_bad = check_rational(&worst_rational);
+    ok(rational_bad == 0, "curve bounds match an independent power-form computation: %d bad, "
+       "largest excess %.3g of the allowance", rational_bad, worst_rational);
     return tap_failures() != 0;
 }
