@@ -290,6 +290,14 @@ double tu_rand(unsigned long long *state, double lo, double hi)
     return lo + (hi - lo) * u;
 }
 
+long double tu_binom(int n, int k)
+{
+    long double r = 1.0L;
+    for (int i = 1; i <= k; i++)
+        r = r * (n - k + i) / i;
+    return roundl(r);
+}
+
 tu_poly tu_poly_const(double c)
 {
     tu_poly p;

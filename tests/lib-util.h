@@ -99,4 +99,7 @@ void tu_rigid_motion(boxtoi_motion *m, const double q[][4], int qdeg,
 /* Deterministic pseudo-random numbers in [lo, hi). */
 double tu_rand(unsigned long long *state, double lo, double hi);
 
+/* The binomial coefficient C(n, k), 0 <= k <= n, in long double (exact here). */
+long double tu_binom(int n, int k);
+
 #endif

@@ -186,11 +186,13 @@ static void make_case(int k, gcase *g)
     }
 }
 
-static int prepare(const boxtoi_box *b, const boxtoi_motion *m, bx_moving *out)
+/* The library's prepared box on [t0, t1] (validated and trimmed), or 0. */
+static int prepare(const boxtoi_box *b, const boxtoi_motion *m, double t0,
+                   double t1, bx_moving *out)
 {
-    if (bx_prepare(b, m, 0.0, 1.0, out) != BOXTOI_REASON_NONE)
+    if (bx_prepare(b, m, t0, t1, out) != BOXTOI_REASON_NONE)
         return 0;
-    bx_trim(m, 0.0, 1.0, out);
+    bx_trim(m, t0, t1, out);
     return 1;
 }
 
@@ -247,15 +249,6 @@ static int check_speeds(const gcase *g, const bx_speeds *spp, const boxtoi_box *
     return !bad;
 }
 
-/* The binomial coefficient C(n, k), 0 <= k <= n. */
-static long double binom(int n, int k)
-{
-    long double c = 1.0L;
-    for (int i = 1; i <= k; i++)
-        c = c * (n - k + i) / i;
-    return c;
-}
-
 /*
  * Power-form coefficients (long double) of the scaled Bernstein polynomial
  * b of degree n: sum_i b_i s^i (1 - s)^(n - i), expanded.
@@ -266,7 +259,7 @@ static void power_of_sbern(const double *b, int n, long double *out)
         out[k] = 0.0L;
     for (int i = 0; i <= n; i++)
         for (int j = 0; j <= n - i; j++)
-            out[i + j] += (j % 2 ? -1.0L : 1.0L) * (long double)b[i] * binom(n - i, j);
+            out[i + j] += (j % 2 ? -1.0L : 1.0L) * (long double)b[i] * tu_binom(n - i, j);
 }
 
 /* Largest |Bernstein coefficient| of degree m of the power-form p (degree <= m). */
@@ -276,7 +269,7 @@ static long double bern_max(const long double *p, int m)
     for (int k = 0; k <= m; k++) {
         long double c = 0.0L;
         for (int j = 0; j <= k; j++)
-            c += p[j] * binom(k, j) / binom(m, j);
+            c += p[j] * tu_binom(k, j) / tu_binom(m, j);
         if (fabsl(c) > best)
             best = fabsl(c);
     }
@@ -303,8 +296,8 @@ static void rational_ref(const double *const u[3], const double *w, int n,
     power_deriv(pw, n, dw);
     power_deriv(dw, n - 1, d2w);
     for (int i = 0; i <= n; i++)
-        if (w[i] / binom(n, i) > wb)
-            wb = w[i] / binom(n, i);
+        if (w[i] / tu_binom(n, i) > wb)
+            wb = w[i] / tu_binom(n, i);
     long double dwb = n > 0 ? bern_max(dw, n - 1) : 0.0L;
     *s1 = *s2 = 0.0L;
     for (int r = 0; r < 3; r++) {
@@ -339,12 +332,12 @@ static int check_rational(double *worst)
         double w[5], rows[3][5];
         const double *u[3] = {rows[0], rows[1], rows[2]};
         for (int i = 0; i <= n; i++)
-            w[i] = urand(0.5, 2.0) * binom(n, i);
+            w[i] = urand(0.5, 2.0) * tu_binom(n, i);
         for (int r = 0; r < 3; r++) {
             double k = urand(-2.0, 2.0);
             for (int i = 0; i <= n; i++)
                 rows[r][i] = trial % 3 == 2 ? k * w[i] + urand(-1e-6, 1e-6)
-                                             : urand(-1.0, 1.0) * binom(n, i);
+                                             : urand(-1.0, 1.0) * tu_binom(n, i);
         }
         double s1 = 0.0, s2 = 0.0, um = 0.0, wm = 0.0;
         long double r1, r2;
@@ -389,11 +382,8 @@ static int check_restriction(const gcase *g, const bx_moving *A, const bx_moving
     bx_moving As, Bs;
     bx_speeds sa, sb, ta, tb;
     double h = s1 - s0;
-    if (bx_prepare(&g->a, &g->ma, s0, s1, &As) != BOXTOI_REASON_NONE ||
-        bx_prepare(&g->b, &g->mb, s0, s1, &Bs) != BOXTOI_REASON_NONE)
+    if (!prepare(&g->a, &g->ma, s0, s1, &As) || !prepare(&g->b, &g->mb, s0, s1, &Bs))
         return 0;
-    bx_trim(&g->ma, s0, s1, &As);
-    bx_trim(&g->mb, s0, s1, &Bs);
     if (!bx_gap_speeds(A, B, s0, s1, &sa, &sb) || !bx_gap_speeds(&As, &Bs, 0.0, 1.0, &ta, &tb))
         return 0;
     double x[8] = {sa.rot * h, sa.rot2 * h * h, sa.vel * h, sa.vel2 * h * h,
@@ -465,7 +455,7 @@ int main(void)
         bx_moving A, B;
         make_case(k, &g);
         kinds[k % 5] = g.kind;
-        if (!prepare(&g.a, &g.ma, &A) || !prepare(&g.b, &g.mb, &B))
+        if (!prepare(&g.a, &g.ma, 0.0, 1.0, &A) || !prepare(&g.b, &g.mb, 0.0, 1.0, &B))
             bail("case %d (%s): motion rejected", k, g.kind);
         for (int j = 0; j < SPANS; j++) {
             /* Spans from 1e-3 to the whole interval; pieces as the solver cuts them. */

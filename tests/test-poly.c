@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib-util.h"
 #include "poly.h"
 #include "tap/basic.h"
 
@@ -24,15 +25,6 @@ static double urand(double lo, double hi)
 {
     rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
     return lo + (hi - lo) * (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
-}
-
-/* C(n, k) by the multiplicative formula in long double (exact here). */
-static long double ref_binom(int n, int k)
-{
-    long double r = 1.0L;
-    for (int i = 1; i <= k; i++)
-        r = r * (n - k + i) / i;
-    return roundl(r);
 }
 
 /* Power form by Horner in long double. */
@@ -76,7 +68,7 @@ static long double ref_bern(const double *b, int n, long double s)
 {
     long double v = 0.0L;
     for (int i = 0; i <= n; i++)
-        v += b[i] * ref_binom(n, i) * powl(s, i) * powl(1.0L - s, n - i);
+        v += b[i] * tu_binom(n, i) * powl(s, i) * powl(1.0L - s, n - i);
     return v;
 }
 
@@ -84,7 +76,7 @@ static double bern_scale(const double *b, int n, double s)
 {
     double v = 0.0;
     for (int i = 0; i <= n; i++)
-        v += fabs(b[i]) * (double)ref_binom(n, i) * pow(s, i) * pow(1.0 - s, n - i);
+        v += fabs(b[i]) * (double)tu_binom(n, i) * pow(s, i) * pow(1.0 - s, n - i);
     return v;
 }
 
@@ -106,7 +98,7 @@ static void bern_from_roots(const double *r, int n, double lead, double *out)
         memcpy(sb, nb, sizeof sb);
     }
     for (int i = 0; i <= n; i++)
-        out[i] = (double)(sb[i] / ref_binom(n, i));
+        out[i] = (double)(sb[i] / tu_binom(n, i));
 }
 
 static void random_poly(double *c, int n)
@@ -120,10 +112,10 @@ static void test_binomial(void)
     int bad = 0;
     for (int n = 0; n <= NMAX; n++)
         for (int k = 0; k <= n; k++)
-            if (bxp_binomial(n, k) != (double)ref_binom(n, k)) {
+            if (bxp_binomial(n, k) != (double)tu_binom(n, k)) {
                 if (bad++ < 3)
                     diag("C(%d,%d): got %.17g want %.17g", n, k,
-                         bxp_binomial(n, k), (double)ref_binom(n, k));
+                         bxp_binomial(n, k), (double)tu_binom(n, k));
             }
     ok(bad == 0, "binomial C(n,k) exact for n <= %d", NMAX);
     is_double(bxp_binomial(32, 16), 601080390.0, 0.0, "C(32,16)");
@@ -765,7 +757,7 @@ static void test_roots(void)
             deg += 2;
         }
         for (int i = 0; i <= NMAX; i++)
-            q[i] = (double)(sb[i] / ref_binom(NMAX, i));
+            q[i] = (double)(sb[i] / tu_binom(NMAX, i));
         /* check the quadratic factor construction at one point */
         double s = 0.37, want = (0.37 - 0.3) * (0.37 - 0.8);
         for (int j = 0; j < 15; j++) {
