@@ -1,9 +1,11 @@
 /*
  * Randomized differential test: boxtoi_solve() against the independent
- * reference in tests/ref on many generated queries (linear, quadratic and
- * quartic rigid rational motions, static against moving, affine motions,
- * plates, near grazes and brief clips; intervals other than [0, 1]; length
- * scales around 1e-3 and 1e3).
+ * reference in tests/ref on many generated queries (rigid rational motions
+ * of degree 1, 2, 4 and 6 to 8, the highest from quaternion paths of degree
+ * 3 and 4 as a chain of joints gives them; static against moving; affine
+ * motions, also turned by a rational rotation, which makes w vary; plates,
+ * near grazes and brief clips; intervals other than [0, 1]; length scales
+ * around 1e-3 and 1e3).
  *
  * The solver's promise is checked, not bit equality:
  *   1. overlap at t0 agrees unless the boxes touch there within 1e-9 size;
@@ -146,21 +148,26 @@ enum kind {
     K_AFFINE,
     K_PLATE,
     K_GRAZE,
+    K_SEXTIC,
+    K_OCTIC,
+    K_SPUN_AFFINE,
     K_COUNT
 };
 
 static const char *const kind_name[K_COUNT] = {
     "linear", "static-vs-moving", "quadratic-rigid", "quartic-rigid",
-    "affine", "plates", "graze"};
+    "affine", "plates", "graze", "sextic-rigid", "octic-rigid", "spun-affine"};
 
 typedef struct body {
     double ext[3], off[3]; /* box extents, centre offset from local origin */
-    int rot_kind;          /* 0 constant, 1 quaternion linear, 2 quadratic */
+    int rot_kind;          /* quaternion degree: 0 constant ... 4 quartic */
     int pdeg;              /* position path degree */
     int affine;            /* 1: affine instead of rigid */
-    double q[3][4];        /* quaternion path in tau */
+    double q[5][4];        /* quaternion path in tau */
     double vel[3], acc[3]; /* centre velocity, acceleration at tau = 0 */
     double k1[3][3], k2[3][3];
+    int spin;              /* 1: then turned about its centre by sq */
+    double sq[2][4];       /* linear quaternion path in tau */
 } body;
 
 typedef struct scene {
@@ -196,12 +203,37 @@ static void make_body(body *b, double S, double L, int rot_kind, int pdeg,
     /* the quaternion path stays at least 0.3 from zero over the interval */
     if (rot_kind >= 1)
         rand_quat(b->q[1], urange(0.0, 0.7) / L);
-    if (rot_kind >= 2) {
+    if (rot_kind == 2) {
         double s = uni();
         double h1 = urange(0.0, 0.7) * s, h2 = urange(0.0, 0.7) * (1 - s);
         rand_quat(b->q[1], h1 / L);
         rand_quat(b->q[2], h2 / (L * L));
+    } else if (rot_kind > 2) {
+        /* shares of at most 0.7 for the coefficients of tau, tau^2, ... */
+        double h = urange(0.0, 0.7), share[4], sum = 0.0, Lk = 1.0;
+        for (int k = 0; k < rot_kind; k++)
+            sum += share[k] = uni();
+        for (int k = 1; k <= rot_kind; k++) {
+            Lk *= L;
+            rand_quat(b->q[k], h * share[k - 1] / sum / Lk);
+        }
     }
+}
+
+/* out = a b, products of polynomial matrices in t. */
+static void motion_mul(const boxtoi_motion *a, const boxtoi_motion *b,
+                       boxtoi_motion *out)
+{
+    boxtoi_motion r;
+    memset(&r, 0, sizeof r);
+    r.degree = a->degree + b->degree;
+    for (int i = 0; i <= a->degree; i++)
+        for (int j = 0; j <= b->degree; j++)
+            for (int row = 0; row < 4; row++)
+                for (int col = 0; col < 4; col++)
+                    for (int k = 0; k < 4; k++)
+                        r.c[i + j][row][col] += a->c[i][row][k] * b->c[j][k][col];
+    *out = r;
 }
 
 /* Build body b's motion so that its box centre is at c at tau = 0. */
@@ -225,6 +257,20 @@ static void body_motion(const body *b, boxtoi_box *box, boxtoi_motion *m,
     }
     if (b->affine) {
         affine_motion(m, r, b->k1, b->k2, p, b->pdeg, tc);
+        if (b->spin) {
+            /* turned about c: [Rq, c |q|^2; 0 |q|^2] [I, -c; 0, 1] m */
+            boxtoi_motion turn, back;
+            double pc[1][3] = {{c[0], c[1], c[2]}};
+            tu_rigid_motion(&turn, (const double(*)[4])b->sq, 1,
+                            (const double(*)[3])pc, 0, tc);
+            tu_motion_zero(&back, 0);
+            for (int i = 0; i < 4; i++)
+                back.c[0][i][i] = 1.0;
+            for (int i = 0; i < 3; i++)
+                back.c[0][i][3] = -c[i];
+            motion_mul(&turn, &back, &turn);
+            motion_mul(&turn, m, m);
+        }
     } else {
         tu_rigid_motion(m, (const double(*)[4])b->q, b->rot_kind,
                         (const double(*)[3])p, b->pdeg, tc);
@@ -317,6 +363,7 @@ static void make_scene(scene *sc, int kind)
         make_body(&sc->b, S, L, 2, 1, 0);
         break;
     case K_AFFINE:
+    case K_SPUN_AFFINE:
         make_body(&sc->a, S, L, 0, chance(0.5) ? 1 : 2, 0);
         make_body(&sc->b, S, L, 0, chance(0.5) ? 1 : 2, 0);
         for (int i = 0; i < 2; i++) {
@@ -325,10 +372,27 @@ static void make_scene(scene *sc, int kind)
             /* |K1| L + |K2| L^2 <= 0.6 keeps I + K1 tau + K2 tau^2
              * non-singular for |tau| <= L */
             b->affine = 1;
+            if (kind == K_SPUN_AFFINE && chance(0.8)) {
+                /* |sq1| 1.3 L <= 0.46 |sq0|: w = |sq|^2 stays positive */
+                double l0 = urange(0.5, 2.0);
+                b->spin = 1;
+                rand_quat(b->sq[0], l0);
+                rand_quat(b->sq[1], urange(0.0, 0.35) * l0 / L);
+            }
             small_matrix(b->k1, 0.6 * s / L);
             if (chance(0.5))
                 small_matrix(b->k2, 0.6 * (1 - s) / (L * L));
         }
+        break;
+    case K_SEXTIC: /* rotation of degree 6, motion of degree 6 or 7 */
+        make_body(&sc->a, S, L, 3, 1, 0);
+        make_body(&sc->b, S, L, 3, chance(0.3) ? 0 : 1, 0);
+        break;
+    case K_OCTIC: /* degree 8: quartic quaternion, or cubic with a parabola */
+        make_body(&sc->a, S, L, 3, 2, 0);
+        make_body(&sc->b, S, L, chance(0.5) ? 4 : 3, chance(0.5) ? 0 : 2, 0);
+        if (sc->b.rot_kind == 4)
+            sc->b.pdeg = 0;
         break;
     default: /* K_PLATE */
         make_body(&sc->a, S, L, 1, 2, chance(0.7));
