@@ -1,0 +1,150 @@
+#!/bin/sh
+# What the built libraries link against, read from their symbol tables with
+# binutils: promises of boxtoi.h and ode-boxtoi.h that no call can show.
+#   - each library exports exactly the functions its public header declares,
+#     and libboxtoi needs only libc and libm (no ODE, no jansson);
+#   - the solver calls no allocator (no heap allocation, per query or not);
+#   - neither library writes anything (no stdio output, no write, no ODE
+#     message) or ends the program (abort, exit, assertions, ODE's dError);
+#   - the solver's objects hold no writable data (.data, .bss, thread-local
+#     storage): no global state.  Not checked in a sanitizer build, whose
+#     instrumentation adds its own.
+# Run from the tests build directory (srcdir: the tests source directory).
+: "${srcdir:=.}"
+lib=../lib/.libs
+plugin=../plugin/.libs
+
+for tool in nm readelf size; do
+    if ! command -v "$tool" >/dev/null 2>&1; then
+        echo "1..0 # SKIP $tool (binutils) not found"
+        exit 0
+    fi
+done
+
+core=
+for f in "$lib/libboxtoi-core.a" ../lib/libboxtoi-core.a; do
+    if [ -f "$f" ]; then
+        core=$f
+        break
+    fi
+done
+if [ -z "$core" ]; then
+    echo "Bail out! the solver's archive libboxtoi-core.a was not found under ../lib"
+    exit 1
+fi
+so=$lib/libboxtoi.so
+pso=$plugin/libode-boxtoi.so
+# the plugin's objects: PIC objects of a shared build, or its static archive
+pobjs=$(ls "$plugin"/*.o 2>/dev/null)
+[ -z "$pobjs" ] && [ -f "$plugin/libode-boxtoi.a" ] && pobjs=$plugin/libode-boxtoi.a
+
+n=0
+failed=0
+# result OK DESCRIPTION [DETAIL]: one TAP line (and the detail as a comment).
+result() {
+    n=$((n + 1))
+    if [ "$1" = 1 ]; then
+        echo "ok $n - $2"
+    else
+        failed=$((failed + 1))
+        echo "not ok $n - $2"
+        [ -n "${3:-}" ] && echo "$3" | sed 's/^/# /'
+    fi
+}
+# skip DESCRIPTION REASON
+skip() {
+    n=$((n + 1))
+    echo "ok $n - $1 # SKIP $2"
+}
+# undefined FILES...: names of the undefined symbols, without versions.
+undefined() {
+    nm -u "$@" 2>/dev/null | awk 'NF >= 2 && $(NF - 1) ~ /^[Uw]$/ {print $NF}' |
+        sed 's/@.*//' | sort -u
+}
+# declared HEADER MACRO: the functions the header declares with MACRO.
+declared() {
+    sed -n "s/^$2 .*[ *]\([A-Za-z_][A-Za-z0-9_]*\)(.*/\1/p" "$1" | sort -u
+}
+# exported LIBRARY: the names a shared library defines for others.
+exported() {
+    nm -D --defined-only "$1" | awk 'NF >= 2 && $(NF - 1) ~ /^[TDBRVWi]$/ {print $NF}' |
+        sed 's/@.*//' | sort -u
+}
+# same_names WHAT EXPORTED DECLARED: one result comparing the two lists.
+same_names() {
+    extra=$(echo "$2" | grep -v -x -F "$3" | tr '\n' ' ')
+    missing=$(echo "$3" | grep -v -x -F "$2" | tr '\n' ' ')
+    result "$([ -z "$extra$missing" ] && [ -n "$3" ] && echo 1)" \
+        "$1 exports exactly the $(echo "$3" | wc -l) functions its header declares" \
+        "exported, not declared: $extra
+declared, not exported: $missing"
+}
+# among LIST PATTERN: the names of LIST matching the extended regex.
+among() {
+    echo "$1" | grep -E "$2" | tr '\n' ' '
+}
+
+alloc='^(malloc|calloc|realloc|reallocarray|free|aligned_alloc|posix_memalign|memalign|valloc|pvalloc|strdup|strndup|__libc_malloc)$'
+output='^(printf|fprintf|vprintf|vfprintf|dprintf|vdprintf|__(v?f?|v?d)printf_chk|puts|fputs|fputs_unlocked|putchar|putchar_unlocked|putc|putc_unlocked|fputc|fputc_unlocked|fwrite|fwrite_unlocked|write|writev|pwrite|perror|psignal|psiginfo|err|errx|warn|warnx|verr|verrx|vwarn|vwarnx|syslog|vsyslog|stdout|stderr|dMessage)$'
+ending='^(abort|exit|_exit|_Exit|quick_exit|__assert_fail|__assert_perror_fail|dError|dDebug)$'
+
+echo "1..9"
+
+u=$(undefined "$core")
+bad=$(among "$u" "$alloc")
+result "$([ -z "$bad" ] && echo 1)" "the solver calls no allocator" "calls: $bad"
+bad=$(among "$u" "$output")
+result "$([ -z "$bad" ] && echo 1)" "the solver writes nothing" "calls: $bad"
+bad=$(among "$u" "$ending")
+result "$([ -z "$bad" ] && echo 1)" "the solver never ends the program" "calls: $bad"
+
+sanitized=
+if nm "$core" 2>/dev/null | grep -q '__asan_\|__ubsan_'; then
+    sanitized=1
+    skip "the solver's objects hold no writable data" "sanitizer build"
+else
+    w=$(size -A "$core" 2>/dev/null | awk '
+        /^[^ ]+ +\(ex / {obj = $1}
+        $1 ~ /^\.(data|bss|tdata|tbss)(\.|$)/ && $1 !~ /^\.data\.rel\.ro/ && $2 > 0 {
+            print obj " " $1 " " $2 " bytes"
+        }')
+    c=$(nm "$core" 2>/dev/null | awk 'NF >= 2 && $(NF - 1) == "C" {print $NF}')
+    result "$([ -z "$w$c" ] && echo 1)" "the solver's objects hold no writable data" "$w $c"
+fi
+
+if [ -f "$so" ]; then
+    same_names libboxtoi "$(exported "$so")" \
+        "$(declared "$srcdir/../include/boxtoi.h" BOXTOI_API)"
+    need=$(readelf -d "$so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
+    allowed='^(libc|libm)\.so\.[0-9]+$'
+    # the sanitizers' run-time libraries, in a sanitizer build
+    [ -n "$sanitized" ] && allowed='^(libc|libm|libasan|libubsan)\.so\.[0-9]+$'
+    bad=$(echo "$need" | tr ' ' '\n' | grep -v -E "$allowed|^\$" | tr '\n' ' ')
+    result "$([ -z "$bad" ] && echo 1)" \
+        "libboxtoi needs only libc and libm${sanitized:+ and the sanitizers'} ($need)" \
+        "also: $bad"
+else
+    skip "libboxtoi exports exactly what its header declares" "no shared library built"
+    skip "libboxtoi needs only libc and libm" "no shared library built"
+fi
+
+if [ -n "$pobjs" ]; then
+    # shellcheck disable=SC2086 # one argument per object
+    u=$(undefined $pobjs)
+    bad=$(among "$u" "$output")
+    result "$([ -z "$bad" ] && echo 1)" "the ODE plugin writes nothing" "calls: $bad"
+    bad=$(among "$u" "$ending")
+    result "$([ -z "$bad" ] && echo 1)" "the ODE plugin never ends the program" \
+        "calls: $bad"
+else
+    skip "the ODE plugin writes nothing" "plugin objects not found"
+    skip "the ODE plugin never ends the program" "plugin objects not found"
+fi
+if [ -f "$pso" ]; then
+    same_names "the ODE plugin" "$(exported "$pso")" \
+        "$(declared "$srcdir/../plugin/ode-boxtoi.h" ODE_BOXTOI_API)"
+else
+    skip "the ODE plugin exports exactly what its header declares" "no shared library built"
+fi
+
+[ "$failed" -eq 0 ]
