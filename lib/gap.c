@@ -157,15 +157,16 @@ double bx_gap_wmin(const double *w, int n)
 /*
  * Restriction of scaled Bernstein polynomials of degree n from [0, 1] to
  * [a, c] (scaled Bernstein on it) as a matrix: out_k = sum_i m[k][i] p_i.
+ * Only a motion's own polynomials are restricted: n <= BOXTOI_MAX_DEGREE.
  */
 typedef struct restriction {
     int n;
-    double m[PCAP][PCAP];
+    double m[BXM_CAP][BXM_CAP];
 } restriction;
 
 static void restriction_init(restriction *R, int n, double a, double c)
 {
-    double e[PCAP], col[PCAP];
+    double e[BXM_CAP], col[BXM_CAP];
     DEGREE_IN_RANGE(n);
     R->n = n;
     if (n == 2) {
@@ -223,7 +224,7 @@ static const restriction *restriction_of(restriction *R, int *nr, int n, double 
 static int speeds_of(const bx_moving *M, double s0, double s1, restriction *R,
                      int *nr, bx_speeds *o)
 {
-    double ue[3][3][PCAP], we[PCAP], p[3][PCAP], w[PCAP], h = s1 - s0;
+    double ue[3][3][BXM_CAP], we[BXM_CAP], p[3][BXM_CAP], w[BXM_CAP], h = s1 - s0;
     int e = M->e, d = M->d;
     const restriction *Re = restriction_of(R, nr, e, s0, s1);
     const restriction *Rd = restriction_of(R, nr, d, s0, s1);

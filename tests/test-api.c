@@ -4,11 +4,13 @@
  * boxtoi_swept_aabb against dense sampling, boxtoi_overlap_at against an
  * independent separating-axis test, boxtoi_motion_rigid against the
  * quaternion formula, boxtoi_motion_multiply against applying two motions in
- * turn, degree overflow, and reentrancy (two threads).
+ * turn, degree overflow, reentrancy (two threads), and the stack a query
+ * takes.
  */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "boxtoi.h"
@@ -670,6 +672,130 @@ static int same_result(const boxtoi_result *a, const boxtoi_result *b)
     return 1;
 }
 
+/*
+ * Stack: queries solved in a thread on a stack of our own, filled with a
+ * pattern first; the lowest byte changed shows how deep the thread went.
+ * The thread's own frames (and what glibc keeps at the top of a stack it
+ * is given) are measured with no query and taken off.  docs/method.md
+ * gives at most 30 KB up to degree 4 and 40 KB at degree 8 away from
+ * multiple roots, for an optimised build without sanitizers (which grow
+ * every frame); these queries cross cleanly.
+ */
+#define STACK_BYTES (1024 * 1024)
+#define STACK_FILL 0xa5
+#define NSTACK 200
+
+/* A rigid rational motion, quaternion and position paths of the given
+ * degrees about t = 1/2 (B comes from +x when side > 0, A from -x), made
+ * general (not rigid) by small changes to its 3x3 part when general. */
+static void stack_motion(unsigned long long *st, boxtoi_motion *m, int qdeg,
+                         int pdeg, int general, double side)
+{
+    double q[5][4], p[3][3], n = 0.0;
+    for (int c = 0; c < 4; c++) {
+        q[0][c] = tu_rand(st, -1, 1);
+        n += q[0][c] * q[0][c];
+    }
+    for (int c = 0; c < 4; c++)
+        q[0][c] /= sqrt(n);
+    for (int k = 1; k <= qdeg; k++)
+        for (int c = 0; c < 4; c++)
+            q[k][c] = tu_rand(st, -0.3, 0.3) / qdeg;
+    for (int i = 0; i < 3; i++) {
+        p[0][i] = (i == 0 ? 1.5 * side : 0.0) + tu_rand(st, -0.5, 0.5);
+        p[1][i] = (i == 0 ? -3.0 * side : 0.0) + tu_rand(st, -1.0, 1.0);
+        p[2][i] = tu_rand(st, -2.0, 2.0);
+    }
+    tu_rigid_motion(m, (const double(*)[4])q, qdeg, (const double(*)[3])p, pdeg, 0.5);
+    if (general)
+        for (int k = 0; k <= m->degree; k++)
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++)
+                    m->c[k][i][j] += tu_rand(st, -0.01, 0.01);
+}
+
+/* NSTACK queries with motions of degree 8 (high) or 1 to 4 (low). */
+static void stack_queries(unsigned long long *st, int high, boxtoi_query *q)
+{
+    for (int i = 0; i < NSTACK; i++) {
+        boxtoi_query *x = &q[i];
+        memset(x, 0, sizeof *x);
+        for (int d = 0; d < 3; d++) {
+            x->a.lo[d] = -tu_rand(st, 0.2, 0.8);
+            x->a.hi[d] = tu_rand(st, 0.2, 0.8);
+            x->b.lo[d] = -tu_rand(st, 0.2, 0.8);
+            x->b.hi[d] = tu_rand(st, 0.2, 0.8);
+        }
+        int general = i % 2;
+        int qdeg = high ? 3 : i % 4 < 2 ? 1 : 0, pdeg = high ? 2 : 1 + (i / 4) % 2;
+        stack_motion(st, &x->motion_a, qdeg, pdeg, general, -1.0);
+        stack_motion(st, &x->motion_b, qdeg, pdeg, general, 1.0);
+        x->t0 = 0.0;
+        x->t1 = 1.0;
+    }
+}
+
+/* Stack the job's queries take in a thread, in bytes (-1: no thread). */
+static long stack_use(job *j, unsigned char *stack)
+{
+    pthread_attr_t attr;
+    pthread_t th;
+    memset(stack, STACK_FILL, STACK_BYTES);
+    if (pthread_attr_init(&attr) != 0)
+        return -1;
+    int started = pthread_attr_setstack(&attr, stack, STACK_BYTES) == 0 &&
+                  pthread_create(&th, &attr, run_job, j) == 0;
+    pthread_attr_destroy(&attr);
+    if (!started)
+        return -1;
+    pthread_join(th, NULL);
+    long k = 0;
+    while (k < STACK_BYTES && stack[k] == STACK_FILL)
+        k++;
+    return STACK_BYTES - k;
+}
+
+static void test_stack(void)
+{
+    static boxtoi_query q[2][NSTACK];
+    static boxtoi_result r[2][NSTACK];
+    unsigned long long st = 4242;
+    unsigned char *stack = aligned_alloc(4096, STACK_BYTES);
+    if (!stack)
+        bail("no memory for the test stack");
+    stack_queries(&st, 0, q[0]);
+    stack_queries(&st, 1, q[1]);
+    job none = {q[0], r[0], 0}, jobs[2] = {{q[0], r[0], NSTACK}, {q[1], r[1], NSTACK}};
+    long base = stack_use(&none, stack), use[2];
+    for (int k = 0; k < 2; k++)
+        use[k] = stack_use(&jobs[k], stack);
+    free(stack);
+    if (base < 0 || use[0] < 0 || use[1] < 0)
+        bail("could not start a thread on a given stack");
+    static const char *const what[2] = {"degree 1 to 4", "degree 8"};
+    static const long limit[2] = {30 * 1024, 40 * 1024};
+    for (int k = 0; k < 2; k++) {
+        int hits = 0, bad = 0, deg = 0;
+        for (int i = 0; i < NSTACK; i++) {
+            hits += r[k][i].state == BOXTOI_HIT;
+            bad += r[k][i].state != BOXTOI_HIT && r[k][i].state != BOXTOI_MISS &&
+                   r[k][i].state != BOXTOI_OVERLAP;
+            deg = q[k][i].motion_a.degree > deg ? q[k][i].motion_a.degree : deg;
+        }
+        diag("stack: %d queries of %s (up to %d), %d hits: %.1f KB", NSTACK, what[k],
+             deg, hits, (use[k] - base) / 1024.0);
+        ok(bad == 0 && hits >= NSTACK / 5, "stack: %s queries answered, %d hits", what[k],
+           hits);
+#if defined(__OPTIMIZE__) && !defined(__SANITIZE_ADDRESS__)
+        ok(use[k] - base <= limit[k], "stack: %s takes %.1f KB, at most %ld KB",
+           what[k], (use[k] - base) / 1024.0, limit[k] / 1024);
+#else
+        skip(1, "stack: %s: at most %ld KB, for optimised builds without sanitizers",
+             what[k], limit[k] / 1024);
+#endif
+    }
+}
+
 static void test_threads(void)
 {
     static boxtoi_query q[2][NQ];
@@ -734,5 +860,6 @@ int main(void)
     test_rigid();
     test_multiply();
     test_threads();
+    test_stack();
     return tap_failures() ? 1 : 0;
 }
