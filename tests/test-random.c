@@ -220,22 +220,6 @@ static void make_body(body *b, double S, double L, int rot_kind, int pdeg,
     }
 }
 
-/* out = a b, products of polynomial matrices in t. */
-static void motion_mul(const boxtoi_motion *a, const boxtoi_motion *b,
-                       boxtoi_motion *out)
-{
-    boxtoi_motion r;
-    memset(&r, 0, sizeof r);
-    r.degree = a->degree + b->degree;
-    for (int i = 0; i <= a->degree; i++)
-        for (int j = 0; j <= b->degree; j++)
-            for (int row = 0; row < 4; row++)
-                for (int col = 0; col < 4; col++)
-                    for (int k = 0; k < 4; k++)
-                        r.c[i + j][row][col] += a->c[i][row][k] * b->c[j][k][col];
-    *out = r;
-}
-
 /* Build body b's motion so that its box centre is at c at tau = 0. */
 static void body_motion(const body *b, boxtoi_box *box, boxtoi_motion *m,
                         const double c[3], double tc)
@@ -268,8 +252,10 @@ static void body_motion(const body *b, boxtoi_box *box, boxtoi_motion *m,
                 back.c[0][i][i] = 1.0;
             for (int i = 0; i < 3; i++)
                 back.c[0][i][3] = -c[i];
-            motion_mul(&turn, &back, &turn);
-            motion_mul(&turn, m, m);
+            /* the solver and the reference both see the product */
+            if (boxtoi_motion_multiply(&turn, &turn, &back) ||
+                boxtoi_motion_multiply(m, &turn, m))
+                bail("turning an affine motion failed");
         }
     } else {
         tu_rigid_motion(m, (const double(*)[4])b->q, b->rot_kind,
