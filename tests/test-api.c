@@ -678,8 +678,8 @@ static int same_result(const boxtoi_result *a, const boxtoi_result *b)
  * The thread's own frames (and what glibc keeps at the top of a stack it
  * is given) are measured with no query and taken off.  docs/method.md
  * gives at most 30 KB up to degree 4 and 40 KB at degree 8 away from
- * multiple roots, for an optimised build without sanitizers (which grow
- * every frame); these queries cross cleanly.
+ * multiple roots (these queries are not grazes), for an optimised build
+ * without sanitizers (which grow every frame).
  */
 #define STACK_BYTES (1024 * 1024)
 #define STACK_FILL 0xa5
