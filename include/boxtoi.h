@@ -99,7 +99,8 @@ typedef enum boxtoi_reason {
     BOXTOI_REASON_DEGREE,          /**< degree < 0 or > BOXTOI_MAX_DEGREE */
     BOXTOI_REASON_BOTTOM_ROW,      /**< bottom row is not [0 0 0 w(t)] */
     BOXTOI_REASON_W_VANISHES,      /**< w(t) = 0 somewhere in [t0, t1] */
-    BOXTOI_REASON_SINGULAR,        /**< the 3x3 part is singular somewhere in [t0, t1] */
+    BOXTOI_REASON_SINGULAR,        /**< the 3x3 part is singular somewhere in [t0, t1]
+                                        (its determinant within rounding of zero) */
     BOXTOI_REASON_INTERVAL_NOT_FINITE, /**< t0 or t1 is NaN or infinite */
     BOXTOI_REASON_INTERVAL_REVERSED,   /**< t0 > t1 */
     BOXTOI_REASON_OUT_OF_RANGE     /**< numbers so large that the polynomials would overflow */

@@ -479,6 +479,9 @@ boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
     int d = motion->degree;
     double centre[3];
     out->box_known = 0;
+    out->src = motion;
+    out->t0 = t0;
+    out->t1 = t1;
     box_setup(box, d, out, centre);
     if (t0 == 0.0 && d >= 0 && d <= 4 &&
         prepare_t0_any(motion, centre, t1 - t0, out))
@@ -660,8 +663,13 @@ boxtoi_reason bx_prepare_pair(const boxtoi_box *box_a,
 #ifdef BX_LANES
     if (box_a && motion_a && box_b && motion_b && t0 == 0.0 &&
         motion_a->degree == motion_b->degree &&
-        prepare_t0_2_any(box_a, motion_a, box_b, motion_b, t1 - t0, a, b))
+        prepare_t0_2_any(box_a, motion_a, box_b, motion_b, t1 - t0, a, b)) {
+        a->src = motion_a;
+        b->src = motion_b;
+        a->t0 = b->t0 = t0;
+        a->t1 = b->t1 = t1;
         return BOXTOI_REASON_NONE;
+    }
 #endif
     if ((why = bx_prepare_partial(box_a, motion_a, t0, t1, a))) {
         *which = 1;
@@ -702,15 +710,16 @@ static void det_exact(const bx_moving *m, double *det)
 }
 
 /*
- * Is det_exact's polynomial strictly_signed?  The same sums, each
- * coefficient gathered in one accumulator in the same order (increasing i),
- * but started at its first term instead of at +0: a sum can then differ
- * from det_exact's only by being -0 where that one is +0, and that sign
- * passes through the products and sums that follow only into results that
- * are zero.  A strictly signed polynomial has no zero coefficient, so the
- * answer is det_exact's; when it is 0 the caller asks det_exact.
+ * Does det_exact's polynomial keep one sign with a margin (det_margin_*):
+ * every coefficient less its margin at least DBL_MIN, or every one plus its
+ * margin at most -DBL_MIN?  The same sums, each coefficient gathered in one
+ * accumulator in the same order (increasing i), but started at its first
+ * term instead of at +0: a sum can then differ from det_exact's only by
+ * being -0 where that one is +0, which changes neither comparison.  When
+ * the answer is 1, the exact determinant has one sign throughout (see
+ * check_det_margin); when it is 0 the caller asks det_exact.
  */
-BXP_INLINE int det_signed(const bx_moving *m, int d)
+BXP_INLINE int det_signed(const bx_moving *m, int d, const double *margin)
 {
     const double(*u0)[BXM_CAP] = m->u[0], (*u1)[BXM_CAP] = m->u[1],
                  (*u2)[BXM_CAP] = m->u[2];
@@ -741,8 +750,9 @@ BXP_INLINE int det_signed(const bx_moving *m, int d)
         BX_UNROLL
         for (int i = first + 1; i <= last; i++)
             a += BX_DOT(i, k - i);
-        lo = a < lo ? a : lo;
-        hi = a > hi ? a : hi;
+        double below = a - margin[k], above = a + margin[k];
+        lo = below < lo ? below : lo;
+        hi = above > hi ? above : hi;
         sum += a;
     }
 #undef BX_DOT
@@ -753,6 +763,7 @@ BXP_INLINE int det_signed(const bx_moving *m, int d)
 #ifdef BX_LANES
 /* det_signed of a and b (same degree d) at once, a in lane 0, b in lane 1. */
 BXP_INLINE void det_signed2(const bx_moving *a, const bx_moving *b, int d,
+                           const double *margin_a, const double *margin_b,
                            int sure[2])
 {
 #define BX_AB(field) ((bx_v2){a->field, b->field})
@@ -786,8 +797,9 @@ BXP_INLINE void det_signed2(const bx_moving *a, const bx_moving *b, int d,
         BX_UNROLL
         for (int i = first + 1; i <= last; i++)
             v += BX_DOT(i, k - i);
-        lo = bx_vmin(v, lo);
-        hi = bx_vmax(v, hi);
+        bx_v2 margin = {margin_a[k], margin_b[k]};
+        lo = bx_vmin(v - margin, lo);
+        hi = bx_vmax(v + margin, hi);
         sum += v;
     }
 #undef BX_DOT
@@ -798,44 +810,209 @@ BXP_INLINE void det_signed2(const bx_moving *a, const bx_moving *b, int d,
 }
 #endif
 
-boxtoi_reason bx_check_det(const bx_moving *m)
+/*
+ * Bounds of the magnitudes of entry (r, c)'s converted coefficients and of
+ * their rounding, in scaled Bernstein form: the conversion of the entry's
+ * coefficients in s taken by magnitude.  From t0 = 0 those are c_k h^k;
+ * otherwise they come from bxp_power_reparam, as entries_sbern forms them,
+ * whose double-double sums are within DD_ROUNDING of the same sums over
+ * magnitudes (the shift by |t0| of the |c_k|), added.  Every coefficient
+ * entries_sbern or entry_sb0 gives is within a few ulps of out[j] of the
+ * exact one.
+ */
+#define DD_ROUNDING (256.0 * DBL_EPSILON * DBL_EPSILON)
+
+static void entry_magnitude(const bx_moving *m, int r, int c, double *out)
 {
-    double det[3 * BXM_CAP];
+    int d = m->d;
+    double h = m->t1 - m->t0, hp = 1.0;
+    if (m->t0 != 0.0) {
+        double a = fabs(m->t0), shift[BXM_CAP];
+        for (int k = 0; k <= d; k++) {
+            out[k] = m->src->c[k][r][c];
+            shift[k] = fabs(out[k]);
+        }
+        for (int i = 0; i < d; i++) /* bxp_power_reparam's shift, all terms >= 0 */
+            for (int j = d - 1; j >= i; j--)
+                shift[j] += a * shift[j + 1];
+        bxp_power_reparam(out, d, m->t0, m->t1, out);
+        for (int k = 0; k <= d; k++) {
+            out[k] = fabs(out[k]) + DD_ROUNDING * shift[k] * hp;
+            hp *= h;
+        }
+    } else {
+        for (int k = 0; k <= d; k++) {
+            out[k] = fabs(m->src->c[k][r][c]) * hp;
+            hp *= h;
+        }
+    }
+    bxp_power_to_sbern(out, d, out);
+}
+
+/*
+ * How far each coefficient of det(u) as det_exact and det_signed form it
+ * (scaled Bernstein, degree 3d) may lie from that of the exact determinant
+ * of the motion as given, on the interval.  Two roundings make up the
+ * difference: each entry's conversion (within a few ulps of
+ * entry_magnitude's bounds), and the products and sums of the determinant
+ * itself; both are bounded by a multiple of eps times the determinant's
+ * sums taken over those bounds.  Up to degree 8 no term passes through
+ * more than about 140 roundings; DET_ROUNDING allows 256.
+ */
+#define DET_ROUNDING (256.0 * DBL_EPSILON)
+
+static void det_margin_exact(const bx_moving *m, double *margin);
+
+/*
+ * det_margin_exact or, on intervals from t0 = 0, a larger margin that is
+ * quicker to form: with c the largest |c_k| h^k of the nine entries, every
+ * magnitude coefficient j is at most c C(d + 1, j) <= (d + 1) c C(d, j)
+ * (entry_magnitude's sums, without the shift), and the determinant's sums
+ * over such bounds are at most 6 ((d + 1) c)^3 C(3d, k) (Vandermonde's
+ * identity).  Enough for det_signed to settle the usual motion.
+ */
+static double quick_bound(const bx_moving *m)
+{
+    int d = m->d;
+    double c = 0.0, hp = 1.0, h = m->t1 - m->t0;
+    for (int k = 0; k <= d; k++) {
+        const double(*ck)[4] = m->src->c[k];
+        double v = 0.0;
+        for (int r = 0; r < 3; r++)
+            for (int col = 0; col < 3; col++) {
+                double x = fabs(ck[r][col]);
+                v = x > v ? x : v;
+            }
+        v *= hp;
+        c = v > c ? v : c;
+        hp *= h;
+    }
+    double u = (d + 1) * c;
+    return 6.0 * DET_ROUNDING * u * u * u;
+}
+
+static void det_margin_quick(const bx_moving *m, double *margin)
+{
+    int d = m->d;
+    if (m->t0 == 0.0) {
+        double bound = quick_bound(m);
+        for (int k = 0; k <= 3 * d; k++)
+            margin[k] = bound * bxp_binomial_table[3 * d][k];
+        return;
+    }
+    det_margin_exact(m, margin);
+}
+
+/* The margin from the magnitude sums themselves (any interval). */
+static void det_margin_exact(const bx_moving *m, double *margin)
+{
+    int d = m->d;
+    double g[3][3][BXM_CAP], cr[3][2 * BXM_CAP];
+    for (int k = 0; k < 3; k++)
+        for (int r = 0; r < 3; r++)
+            entry_magnitude(m, r, k, g[k][r]);
+    for (int k = 0; k <= 2 * d; k++)
+        cr[0][k] = cr[1][k] = cr[2][k] = 0.0;
+    for (int i = 0; i <= d; i++)
+        for (int j = 0; j <= d; j++)
+            for (int x = 0; x < 3; x++) {
+                int y = (x + 1) % 3, z = (x + 2) % 3;
+                cr[x][i + j] += g[1][y][i] * g[2][z][j] + g[1][z][i] * g[2][y][j];
+            }
+    for (int k = 0; k <= 3 * d; k++)
+        margin[k] = 0.0;
+    for (int i = 0; i <= d; i++)
+        for (int j = 0; j <= 2 * d; j++)
+            margin[i + j] += g[0][0][i] * cr[0][j] + g[0][1][i] * cr[1][j] +
+                             g[0][2][i] * cr[2][j];
+    for (int k = 0; k <= 3 * d; k++)
+        margin[k] *= DET_ROUNDING;
+}
+
+/*
+ * Nonsingular when det(u) keeps one sign on [0, 1] with its margin: the
+ * coefficients less their margins are a polynomial below the exact
+ * determinant and those plus their margins one above it (the basis is
+ * non-negative), so the lower one positive throughout, or the upper one
+ * negative throughout, proves the exact determinant non-zero.  det_signed
+ * tries the quick margin (det_margin_quick) on the coefficients; otherwise
+ * the polynomials of det_margin_exact are searched for a zero.
+ */
+static boxtoi_reason check_det_margin(const bx_moving *m, const double *quick)
+{
+    double det[3 * BXM_CAP], margin[3 * BXM_CAP];
+    double lower[3 * BXM_CAP], upper[3 * BXM_CAP];
     int d = m->d, sure;
     switch (d) {
-    case 0: sure = det_signed(m, 0); break;
-    case 1: sure = det_signed(m, 1); break;
-    case 2: sure = det_signed(m, 2); break;
-    case 3: sure = det_signed(m, 3); break;
-    case 4: sure = det_signed(m, 4); break;
+    case 0: sure = det_signed(m, 0, quick); break;
+    case 1: sure = det_signed(m, 1, quick); break;
+    case 2: sure = det_signed(m, 2, quick); break;
+    case 3: sure = det_signed(m, 3, quick); break;
+    case 4: sure = det_signed(m, 4, quick); break;
     default: sure = 0; break; /* higher degrees: det_exact */
     }
     if (sure)
-        return BOXTOI_REASON_NONE; /* vanishes' first test would say so */
+        return BOXTOI_REASON_NONE;
+    det_margin_exact(m, margin);
     det_exact(m, det);
-    return vanishes(det, 3 * d) ? BOXTOI_REASON_SINGULAR : BOXTOI_REASON_NONE;
+    for (int k = 0; k <= 3 * d; k++) {
+        lower[k] = det[k] - margin[k];
+        upper[k] = det[k] + margin[k];
+    }
+    if (lower[0] > 0.0 && !vanishes(lower, 3 * d))
+        return BOXTOI_REASON_NONE;
+    if (upper[0] < 0.0 && !vanishes(upper, 3 * d))
+        return BOXTOI_REASON_NONE;
+    return BOXTOI_REASON_SINGULAR;
+}
+
+double bx_det_margin_max(const bx_moving *m)
+{
+    if (m->t0 == 0.0)
+        return quick_bound(m); /* margin_k = bound C(n, k): bound at every s */
+    double margin[3 * BXM_CAP], most = 0.0;
+    int n = 3 * m->d;
+    det_margin_exact(m, margin);
+    /* margin(s) = sum_k margin_k s^k (1 - s)^(n - k) <= max_k margin_k / C(n, k) */
+    for (int k = 0; k <= n; k++) {
+        double v = margin[k] / bxp_binomial_table[n][k];
+        most = v > most ? v : most;
+    }
+    return most;
+}
+
+boxtoi_reason bx_check_det(const bx_moving *m)
+{
+    double quick[3 * BXM_CAP];
+    det_margin_quick(m, quick);
+    return check_det_margin(m, quick);
 }
 
 int bx_check_det2(const bx_moving *a, const bx_moving *b)
 {
+    double ma[3 * BXM_CAP], mb[3 * BXM_CAP];
+    if (a)
+        det_margin_quick(a, ma);
+    if (b)
+        det_margin_quick(b, mb);
 #ifdef BX_LANES
     int sure[2];
     if (a && b && a->d == b->d && a->d <= 4) {
         int d = a->d;
         switch (d) {
-        case 0: det_signed2(a, b, 0, sure); break;
-        case 1: det_signed2(a, b, 1, sure); break;
-        case 2: det_signed2(a, b, 2, sure); break;
-        case 3: det_signed2(a, b, 3, sure); break;
-        default: det_signed2(a, b, 4, sure); break;
+        case 0: det_signed2(a, b, 0, ma, mb, sure); break;
+        case 1: det_signed2(a, b, 1, ma, mb, sure); break;
+        case 2: det_signed2(a, b, 2, ma, mb, sure); break;
+        case 3: det_signed2(a, b, 3, ma, mb, sure); break;
+        default: det_signed2(a, b, 4, ma, mb, sure); break;
         }
         if (sure[0] && sure[1])
             return 0;
     }
 #endif
-    if (a && bx_check_det(a))
+    if (a && check_det_margin(a, ma))
         return 1;
-    return b && bx_check_det(b) ? 2 : 0;
+    return b && check_det_margin(b, mb) ? 2 : 0;
 }
 
 boxtoi_reason bx_prepare(const boxtoi_box *box, const boxtoi_motion *motion,

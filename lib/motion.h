@@ -27,6 +27,8 @@ typedef struct bx_moving {
     int box_known;              /* 1: box_lo, box_hi hold bx_swept_aabb's bounds */
     double box_lo[3], box_hi[3];
     double box_coord;           /* the largest magnitude of those bounds */
+    const boxtoi_motion *src;   /* the motion it was prepared from */
+    double t0, t1;              /* and the interval */
 } bx_moving;
 
 /** Fixed-s evaluation: world centre, generators g[k] = half[k] u[k] / w. */
@@ -64,8 +66,18 @@ boxtoi_reason bx_prepare_pair(const boxtoi_box *box_a,
                               double t1, bx_moving *a, bx_moving *b,
                               int *which);
 
-/** The last test of bx_prepare: BOXTOI_REASON_SINGULAR when det(u) vanishes. */
+/**
+ * The last test of bx_prepare: BOXTOI_REASON_SINGULAR when det(u) vanishes,
+ * or comes within its rounding of zero, somewhere on [0, 1].  Reads the
+ * motion m was prepared from (m->src), which must still be there.
+ */
 boxtoi_reason bx_check_det(const bx_moving *m);
+
+/**
+ * An upper bound, over s in [0, 1], of the margin bx_check_det allows the
+ * determinant: its test passes wherever |det u| exceeds twice this.
+ */
+double bx_det_margin_max(const bx_moving *m);
 
 /**
  * bx_check_det of a, then of b (NULL: that test is not needed): 1 or 2 for

@@ -320,8 +320,10 @@ gram_within(const double (*u)[3][BXM_CAP], const double *ww, int d, double lim)
  * U^T U - w^2 I is below 2 lim there (the tested coefficients, plus their
  * rounding, bound it), so U^T U >= w^2 - 6 lim > 0 (Gershgorin) once the
  * least Bernstein coefficient of w, a lower bound of w, is large enough; it
- * is also required to be far from 0 relative to w, so that the determinant
- * test of bx_check_det would certainly pass.
+ * is also required to be far from 0 relative to w, and, so that the
+ * determinant test of bx_check_det would certainly pass, its cube above 32
+ * times that test's margin: with w^2 > 8 lim, |det U| >= (w^2 - 6 lim)^(3/2)
+ * >= w^3 / 8, more than twice the margin.
  */
 static int motion_is_rigid(const bx_moving *M, int *nonsingular)
 {
@@ -341,7 +343,8 @@ static int motion_is_rigid(const bx_moving *M, int *nonsingular)
     if (!ok)
         return 0;
     double wmin = bx_gap_wmin(M->we, d);
-    *nonsingular = wmin >= 1e-3 * W && wmin * wmin > 8.0 * lim;
+    *nonsingular = wmin >= 1e-3 * W && wmin * wmin > 8.0 * lim &&
+                   wmin * wmin * wmin > 32.0 * bx_det_margin_max(M);
     return 1;
 }
 

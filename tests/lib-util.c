@@ -290,6 +290,17 @@ double tu_rand(unsigned long long *state, double lo, double hi)
     return lo + (hi - lo) * u;
 }
 
+void tu_rand_unit_quaternion(unsigned long long *state, double q[4])
+{
+    double n = 0.0;
+    for (int c = 0; c < 4; c++) {
+        q[c] = tu_rand(state, -1, 1);
+        n += q[c] * q[c];
+    }
+    for (int c = 0; c < 4; c++)
+        q[c] /= sqrt(n);
+}
+
 long double tu_binom(int n, int k)
 {
     long double r = 1.0L;

@@ -98,6 +98,8 @@ void tu_rigid_motion(boxtoi_motion *m, const double q[][4], int qdeg,
 
 /* Deterministic pseudo-random numbers in [lo, hi). */
 double tu_rand(unsigned long long *state, double lo, double hi);
+/* A unit quaternion from four such numbers in [-1, 1), normalised. */
+void tu_rand_unit_quaternion(unsigned long long *state, double q[4]);
 
 /* The binomial coefficient C(n, k), 0 <= k <= n, in long double (exact here). */
 long double tu_binom(int n, int k);

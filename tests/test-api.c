@@ -213,6 +213,114 @@ static void test_invalid(void)
     is_int(why, BOXTOI_REASON_NULL, "overlap_at: ... reason NULL");
 }
 
+/* An affine motion: 3x3 part u[k] (row-major) times t^k, k <= d, and a
+ * translation x0 + x1 t in x; w = 1. */
+static void affine_from(boxtoi_motion *m, int d, const double u[][3][3], double x0,
+                        double x1)
+{
+    tu_motion_zero(m, d > 1 ? d : 1);
+    for (int k = 0; k <= d; k++)
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                m->c[k][i][j] = u[k][i][j];
+    m->c[0][0][3] = x0;
+    m->c[1][0][3] = x1;
+    m->c[0][3][3] = 1.0;
+}
+
+/*
+ * 3x3 parts that are singular, exactly or within the rounding of the
+ * numbers that give them, must be refused, whichever path validates them:
+ * one general box (the other rigid), two general boxes of one degree from
+ * t0 = 0 (converted and tested two at a time), an interval far from t = 0
+ * (converted by a shift).  Their computed determinants are a few ulps from
+ * zero, of either sign.  A 3x3 part merely close to singular is answered.
+ */
+static void test_singular_rounding(void)
+{
+    static const double shear[1][3][3] = {{{1.0, 0.2, 0.0}, {0.0, 1.1, 0.3}, {0.1, 0.0, 0.9}}};
+    /* column 1 = 2 column 0, exactly */
+    static const double twice[1][3][3] = {{{0.3, 0.6, 0.2}, {0.7, 1.4, 0.1}, {0.11, 0.22, 0.9}}};
+    /* column 2 = column 0 + column 1, each sum rounded */
+    static const double sum[1][3][3] = {
+        {{0.1, 0.2, 0.1 + 0.2}, {0.7, 0.3, 0.7 + 0.3}, {0.13, 0.29, 0.13 + 0.29}}};
+    /* degree 2: column 1 = 3 column 0 (as decimals) at every t */
+    static const double poly[3][3][3] = {
+        {{1.0, 3.0, 0.0}, {0.1, 0.3, 1.0}, {0.3, 0.9, 0.2}},
+        {{0.1, 0.3, 0.1}, {0.0, 0.0, 0.0}, {-0.1, -0.3, 0.0}},
+        {{0.0, 0.0, 0.0}, {0.2, 0.6, 0.0}, {0.0, 0.0, 0.1}}};
+    static const double poly_ok[3][3][3] = {
+        {{1.0, 0.0, 0.0}, {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}},
+        {{0.1, 0.0, 0.2}, {0.0, 0.2, 0.0}, {0.0, 0.0, -0.1}},
+        {{0.0, 0.05, 0.0}, {0.0, 0.0, 0.1}, {0.0, 0.0, 0.0}}};
+
+    boxtoi_query q = base_query();
+    affine_from(&q.motion_a, 0, twice, 0.0, 0.0);
+    expect_invalid("column 1 = 2 column 0 (A general, B rigid)", &q,
+                   BOXTOI_REASON_SINGULAR, 1);
+    is_int(boxtoi_validate(&q.a, &q.motion_a, 0.0, 1.0), BOXTOI_REASON_SINGULAR,
+           "validate: column 1 = 2 column 0");
+    boxtoi_reason why = BOXTOI_REASON_NONE;
+    is_int(boxtoi_overlap_at(&q, 0.5, &why), -1, "overlap_at: column 1 = 2 column 0");
+    is_int(why, BOXTOI_REASON_SINGULAR, "overlap_at: ... singular");
+    boxtoi_motion m = q.motion_a;
+    m.c[0][2][1] += 1e-6; /* a determinant of about 1e-7: a thin box, answered */
+    q.motion_a = m;
+    expect_valid("column 1 close to 2 column 0 (1e-6 off)", &q);
+
+    q = base_query();
+    affine_from(&q.motion_b, 0, sum, 5.0, -4.0);
+    expect_invalid("column 2 = column 0 + column 1, rounded (B)", &q,
+                   BOXTOI_REASON_SINGULAR, 2);
+
+    /* both general, degree 2, t0 = 0: the paired tests */
+    q = base_query();
+    affine_from(&q.motion_a, 2, poly_ok, 0.0, 0.0);
+    affine_from(&q.motion_b, 2, poly, 5.0, -4.0);
+    expect_invalid("degree 2, column 1 = 3 column 0 (B; A general too)", &q,
+                   BOXTOI_REASON_SINGULAR, 2);
+    affine_from(&q.motion_a, 2, poly, 0.0, 0.0);
+    expect_invalid("degree 2, both singular: A's is the reason", &q,
+                   BOXTOI_REASON_SINGULAR, 1);
+    q.t1 = 2.5;
+    expect_invalid("degree 2, both singular, on [0, 2.5]", &q, BOXTOI_REASON_SINGULAR, 1);
+    affine_from(&q.motion_a, 2, poly_ok, 0.0, 0.0);
+    affine_from(&q.motion_b, 2, poly_ok, 5.0, -4.0);
+    expect_valid("degree 2, both general and regular", &q);
+
+    /*
+     * On [1000, 1001], the motion written in t: poly_ok(t - 1000) expanded
+     * (coefficients up to 1e6 times its values), then column 1 made twice
+     * column 0, coefficient by coefficient (exactly).
+     */
+    q = base_query();
+    boxtoi_motion *mb = &q.motion_b;
+    tu_motion_zero(mb, 2);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            double a = poly_ok[0][i][j], b = poly_ok[1][i][j], c = poly_ok[2][i][j];
+            mb->c[0][i][j] = a - 1000.0 * b + 1e6 * c;
+            mb->c[1][i][j] = b - 2000.0 * c;
+            mb->c[2][i][j] = c;
+        }
+    mb->c[0][0][3] = 5.0 + 4000.0;
+    mb->c[1][0][3] = -4.0;
+    mb->c[0][3][3] = 1.0;
+    boxtoi_motion regular = *mb;
+    for (int k = 0; k <= 2; k++)
+        for (int i = 0; i < 3; i++)
+            mb->c[k][i][1] = 2.0 * mb->c[k][i][0];
+    q.t0 = 1000.0;
+    q.t1 = 1001.0;
+    affine_from(&q.motion_a, 0, shear, 0.0, 0.0);
+    expect_invalid("degree 2 on [1000, 1001], column 1 = 2 column 0", &q,
+                   BOXTOI_REASON_SINGULAR, 2);
+    mb->c[0][1][1] += 1e-3; /* column 1 off by 1e-3: regular, if thin */
+    expect_valid("degree 2 on [1000, 1001], column 1 = 2 column 0 + 1e-3", &q);
+    *mb = regular;
+    expect_valid("degree 2 on [1000, 1001], regular", &q);
+}
+
 static void test_names(void)
 {
     int good = 1, distinct = 1;
@@ -691,13 +799,8 @@ static int same_result(const boxtoi_result *a, const boxtoi_result *b)
 static void stack_motion(unsigned long long *st, boxtoi_motion *m, int qdeg,
                          int pdeg, int general, double side)
 {
-    double q[5][4], p[3][3], n = 0.0;
-    for (int c = 0; c < 4; c++) {
-        q[0][c] = tu_rand(st, -1, 1);
-        n += q[0][c] * q[0][c];
-    }
-    for (int c = 0; c < 4; c++)
-        q[0][c] /= sqrt(n);
+    double q[5][4], p[3][3];
+    tu_rand_unit_quaternion(st, q[0]);
     for (int k = 1; k <= qdeg; k++)
         for (int c = 0; c < 4; c++)
             q[k][c] = tu_rand(st, -0.3, 0.3) / qdeg;
@@ -853,6 +956,7 @@ int main(void)
 {
     plan(0);
     test_invalid();
+    test_singular_rounding();
     test_names();
     test_defaults();
     test_swept();
