@@ -482,6 +482,7 @@ boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
     out->src = motion;
     out->t0 = t0;
     out->t1 = t1;
+    out->cmax = -1.0;
     box_setup(box, d, out, centre);
     if (t0 == 0.0 && d >= 0 && d <= 4 &&
         prepare_t0_any(motion, centre, t1 - t0, out))
@@ -492,13 +493,16 @@ boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
 #ifdef BX_LANES
 /* entry_sb0 of entry (r, c) of ma (lane 0) and mb (lane 1). */
 BXP_INLINE void entry2_sb0(const boxtoi_motion *ma, const boxtoi_motion *mb,
-                          int r, int c, const double *hp, int d, bx_v2 *out)
+                          int r, int c, const double *hp, int d, bx_v2 *out,
+                          bx_v2 *most)
 {
     bx_v2 pw[BXM_CAP];
     BX_UNROLL
     for (int k = 0; k <= d; k++) {
         bx_v2 v = {ma->c[k][r][c], mb->c[k][r][c]};
         pw[k] = hp ? v * hp[k] : v;
+        if (most) /* the largest |c_k h^k|, as quick_bound forms it */
+            *most = bx_vmax(bx_vabs(pw[k]), *most);
     }
     bx_v2 z0 = 0.0 + pw[0]; /* as in entry_sb0 */
     BX_UNROLL
@@ -578,7 +582,7 @@ BXP_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
         return 0;
     powers_of(h, hp);
     bx_v2 w[BXM_CAP], u0[BXM_CAP], u1[BXM_CAP], u2[BXM_CAP], t[BXM_CAP];
-    entry2_sb0(ma, mb, 3, 3, unit ? NULL : hp, d, w);
+    entry2_sb0(ma, mb, 3, 3, unit ? NULL : hp, d, w, NULL);
     int pos = 3;
     BX_UNROLL
     for (int i = 0; i <= d; i++)
@@ -595,13 +599,14 @@ BXP_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
         wb[i] = w[i] / bxp_binomial_table[d][i]; /* >= DBL_MIN / 6 > 0 */
     }
     bx_v2 cx = centre[0], cy = centre[1], cz = centre[2], coord = {0.0, 0.0};
+    bx_v2 most = {0.0, 0.0};
     bx_v2 h0z = 0.0 + half[0];
     BX_UNROLL
     for (int r = 0; r < 3; r++) {
-        entry2_sb0(ma, mb, r, 0, unit ? NULL : hp, d, u0);
-        entry2_sb0(ma, mb, r, 1, unit ? NULL : hp, d, u1);
-        entry2_sb0(ma, mb, r, 2, unit ? NULL : hp, d, u2);
-        entry2_sb0(ma, mb, r, 3, unit ? NULL : hp, d, t);
+        entry2_sb0(ma, mb, r, 0, unit ? NULL : hp, d, u0, &most);
+        entry2_sb0(ma, mb, r, 1, unit ? NULL : hp, d, u1, &most);
+        entry2_sb0(ma, mb, r, 2, unit ? NULL : hp, d, u2, &most);
+        entry2_sb0(ma, mb, r, 3, unit ? NULL : hp, d, t, NULL);
         bx_v2 vmin = {INFINITY, INFINITY}, vmax = {-INFINITY, -INFINITY};
         BX_UNROLL
         for (int i = 0; i <= d; i++) {
@@ -627,6 +632,8 @@ BXP_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
     }
     a->box_coord = coord[0];
     b->box_coord = coord[1];
+    a->cmax = most[0];
+    b->cmax = most[1];
     a->box_known = b->box_known = 1;
     return bx_bits(sum <= RANGE_LIMIT) == 3;
 }
@@ -761,10 +768,12 @@ BXP_INLINE int det_signed(const bx_moving *m, int d, const double *margin)
 }
 
 #ifdef BX_LANES
-/* det_signed of a and b (same degree d) at once, a in lane 0, b in lane 1. */
+/*
+ * det_signed of a and b (same degree d, t0 = 0) at once, a in lane 0, b in
+ * lane 1, with the margins of det_margin_quick from their bounds.
+ */
 BXP_INLINE void det_signed2(const bx_moving *a, const bx_moving *b, int d,
-                           const double *margin_a, const double *margin_b,
-                           int sure[2])
+                           bx_v2 bound, int sure[2])
 {
 #define BX_AB(field) ((bx_v2){a->field, b->field})
 #define BX_CROSS(x, y, i, j)                                                  \
@@ -797,7 +806,7 @@ BXP_INLINE void det_signed2(const bx_moving *a, const bx_moving *b, int d,
         BX_UNROLL
         for (int i = first + 1; i <= last; i++)
             v += BX_DOT(i, k - i);
-        bx_v2 margin = {margin_a[k], margin_b[k]};
+        bx_v2 margin = bound * bxp_binomial_table[3 * d][k]; /* det_margin_quick's */
         lo = bx_vmin(v - margin, lo);
         hi = bx_vmax(v + margin, hi);
         sum += v;
@@ -871,11 +880,12 @@ static void det_margin_exact(const bx_moving *m, double *margin);
  * over such bounds are at most 6 ((d + 1) c)^3 C(3d, k) (Vandermonde's
  * identity).  Enough for det_signed to settle the usual motion.
  */
+/* The bound of det_margin_quick (t0 = 0), from m->cmax when known. */
 static double quick_bound(const bx_moving *m)
 {
     int d = m->d;
     double c = 0.0, hp = 1.0, h = m->t1 - m->t0;
-    for (int k = 0; k <= d; k++) {
+    for (int k = 0; k <= d && m->cmax < 0.0; k++) {
         const double(*ck)[4] = m->src->c[k];
         double v = 0.0;
         for (int r = 0; r < 3; r++)
@@ -887,7 +897,7 @@ static double quick_bound(const bx_moving *m)
         c = v > c ? v : c;
         hp *= h;
     }
-    double u = (d + 1) * c;
+    double u = (d + 1) * (m->cmax < 0.0 ? c : m->cmax);
     return 6.0 * DET_ROUNDING * u * u * u;
 }
 
@@ -991,28 +1001,31 @@ boxtoi_reason bx_check_det(const bx_moving *m)
 int bx_check_det2(const bx_moving *a, const bx_moving *b)
 {
     double ma[3 * BXM_CAP], mb[3 * BXM_CAP];
-    if (a)
-        det_margin_quick(a, ma);
-    if (b)
-        det_margin_quick(b, mb);
 #ifdef BX_LANES
     int sure[2];
-    if (a && b && a->d == b->d && a->d <= 4) {
+    if (a && b && a->d == b->d && a->d <= 4 && a->t0 == 0.0 && b->t0 == 0.0) {
         int d = a->d;
+        bx_v2 bound = {quick_bound(a), quick_bound(b)};
         switch (d) {
-        case 0: det_signed2(a, b, 0, ma, mb, sure); break;
-        case 1: det_signed2(a, b, 1, ma, mb, sure); break;
-        case 2: det_signed2(a, b, 2, ma, mb, sure); break;
-        case 3: det_signed2(a, b, 3, ma, mb, sure); break;
-        default: det_signed2(a, b, 4, ma, mb, sure); break;
+        case 0: det_signed2(a, b, 0, bound, sure); break;
+        case 1: det_signed2(a, b, 1, bound, sure); break;
+        case 2: det_signed2(a, b, 2, bound, sure); break;
+        case 3: det_signed2(a, b, 3, bound, sure); break;
+        default: det_signed2(a, b, 4, bound, sure); break;
         }
         if (sure[0] && sure[1])
             return 0;
     }
 #endif
-    if (a && check_det_margin(a, ma))
-        return 1;
-    return b && check_det_margin(b, mb) ? 2 : 0;
+    if (a) {
+        det_margin_quick(a, ma);
+        if (check_det_margin(a, ma))
+            return 1;
+    }
+    if (!b)
+        return 0;
+    det_margin_quick(b, mb);
+    return check_det_margin(b, mb) ? 2 : 0;
 }
 
 boxtoi_reason bx_prepare(const boxtoi_box *box, const boxtoi_motion *motion,
