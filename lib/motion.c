@@ -717,14 +717,14 @@ static void det_exact(const bx_moving *m, double *det)
 }
 
 /*
- * Does det_exact's polynomial keep one sign with a margin (det_margin_*):
+ * Does det_exact's polynomial keep one sign with a margin (bx_check_det's):
  * every coefficient less its margin at least DBL_MIN, or every one plus its
  * margin at most -DBL_MIN?  The same sums, each coefficient gathered in one
  * accumulator in the same order (increasing i), but started at its first
  * term instead of at +0: a sum can then differ from det_exact's only by
  * being -0 where that one is +0, which changes neither comparison.  When
  * the answer is 1, the exact determinant has one sign throughout (see
- * check_det_margin); when it is 0 the caller asks det_exact.
+ * bx_check_det); when it is 0 the caller asks det_exact.
  */
 BXP_INLINE int det_signed(const bx_moving *m, int d, const double *margin)
 {
@@ -770,7 +770,8 @@ BXP_INLINE int det_signed(const bx_moving *m, int d, const double *margin)
 #ifdef BX_LANES
 /*
  * det_signed of a and b (same degree d, t0 = 0) at once, a in lane 0, b in
- * lane 1, with the margins of det_margin_quick from their bounds.
+ * lane 1, with the margins from their quick_bound, as bx_check_det forms
+ * them.
  */
 BXP_INLINE void det_signed2(const bx_moving *a, const bx_moving *b, int d,
                            bx_v2 bound, int sure[2])
@@ -806,7 +807,7 @@ BXP_INLINE void det_signed2(const bx_moving *a, const bx_moving *b, int d,
         BX_UNROLL
         for (int i = first + 1; i <= last; i++)
             v += BX_DOT(i, k - i);
-        bx_v2 margin = bound * bxp_binomial_table[3 * d][k]; /* det_margin_quick's */
+        bx_v2 margin = bound * bxp_binomial_table[3 * d][k]; /* bx_check_det's */
         lo = bx_vmin(v - margin, lo);
         hi = bx_vmax(v + margin, hi);
         sum += v;
@@ -870,47 +871,38 @@ static void entry_magnitude(const bx_moving *m, int r, int c, double *out)
  */
 #define DET_ROUNDING (256.0 * DBL_EPSILON)
 
-static void det_margin_exact(const bx_moving *m, double *margin);
-
 /*
- * det_margin_exact or, on intervals from t0 = 0, a larger margin that is
- * quicker to form: with c the largest |c_k| h^k of the nine entries, every
- * magnitude coefficient j is at most c C(d + 1, j) <= (d + 1) c C(d, j)
- * (entry_magnitude's sums, without the shift), and the determinant's sums
- * over such bounds are at most 6 ((d + 1) c)^3 C(3d, k) (Vandermonde's
- * identity).  Enough for det_signed to settle the usual motion.
+ * On intervals from t0 = 0, a margin larger than det_margin_exact's and
+ * quicker to form: with c the largest |c_k| h^k of the nine entries (kept
+ * in m->cmax by the paired conversion), every magnitude coefficient j is at
+ * most c C(d + 1, j) <= (d + 1) c C(d, j) (entry_magnitude's sums, without
+ * the shift), and the determinant's sums over such bounds are at most
+ * 6 ((d + 1) c)^3 C(3d, k) (Vandermonde's identity).  quick_bound is that
+ * factor of C(3d, k); it is enough for det_signed to settle the usual
+ * motion.
  */
-/* The bound of det_margin_quick (t0 = 0), from m->cmax when known. */
 static double quick_bound(const bx_moving *m)
 {
     int d = m->d;
-    double c = 0.0, hp = 1.0, h = m->t1 - m->t0;
-    for (int k = 0; k <= d && m->cmax < 0.0; k++) {
-        const double(*ck)[4] = m->src->c[k];
-        double v = 0.0;
-        for (int r = 0; r < 3; r++)
-            for (int col = 0; col < 3; col++) {
-                double x = fabs(ck[r][col]);
-                v = x > v ? x : v;
-            }
-        v *= hp;
-        c = v > c ? v : c;
-        hp *= h;
+    double c = m->cmax;
+    if (c < 0.0) {
+        double hp = 1.0, h = m->t1 - m->t0;
+        c = 0.0;
+        for (int k = 0; k <= d; k++) {
+            const double(*ck)[4] = m->src->c[k];
+            double v = 0.0;
+            for (int r = 0; r < 3; r++)
+                for (int col = 0; col < 3; col++) {
+                    double x = fabs(ck[r][col]);
+                    v = x > v ? x : v;
+                }
+            v *= hp;
+            c = v > c ? v : c;
+            hp *= h;
+        }
     }
-    double u = (d + 1) * (m->cmax < 0.0 ? c : m->cmax);
+    double u = (d + 1) * c;
     return 6.0 * DET_ROUNDING * u * u * u;
-}
-
-static void det_margin_quick(const bx_moving *m, double *margin)
-{
-    int d = m->d;
-    if (m->t0 == 0.0) {
-        double bound = quick_bound(m);
-        for (int k = 0; k <= 3 * d; k++)
-            margin[k] = bound * bxp_binomial_table[3 * d][k];
-        return;
-    }
-    det_margin_exact(m, margin);
 }
 
 /* The margin from the magnitude sums themselves (any interval). */
@@ -939,43 +931,6 @@ static void det_margin_exact(const bx_moving *m, double *margin)
         margin[k] *= DET_ROUNDING;
 }
 
-/*
- * Nonsingular when det(u) keeps one sign on [0, 1] with its margin: the
- * coefficients less their margins are a polynomial below the exact
- * determinant and those plus their margins one above it (the basis is
- * non-negative), so the lower one positive throughout, or the upper one
- * negative throughout, proves the exact determinant non-zero.  det_signed
- * tries the quick margin (det_margin_quick) on the coefficients; otherwise
- * the polynomials of det_margin_exact are searched for a zero.
- */
-static boxtoi_reason check_det_margin(const bx_moving *m, const double *quick)
-{
-    double det[3 * BXM_CAP], margin[3 * BXM_CAP];
-    double lower[3 * BXM_CAP], upper[3 * BXM_CAP];
-    int d = m->d, sure;
-    switch (d) {
-    case 0: sure = det_signed(m, 0, quick); break;
-    case 1: sure = det_signed(m, 1, quick); break;
-    case 2: sure = det_signed(m, 2, quick); break;
-    case 3: sure = det_signed(m, 3, quick); break;
-    case 4: sure = det_signed(m, 4, quick); break;
-    default: sure = 0; break; /* higher degrees: det_exact */
-    }
-    if (sure)
-        return BOXTOI_REASON_NONE;
-    det_margin_exact(m, margin);
-    det_exact(m, det);
-    for (int k = 0; k <= 3 * d; k++) {
-        lower[k] = det[k] - margin[k];
-        upper[k] = det[k] + margin[k];
-    }
-    if (lower[0] > 0.0 && !vanishes(lower, 3 * d))
-        return BOXTOI_REASON_NONE;
-    if (upper[0] < 0.0 && !vanishes(upper, 3 * d))
-        return BOXTOI_REASON_NONE;
-    return BOXTOI_REASON_SINGULAR;
-}
-
 double bx_det_margin_max(const bx_moving *m)
 {
     if (m->t0 == 0.0)
@@ -991,16 +946,55 @@ double bx_det_margin_max(const bx_moving *m)
     return most;
 }
 
+/*
+ * Nonsingular when det(u) keeps one sign on [0, 1] with its margin: the
+ * coefficients less their margins are a polynomial below the exact
+ * determinant and those plus their margins one above it (the basis is
+ * non-negative), so the lower one positive throughout, or the upper one
+ * negative throughout, proves the exact determinant non-zero.  det_signed
+ * tries the coefficients first, from t0 = 0 with quick_bound's larger
+ * margins; otherwise the polynomials of det_margin_exact are searched for
+ * a zero.
+ */
 boxtoi_reason bx_check_det(const bx_moving *m)
 {
-    double quick[3 * BXM_CAP];
-    det_margin_quick(m, quick);
-    return check_det_margin(m, quick);
+    double det[3 * BXM_CAP], margin[3 * BXM_CAP];
+    double lower[3 * BXM_CAP], upper[3 * BXM_CAP];
+    int d = m->d, sure;
+    int exact = m->t0 != 0.0 || d > 4; /* margin: det_margin_exact's */
+    if (exact) {
+        det_margin_exact(m, margin);
+    } else {
+        double bound = quick_bound(m);
+        for (int k = 0; k <= 3 * d; k++)
+            margin[k] = bound * bxp_binomial_table[3 * d][k];
+    }
+    switch (d) {
+    case 0: sure = det_signed(m, 0, margin); break;
+    case 1: sure = det_signed(m, 1, margin); break;
+    case 2: sure = det_signed(m, 2, margin); break;
+    case 3: sure = det_signed(m, 3, margin); break;
+    case 4: sure = det_signed(m, 4, margin); break;
+    default: sure = 0; break; /* higher degrees: det_exact */
+    }
+    if (sure)
+        return BOXTOI_REASON_NONE;
+    if (!exact)
+        det_margin_exact(m, margin);
+    det_exact(m, det);
+    for (int k = 0; k <= 3 * d; k++) {
+        lower[k] = det[k] - margin[k];
+        upper[k] = det[k] + margin[k];
+    }
+    if (lower[0] > 0.0 && !vanishes(lower, 3 * d))
+        return BOXTOI_REASON_NONE;
+    if (upper[0] < 0.0 && !vanishes(upper, 3 * d))
+        return BOXTOI_REASON_NONE;
+    return BOXTOI_REASON_SINGULAR;
 }
 
 int bx_check_det2(const bx_moving *a, const bx_moving *b)
 {
-    double ma[3 * BXM_CAP], mb[3 * BXM_CAP];
 #ifdef BX_LANES
     int sure[2];
     if (a && b && a->d == b->d && a->d <= 4 && a->t0 == 0.0 && b->t0 == 0.0) {
@@ -1017,15 +1011,9 @@ int bx_check_det2(const bx_moving *a, const bx_moving *b)
             return 0;
     }
 #endif
-    if (a) {
-        det_margin_quick(a, ma);
-        if (check_det_margin(a, ma))
-            return 1;
-    }
-    if (!b)
-        return 0;
-    det_margin_quick(b, mb);
-    return check_det_margin(b, mb) ? 2 : 0;
+    if (a && bx_check_det(a))
+        return 1;
+    return b && bx_check_det(b) ? 2 : 0;
 }
 
 boxtoi_reason bx_prepare(const boxtoi_box *box, const boxtoi_motion *motion,

@@ -76,7 +76,8 @@ boxtoi_reason bx_check_det(const bx_moving *m);
 
 /**
  * An upper bound, over s in [0, 1], of the margin bx_check_det allows the
- * determinant: its test passes wherever |det u| exceeds twice this.
+ * determinant: its test passes when |det u| exceeds twice this on all of
+ * [0, 1].
  */
 double bx_det_margin_max(const bx_moving *m);
 
