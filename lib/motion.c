@@ -391,11 +391,11 @@ BXP_INLINE int prepare_t0(const boxtoi_motion *motion, const double centre[3],
     if (!pos)
         return 0;
     out->flip = 1.0;
-    double sum = 0.0, wb[BXM_CAP], coord = 0.0;
+    double sum = 0.0, rw[BXM_CAP], coord = 0.0;
     BX_UNROLL
     for (int i = 0; i <= d; i++) {
         sum += out->w[i];
-        wb[i] = out->w[i] / bxp_binomial_table[d][i]; /* >= DBL_MIN / 70 > 0 */
+        rw[i] = 1.0 / out->w[i]; /* w_i >= DBL_MIN: finite */
     }
     BX_UNROLL
     for (int r = 0; r < 3; r++) {
@@ -411,11 +411,11 @@ BXP_INLINE int prepare_t0(const boxtoi_motion *motion, const double centre[3],
             p[i] = t[i] + centre[0] * u0[i] + centre[1] * u1[i] + centre[2] * u2[i];
             sum += fabs(u0[i]) + fabs(u1[i]) + (fabs(u2[i]) + fabs(p[i]));
             /* bx_swept_aabb's bounds of this control point (all w_i > 0). */
-            double b = bxp_binomial_table[d][i], c = p[i] / b, e = 0.0;
-            e += out->half[0] * fabs(u0[i]) / b;
-            e += out->half[1] * fabs(u1[i]) / b;
-            e += out->half[2] * fabs(u2[i]) / b;
-            double vh = (c + e) / wb[i], vl = (c - e) / wb[i];
+            double e = 0.0;
+            e += out->half[0] * fabs(u0[i]);
+            e += out->half[1] * fabs(u1[i]);
+            e += out->half[2] * fabs(u2[i]);
+            double vh = (p[i] + e) * rw[i], vl = (p[i] - e) * rw[i];
             vmax = vh > vmax ? vh : vmax;
             vmin = vl < vmin ? vl : vmin;
         }
@@ -517,19 +517,19 @@ BXP_INLINE void entry2_sb0(const boxtoi_motion *ma, const boxtoi_motion *mb,
 
 /*
  * Control point i of row r in bx_swept_aabb, both lanes: p, u0..u2 the
- * scaled Bernstein coefficients, wb = w_i / C(d, i) > 0, b = C(d, i); widens
- * [vmin, vmax] by that point's bounds.  half[0] is given as h0z = 0 + half[0]:
- * bx_swept_aabb's first term 0 + half[0] |u0| / b is h0z |u0| / b (half[0] is
- * +-0 or positive, so both are +0 when half[0] is a zero, else equal).
+ * scaled Bernstein coefficients, rw = 1 / w_i; widens [vmin, vmax] by that
+ * point's bounds.  half[0] is given as h0z = 0 + half[0]: bx_swept_aabb's
+ * first term 0 + half[0] |u0| is h0z |u0| (half[0] is +-0 or positive, so
+ * both are +0 when half[0] is a zero, else equal).
  */
 BXP_INLINE void swept_point2(bx_v2 p, bx_v2 u0, bx_v2 u1, bx_v2 u2,
-                            bx_v2 h0z, const bx_v2 half[3], bx_v2 wb,
-                            double b, bx_v2 *vmin, bx_v2 *vmax)
+                            bx_v2 h0z, const bx_v2 half[3], bx_v2 rw,
+                            bx_v2 *vmin, bx_v2 *vmax)
 {
-    bx_v2 c = p / b, e = h0z * bx_vabs(u0) / b;
-    e += half[1] * bx_vabs(u1) / b;
-    e += half[2] * bx_vabs(u2) / b;
-    bx_v2 vh = (c + e) / wb, vl = (c - e) / wb;
+    bx_v2 e = h0z * bx_vabs(u0);
+    e += half[1] * bx_vabs(u1);
+    e += half[2] * bx_vabs(u2);
+    bx_v2 vh = (p + e) * rw, vl = (p - e) * rw;
     *vmax = bx_vmax(vh, *vmax);
     *vmin = bx_vmin(vl, *vmin);
 }
@@ -590,13 +590,13 @@ BXP_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
     if (pos != 3)
         return 0;
     a->flip = b->flip = 1.0;
-    bx_v2 sum = {0.0, 0.0}, wb[BXM_CAP];
+    bx_v2 sum = {0.0, 0.0}, rw[BXM_CAP];
     BX_UNROLL
     for (int i = 0; i <= d; i++) {
         a->w[i] = w[i][0];
         b->w[i] = w[i][1];
         sum += w[i];
-        wb[i] = w[i] / bxp_binomial_table[d][i]; /* >= DBL_MIN / 6 > 0 */
+        rw[i] = 1.0 / w[i]; /* w_i >= DBL_MIN: finite */
     }
     bx_v2 cx = centre[0], cy = centre[1], cz = centre[2], coord = {0.0, 0.0};
     bx_v2 most = {0.0, 0.0};
@@ -620,8 +620,7 @@ BXP_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
             a->p[r][i] = pi[0];
             b->p[r][i] = pi[1];
             sum += bx_vabs(u0[i]) + bx_vabs(u1[i]) + (bx_vabs(u2[i]) + bx_vabs(pi));
-            swept_point2(pi, u0[i], u1[i], u2[i], h0z, half, wb[i],
-                         bxp_binomial_table[d][i], &vmin, &vmax);
+            swept_point2(pi, u0[i], u1[i], u2[i], h0z, half, rw[i], &vmin, &vmax);
         }
         a->box_lo[r] = vmin[0];
         b->box_lo[r] = vmin[1];
@@ -1172,20 +1171,27 @@ void bx_pose_at(const bx_moving *m, double s, bx_pose *pose)
 }
 
 /*
- * Range of a rational curve num/den over [lo, hi] (Bernstein coefficients
- * on that piece, den > 0): the convex hull of num_i / den_i once every den_i
- * is positive; subdivide until then.
+ * Range over a piece of s of one world coordinate of the box: p, u[k] and
+ * w that coordinate's centre, axes and weight (Bernstein coefficients on
+ * the piece, p and u[k] of row r).  Once every w_i is positive, the hull of
+ * (p_i +- sum_k half_k |u_k,i|) / w_i (convex hull property of the rational
+ * curve, each vertex within half_k |u_k| of the centre); subdivide until
+ * then, the magnitudes taken on the pieces, so the bounds tighten as they
+ * shrink.
  */
-static int rational_range(const double *num_hi, const double *num_lo,
-                          const double *den, int n, int depth, double *vmin,
+static int rational_range(int n, const double (*pu)[n + 1], const double *w,
+                          const double half[3], int depth, double *vmin,
                           double *vmax)
 {
     int ok = 1;
     for (int i = 0; i <= n; i++)
-        ok &= den[i] > 0.0;
+        ok &= w[i] > 0.0;
     if (ok) {
         for (int i = 0; i <= n; i++) {
-            double hi = num_hi[i] / den[i], lo = num_lo[i] / den[i];
+            double e = 0.0;
+            for (int k = 0; k < 3; k++)
+                e += half[k] * fabs(pu[k + 1][i]);
+            double hi = (pu[0][i] + e) / w[i], lo = (pu[0][i] - e) / w[i];
             *vmax = hi > *vmax ? hi : *vmax;
             *vmin = lo < *vmin ? lo : *vmin;
         }
@@ -1193,26 +1199,27 @@ static int rational_range(const double *num_hi, const double *num_lo,
     }
     if (depth >= 24)
         return 0;
-    double a[3][2][n + 1];
-    const double *src[3] = {num_hi, num_lo, den};
-    for (int j = 0; j < 3; j++) {
-        bxp_bern_restrict(src[j], n, 0.0, 0.5, a[j][0]);
-        bxp_bern_restrict(src[j], n, 0.5, 1.0, a[j][1]);
+    double a[2][5][n + 1];
+    for (int j = 0; j < 5; j++) {
+        const double *src = j < 4 ? pu[j] : w;
+        bxp_bern_restrict(src, n, 0.0, 0.5, a[0][j]);
+        bxp_bern_restrict(src, n, 0.5, 1.0, a[1][j]);
     }
-    return rational_range(a[0][0], a[1][0], a[2][0], n, depth + 1, vmin, vmax) &&
-           rational_range(a[0][1], a[1][1], a[2][1], n, depth + 1, vmin, vmax);
+    return rational_range(n, a[0], a[0][4], half, depth + 1, vmin, vmax) &&
+           rational_range(n, a[1], a[1][4], half, depth + 1, vmin, vmax);
 }
 
 /*
- * bx_swept_aabb.  Per control point i (Bernstein coefficients: the scaled
- * ones divided by C(d, i), as bxp_sbern_to_bern), the centre +- sum_k
- * half_k |u_k| bounds every vertex of the box; the world range is then the
- * hull of those bounds over w_i (rational_range).  The preparations of
+ * bx_swept_aabb.  While every w_i is positive, rational_range's hull comes
+ * straight from the scaled Bernstein coefficients (the point and w_i carry
+ * the same C(d, i)), as (p_i +- e_i) times 1 / w_i: fewer roundings than
+ * dividing both by C(d, i) first.  Otherwise the Bernstein coefficients
+ * (the scaled ones divided by C(d, i)) are subdivided.  The preparations of
  * t0 = 0 compute the same numbers on the way (box_known).
  */
 int bx_swept_aabb(const bx_moving *m, double lo[3], double hi[3])
 {
-    int d = m->d;
+    int d = m->d, pos = 1;
     if (m->box_known) {
         for (int r = 0; r < 3; r++) {
             lo[r] = m->box_lo[r];
@@ -1220,21 +1227,31 @@ int bx_swept_aabb(const bx_moving *m, double lo[3], double hi[3])
         }
         return 1;
     }
-    double w[BXM_CAP];
     for (int i = 0; i <= d; i++)
-        w[i] = m->w[i] / bxp_binomial_table[d][i];
+        pos &= m->w[i] > 0.0;
     for (int r = 0; r < 3; r++) {
-        double up[BXM_CAP], dn[BXM_CAP];
-        for (int i = 0; i <= d; i++) {
-            double c = m->p[r][i] / bxp_binomial_table[d][i], e = 0.0;
-            for (int k = 0; k < 3; k++)
-                e += m->half[k] * fabs(m->u[k][r][i]) / bxp_binomial_table[d][i];
-            up[i] = c + e;
-            dn[i] = c - e;
-        }
         lo[r] = INFINITY;
         hi[r] = -INFINITY;
-        if (!rational_range(up, dn, w, d, 0, &lo[r], &hi[r]))
+        if (pos) {
+            for (int i = 0; i <= d; i++) {
+                double c = m->p[r][i], e = 0.0;
+                for (int k = 0; k < 3; k++)
+                    e += m->half[k] * fabs(m->u[k][r][i]);
+                double rw = 1.0 / m->w[i], vh = (c + e) * rw, vl = (c - e) * rw;
+                hi[r] = vh > hi[r] ? vh : hi[r];
+                lo[r] = vl < lo[r] ? vl : lo[r];
+            }
+            continue;
+        }
+        double pu[4][d + 1], w[d + 1];
+        for (int i = 0; i <= d; i++) {
+            double b = bxp_binomial_table[d][i];
+            pu[0][i] = m->p[r][i] / b;
+            for (int k = 0; k < 3; k++)
+                pu[k + 1][i] = m->u[k][r][i] / b;
+            w[i] = m->w[i] / b;
+        }
+        if (!rational_range(d, pu, w, m->half, 0, &lo[r], &hi[r]))
             return 0;
     }
     return 1;

@@ -1680,7 +1680,7 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
     double h = query->t1 - query->t0;
 
     /* Far apart over the whole interval: the swept boxes do not meet. */
-    double size = fmax(A.size, B.size), tol = 0.0;
+    double size = A.size > B.size ? A.size : B.size, tol = 0.0; /* neither NaN */
     int apart = 0;
     int swept = bx_swept_test(&A, &B, size, &tol, &apart);
     int rigid_a = 0, rigid_b = 0, det_a = 0, det_b = 0;

@@ -529,6 +529,20 @@ static void test_swept(void)
     double p0[1][3] = {{0.5, 0.5, 0.5}};
     tu_motion_trans(&m, p0, 0);
     check_swept("static plate", &plate, &m, 0.0, 1.0, 1);
+    /*
+     * w(t) = t^2 - t + 0.26 > 0 with a negative Bernstein coefficient
+     * (0.26 - 0.5): the control points alone do not bound the motion, the
+     * weights have to be subdivided.  The box runs out to x = 100 at t = 0.5.
+     */
+    tu_motion_zero(&m, 2);
+    for (int i = 0; i < 4; i++) {
+        m.c[0][i][i] = 0.26;
+        m.c[1][i][i] = -1.0;
+        m.c[2][i][i] = 1.0;
+    }
+    m.c[1][0][3] = 2.0;
+    m.c[0][1][3] = 0.1;
+    check_swept("w with a negative Bernstein coefficient", &unit, &m, 0.0, 1.0, 1);
 
     double lo[3] = {7, 7, 7}, hi[3] = {7, 7, 7};
     boxtoi_box bad = {{0, 0, 0}, {-1, 1, 1}};
