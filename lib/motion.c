@@ -260,6 +260,18 @@ static double max_abs(const double *a, int n)
  * polynomial has no zero on [0, 1].  lo, hi and sum are the least and
  * largest coefficient and their sum (NaN when one is NaN; lo and hi skip it).
  */
+/*
+ * How far each coefficient of det(u) as det_exact and det_signed form it
+ * (scaled Bernstein, degree 3d) may lie from that of the exact determinant
+ * of the motion as given, on the interval.  Two roundings make up the
+ * difference: each entry's conversion (within a few ulps of
+ * entry_magnitude's bounds), and the products and sums of the determinant
+ * itself; both are bounded by a multiple of eps times the determinant's
+ * sums taken over those bounds.  Up to degree 8 no term passes through
+ * more than about 140 roundings; DET_ROUNDING allows 256.
+ */
+#define DET_ROUNDING (256.0 * DBL_EPSILON)
+
 BXP_INLINE int signed_range(double lo, double hi, double sum)
 {
     return sum == sum && (lo >= DBL_MIN || hi <= -DBL_MIN);
@@ -482,7 +494,7 @@ boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
     out->src = motion;
     out->t0 = t0;
     out->t1 = t1;
-    out->cmax = -1.0;
+    out->qbound = -1.0;
     box_setup(box, d, out, centre);
     if (t0 == 0.0 && d >= 0 && d <= 4 &&
         prepare_t0_any(motion, centre, t1 - t0, out))
@@ -493,16 +505,13 @@ boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
 #ifdef BX_LANES
 /* entry_sb0 of entry (r, c) of ma (lane 0) and mb (lane 1). */
 BXP_INLINE void entry2_sb0(const boxtoi_motion *ma, const boxtoi_motion *mb,
-                          int r, int c, const double *hp, int d, bx_v2 *out,
-                          bx_v2 *most)
+                          int r, int c, const double *hp, int d, bx_v2 *out)
 {
     bx_v2 pw[BXM_CAP];
     BX_UNROLL
     for (int k = 0; k <= d; k++) {
         bx_v2 v = {ma->c[k][r][c], mb->c[k][r][c]};
         pw[k] = hp ? v * hp[k] : v;
-        if (most) /* the largest |c_k h^k|, as quick_bound forms it */
-            *most = bx_vmax(bx_vabs(pw[k]), *most);
     }
     bx_v2 z0 = 0.0 + pw[0]; /* as in entry_sb0 */
     BX_UNROLL
@@ -582,7 +591,7 @@ BXP_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
         return 0;
     powers_of(h, hp);
     bx_v2 w[BXM_CAP], u0[BXM_CAP], u1[BXM_CAP], u2[BXM_CAP], t[BXM_CAP];
-    entry2_sb0(ma, mb, 3, 3, unit ? NULL : hp, d, w, NULL);
+    entry2_sb0(ma, mb, 3, 3, unit ? NULL : hp, d, w);
     int pos = 3;
     BX_UNROLL
     for (int i = 0; i <= d; i++)
@@ -603,10 +612,10 @@ BXP_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
     bx_v2 h0z = 0.0 + half[0];
     BX_UNROLL
     for (int r = 0; r < 3; r++) {
-        entry2_sb0(ma, mb, r, 0, unit ? NULL : hp, d, u0, &most);
-        entry2_sb0(ma, mb, r, 1, unit ? NULL : hp, d, u1, &most);
-        entry2_sb0(ma, mb, r, 2, unit ? NULL : hp, d, u2, &most);
-        entry2_sb0(ma, mb, r, 3, unit ? NULL : hp, d, t, NULL);
+        entry2_sb0(ma, mb, r, 0, unit ? NULL : hp, d, u0);
+        entry2_sb0(ma, mb, r, 1, unit ? NULL : hp, d, u1);
+        entry2_sb0(ma, mb, r, 2, unit ? NULL : hp, d, u2);
+        entry2_sb0(ma, mb, r, 3, unit ? NULL : hp, d, t);
         bx_v2 vmin = {INFINITY, INFINITY}, vmax = {-INFINITY, -INFINITY};
         BX_UNROLL
         for (int i = 0; i <= d; i++) {
@@ -619,7 +628,9 @@ BXP_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
             b->u[2][r][i] = u2[i][1];
             a->p[r][i] = pi[0];
             b->p[r][i] = pi[1];
-            sum += bx_vabs(u0[i]) + bx_vabs(u1[i]) + (bx_vabs(u2[i]) + bx_vabs(pi));
+            bx_v2 a0 = bx_vabs(u0[i]), a1 = bx_vabs(u1[i]), a2 = bx_vabs(u2[i]);
+            sum += a0 + a1 + (a2 + bx_vabs(pi));
+            most = bx_vmax(bx_vmax(a0, a1), bx_vmax(a2, most));
             swept_point2(pi, u0[i], u1[i], u2[i], h0z, half, rw[i], &vmin, &vmax);
         }
         a->box_lo[r] = vmin[0];
@@ -631,8 +642,12 @@ BXP_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
     }
     a->box_coord = coord[0];
     b->box_coord = coord[1];
-    a->cmax = most[0];
-    b->cmax = most[1];
+    /* quick_bound, its c from the converted coefficients (see there) */
+    bx_v2 c = most * (bxp_binomial_table[d + 1][(d + 1) / 2] * (1.0 + 0x1p-40));
+    c = (d + 1) * c;
+    c = 6.0 * DET_ROUNDING * c * c * c;
+    a->qbound = c[0];
+    b->qbound = c[1];
     a->box_known = b->box_known = 1;
     return bx_bits(sum <= RANGE_LIMIT) == 3;
 }
@@ -859,49 +874,55 @@ static void entry_magnitude(const bx_moving *m, int r, int c, double *out)
 }
 
 /*
- * How far each coefficient of det(u) as det_exact and det_signed form it
- * (scaled Bernstein, degree 3d) may lie from that of the exact determinant
- * of the motion as given, on the interval.  Two roundings make up the
- * difference: each entry's conversion (within a few ulps of
- * entry_magnitude's bounds), and the products and sums of the determinant
- * itself; both are bounded by a multiple of eps times the determinant's
- * sums taken over those bounds.  Up to degree 8 no term passes through
- * more than about 140 roundings; DET_ROUNDING allows 256.
- */
-#define DET_ROUNDING (256.0 * DBL_EPSILON)
-
-/*
  * On intervals from t0 = 0, a margin larger than det_margin_exact's and
- * quicker to form: with c the largest |c_k| h^k of the nine entries (kept
- * in m->cmax by the paired conversion), every magnitude coefficient j is at
- * most c C(d + 1, j) <= (d + 1) c C(d, j) (entry_magnitude's sums, without
- * the shift), and the determinant's sums over such bounds are at most
- * 6 ((d + 1) c)^3 C(3d, k) (Vandermonde's identity).  quick_bound is that
- * factor of C(3d, k); it is enough for det_signed to settle the usual
- * motion.
+ * quicker to form: with c at least the largest |c_k| h^k of the nine
+ * entries, every magnitude coefficient j is at most c C(d + 1, j) <=
+ * (d + 1) c C(d, j) (entry_magnitude's sums, without the shift), and the
+ * determinant's sums over such bounds are at most 6 ((d + 1) c)^3 C(3d, k)
+ * (Vandermonde's identity).  quick_bound is that factor of C(3d, k); it is
+ * enough for det_signed to settle the usual motion.  quick_bound_raw takes
+ * c as the largest |c_k| h^k itself (rounding keeps the order, so the
+ * largest |c_k| times h^k is the largest of the products).
+ *
+ * The paired conversion forms quick_bound (m->qbound, else -1) from a c
+ * taken from the converted coefficients it has at hand, S their largest
+ * magnitude, as follows.  With x_k the products c_k h^k and sigma_j = sum_i
+ * C(d - i, j - i) x_i the exact scaled Bernstein coefficients of those, x_k
+ * = sum_j (-1)^(k - j) C(d - j, k - j) sigma_j, so |x_k| <= C(d + 1, k) max
+ * |sigma_j| (the binomials add up to C(d + 1, k)).  Each converted
+ * coefficient is within gamma_(d+1) C(d + 1, j) c of sigma_j (d + 1
+ * roundings over the same sums), so with K the largest C(d + 1, k), c <= K
+ * S / (1 - gamma_(d+1) K^2), and K^2 gamma_5 < 6e-14 up to degree 4: K S (1
+ * + 2^-40), rounded once, is a c.  (Underflow in the conversion can spoil
+ * that only where c is so small that the determinant's coefficients
+ * underflow too, and the test fails anyway.) Since S <= K c (1 + gamma),
+ * this c is at most about K^2 times the least one, so the margin is at most
+ * K^6 (729 at degree 2) times larger: still far below the determinant of a
+ * usual motion, and what it cannot settle goes to det_margin_exact.
  */
-static double quick_bound(const bx_moving *m)
+static double quick_bound_raw(const bx_moving *m)
 {
     int d = m->d;
-    double c = m->cmax;
-    if (c < 0.0) {
-        double hp = 1.0, h = m->t1 - m->t0;
-        c = 0.0;
-        for (int k = 0; k <= d; k++) {
-            const double(*ck)[4] = m->src->c[k];
-            double v = 0.0;
-            for (int r = 0; r < 3; r++)
-                for (int col = 0; col < 3; col++) {
-                    double x = fabs(ck[r][col]);
-                    v = x > v ? x : v;
-                }
-            v *= hp;
-            c = v > c ? v : c;
-            hp *= h;
-        }
+    double c = 0.0, hp = 1.0, h = m->t1 - m->t0;
+    for (int k = 0; k <= d; k++) {
+        const double(*ck)[4] = m->src->c[k];
+        double v = 0.0;
+        for (int r = 0; r < 3; r++)
+            for (int col = 0; col < 3; col++) {
+                double x = fabs(ck[r][col]);
+                v = x > v ? x : v;
+            }
+        v *= hp;
+        c = v > c ? v : c;
+        hp *= h;
     }
     double u = (d + 1) * c;
     return 6.0 * DET_ROUNDING * u * u * u;
+}
+
+BXP_INLINE double quick_bound(const bx_moving *m)
+{
+    return m->qbound >= 0.0 ? m->qbound : quick_bound_raw(m);
 }
 
 /* The margin from the magnitude sums themselves (any interval). */

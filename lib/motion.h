@@ -29,7 +29,7 @@ typedef struct bx_moving {
     double box_coord;           /* the largest magnitude of those bounds */
     const boxtoi_motion *src;   /* the motion it was prepared from */
     double t0, t1;              /* and the interval */
-    double cmax;                /* largest |c_k| h^k of the 3x3 part, or -1 */
+    double qbound;              /* bx_check_det's quick_bound, or -1 */
 } bx_moving;
 
 /** Fixed-s evaluation: world centre, generators g[k] = half[k] u[k] / w. */
