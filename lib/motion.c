@@ -254,13 +254,6 @@ static double max_abs(const double *a, int n)
 }
 
 /*
- * Every coefficient of sb[0..n] at least DBL_MIN in magnitude, all of one
- * sign: the Bernstein coefficients sb_i / C(n, i) (C(n, i) < 2^30 for
- * n <= BXP_MAX_DEGREE) then keep that sign and none rounds to zero, so the
- * polynomial has no zero on [0, 1].  lo, hi and sum are the least and
- * largest coefficient and their sum (NaN when one is NaN; lo and hi skip it).
- */
-/*
  * How far each coefficient of det(u) as det_exact and det_signed form it
  * (scaled Bernstein, degree 3d) may lie from that of the exact determinant
  * of the motion as given, on the interval.  Two roundings make up the
@@ -272,6 +265,20 @@ static double max_abs(const double *a, int n)
  */
 #define DET_ROUNDING (256.0 * DBL_EPSILON)
 
+/* quick_bound from its c (see there). */
+BXP_INLINE double quick_margin(double c, int d)
+{
+    double u = (d + 1) * c;
+    return 6.0 * DET_ROUNDING * u * u * u;
+}
+
+/*
+ * Every coefficient of sb[0..n] at least DBL_MIN in magnitude, all of one
+ * sign: the Bernstein coefficients sb_i / C(n, i) (C(n, i) < 2^30 for
+ * n <= BXP_MAX_DEGREE) then keep that sign and none rounds to zero, so the
+ * polynomial has no zero on [0, 1].  lo, hi and sum are the least and
+ * largest coefficient and their sum (NaN when one is NaN; lo and hi skip it).
+ */
 BXP_INLINE int signed_range(double lo, double hi, double sum)
 {
     return sum == sum && (lo >= DBL_MIN || hi <= -DBL_MIN);
@@ -644,10 +651,8 @@ BXP_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
     b->box_coord = coord[1];
     /* quick_bound, its c from the converted coefficients (see there) */
     bx_v2 c = most * (bxp_binomial_table[d + 1][(d + 1) / 2] * (1.0 + 0x1p-40));
-    c = (d + 1) * c;
-    c = 6.0 * DET_ROUNDING * c * c * c;
-    a->qbound = c[0];
-    b->qbound = c[1];
+    a->qbound = quick_margin(c[0], d);
+    b->qbound = quick_margin(c[1], d);
     a->box_known = b->box_known = 1;
     return bx_bits(sum <= RANGE_LIMIT) == 3;
 }
@@ -916,8 +921,7 @@ static double quick_bound_raw(const bx_moving *m)
         c = v > c ? v : c;
         hp *= h;
     }
-    double u = (d + 1) * c;
-    return 6.0 * DET_ROUNDING * u * u * u;
+    return quick_margin(c, d);
 }
 
 BXP_INLINE double quick_bound(const bx_moving *m)
@@ -1195,10 +1199,10 @@ void bx_pose_at(const bx_moving *m, double s, bx_pose *pose)
  * Range over a piece of s of one world coordinate of the box: p, u[k] and
  * w that coordinate's centre, axes and weight (Bernstein coefficients on
  * the piece, p and u[k] of row r).  Once every w_i is positive, the hull of
- * (p_i +- sum_k half_k |u_k,i|) / w_i (convex hull property of the rational
- * curve, each vertex within half_k |u_k| of the centre); subdivide until
- * then, the magnitudes taken on the pieces, so the bounds tighten as they
- * shrink.
+ * (p_i +- sum_k half_k |u_k,i|) times 1 / w_i (convex hull property of the
+ * rational curve, each vertex within half_k |u_k| of the centre); subdivide
+ * until then, the magnitudes taken on the pieces, so the bounds tighten as
+ * they shrink.
  */
 static int rational_range(int n, const double (*pu)[n + 1], const double *w,
                           const double half[3], int depth, double *vmin,
@@ -1212,7 +1216,7 @@ static int rational_range(int n, const double (*pu)[n + 1], const double *w,
             double e = 0.0;
             for (int k = 0; k < 3; k++)
                 e += half[k] * fabs(pu[k + 1][i]);
-            double hi = (pu[0][i] + e) / w[i], lo = (pu[0][i] - e) / w[i];
+            double rw = 1.0 / w[i], hi = (pu[0][i] + e) * rw, lo = (pu[0][i] - e) * rw;
             *vmax = hi > *vmax ? hi : *vmax;
             *vmin = lo < *vmin ? lo : *vmin;
         }
@@ -1231,12 +1235,12 @@ static int rational_range(int n, const double (*pu)[n + 1], const double *w,
 }
 
 /*
- * bx_swept_aabb.  While every w_i is positive, rational_range's hull comes
- * straight from the scaled Bernstein coefficients (the point and w_i carry
- * the same C(d, i)), as (p_i +- e_i) times 1 / w_i: fewer roundings than
- * dividing both by C(d, i) first.  Otherwise the Bernstein coefficients
- * (the scaled ones divided by C(d, i)) are subdivided.  The preparations of
- * t0 = 0 compute the same numbers on the way (box_known).
+ * bx_swept_aabb.  While every w_i is positive, rational_range takes its
+ * hull straight from the scaled Bernstein coefficients (the point and w_i
+ * carry the same C(d, i)): fewer roundings than dividing both by C(d, i)
+ * first.  Otherwise it subdivides the Bernstein coefficients (the scaled
+ * ones divided by C(d, i)).  The preparations of t0 = 0 compute the same
+ * numbers on the way (box_known).
  */
 int bx_swept_aabb(const bx_moving *m, double lo[3], double hi[3])
 {
@@ -1248,30 +1252,22 @@ int bx_swept_aabb(const bx_moving *m, double lo[3], double hi[3])
         }
         return 1;
     }
+    double b[d + 1], w[d + 1];
     for (int i = 0; i <= d; i++)
         pos &= m->w[i] > 0.0;
+    for (int i = 0; i <= d; i++) {
+        b[i] = pos ? 1.0 : bxp_binomial_table[d][i]; /* x / 1 is x */
+        w[i] = m->w[i] / b[i];
+    }
     for (int r = 0; r < 3; r++) {
+        double pu[4][d + 1];
+        for (int i = 0; i <= d; i++) {
+            pu[0][i] = m->p[r][i] / b[i];
+            for (int k = 0; k < 3; k++)
+                pu[k + 1][i] = m->u[k][r][i] / b[i];
+        }
         lo[r] = INFINITY;
         hi[r] = -INFINITY;
-        if (pos) {
-            for (int i = 0; i <= d; i++) {
-                double c = m->p[r][i], e = 0.0;
-                for (int k = 0; k < 3; k++)
-                    e += m->half[k] * fabs(m->u[k][r][i]);
-                double rw = 1.0 / m->w[i], vh = (c + e) * rw, vl = (c - e) * rw;
-                hi[r] = vh > hi[r] ? vh : hi[r];
-                lo[r] = vl < lo[r] ? vl : lo[r];
-            }
-            continue;
-        }
-        double pu[4][d + 1], w[d + 1];
-        for (int i = 0; i <= d; i++) {
-            double b = bxp_binomial_table[d][i];
-            pu[0][i] = m->p[r][i] / b;
-            for (int k = 0; k < 3; k++)
-                pu[k + 1][i] = m->u[k][r][i] / b;
-            w[i] = m->w[i] / b;
-        }
         if (!rational_range(d, pu, w, m->half, 0, &lo[r], &hi[r]))
             return 0;
     }
