@@ -171,24 +171,31 @@ static void interval(unsigned long long *st, boxtoi_query *q)
     q->flags = tu_rand(st, 0, 1) < 0.2 ? BOXTOI_SKIP_EXIT : 0;
 }
 
+/* A query of two random boxes, A on the left moving right, B the other way. */
+static void random_pair(unsigned long long *st, boxtoi_query *q, int da, int db,
+                        int affine)
+{
+    memset(q, 0, sizeof *q);
+    random_box(st, &q->a);
+    random_box(st, &q->b);
+    if (affine) {
+        affine_motion(st, &q->motion_a, da, -1.0, 0.3);
+        affine_motion(st, &q->motion_b, db, 1.0, 0.3);
+    } else {
+        rigid_motion(st, &q->motion_a, da, -1.0);
+        rigid_motion(st, &q->motion_b, db, 1.0);
+    }
+}
+
 /* Random pairs: rigid or affine, mostly one degree for both boxes. */
 static void group_motions(const char *group, int affine, int count, unsigned long long *st)
 {
     for (int i = 0; i < count; i++) {
         boxtoi_query q;
-        memset(&q, 0, sizeof q);
         int da = i % 9, db = tu_rand(st, 0, 1) < 0.8 ? da : (int)tu_rand(st, 0, 9);
         if (i % 9 > 4 && tu_rand(st, 0, 1) < 0.6) /* weight the lane degrees 0..4 */
             da = db = (int)tu_rand(st, 0, 5);
-        random_box(st, &q.a);
-        random_box(st, &q.b);
-        if (affine) {
-            affine_motion(st, &q.motion_a, da, -1.0, 0.3);
-            affine_motion(st, &q.motion_b, db, 1.0, 0.3);
-        } else {
-            rigid_motion(st, &q.motion_a, da, -1.0);
-            rigid_motion(st, &q.motion_b, db, 1.0);
-        }
+        random_pair(st, &q, da, db, affine);
         interval(st, &q);
         print_result(group, i, &q);
     }
@@ -203,12 +210,8 @@ static void group_edges(int count, unsigned long long *st)
 {
     for (int i = 0; i < count; i++) {
         boxtoi_query q;
-        memset(&q, 0, sizeof q);
         int d = (int)tu_rand(st, 0, 5);
-        random_box(st, &q.a);
-        random_box(st, &q.b);
-        affine_motion(st, &q.motion_a, d, -1.0, 0.3);
-        affine_motion(st, &q.motion_b, d, 1.0, 0.3);
+        random_pair(st, &q, d, d, 1);
         q.t0 = 0.0;
         q.t1 = tu_rand(st, 0, 1) < 0.5 ? 1.0 : 2.0;
         boxtoi_motion *m = tu_rand(st, 0, 1) < 0.5 ? &q.motion_a : &q.motion_b;
@@ -262,12 +265,8 @@ static void group_invalid(int count, unsigned long long *st)
 {
     for (int i = 0; i < count; i++) {
         boxtoi_query q;
-        memset(&q, 0, sizeof q);
         int d = (int)tu_rand(st, 0, 5);
-        random_box(st, &q.a);
-        random_box(st, &q.b);
-        rigid_motion(st, &q.motion_a, d, -1.0);
-        rigid_motion(st, &q.motion_b, d, 1.0);
+        random_pair(st, &q, d, d, 0);
         q.t0 = 0.0;
         q.t1 = 1.0;
         for (int which = 1; which <= 2; which++) {
