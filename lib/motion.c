@@ -17,6 +17,17 @@
 #define RANGE_LIMIT 1e60
 
 /*
+ * A motion is the same map times any positive constant.  One whose w has
+ * its largest scaled Bernstein coefficient outside [W_LOW, W_HIGH] on the
+ * interval is not prepared (BX_REASON_RESCALE) but scaled first by a power
+ * of two that brings it into [1/2, 1) (bx_rescale): otherwise products of a
+ * few w and 3x3 entries would underflow (from about 2^-250), or the motion
+ * be refused as out of range.
+ */
+#define W_LOW 0x1p-96
+#define W_HIGH RANGE_LIMIT
+
+/*
  * The hot paths below are written once for any degree d and inlined into
  * one copy per low degree (the switch statements on the degree), where the
  * loops unroll and the binomials become constants.  Every copy performs
@@ -332,6 +343,9 @@ static boxtoi_reason prepare_general(const boxtoi_motion *motion,
     entries_sbern(motion, d, t0, t1, sb);
     for (int i = 0; i <= d; i++)
         out->w[i] = sb[i][15];
+    scale = max_abs(out->w, d); /* finite: check_motion */
+    if (scale > 0.0 && !(scale >= W_LOW && scale <= W_HIGH))
+        return BX_REASON_RESCALE;
     if (vanishes(out->w, d))
         return BOXTOI_REASON_W_VANISHES;
     double flip = out->w[0] < 0.0 ? -1.0 : 1.0;
@@ -339,7 +353,6 @@ static boxtoi_reason prepare_general(const boxtoi_motion *motion,
     if (flip < 0.0)
         for (int i = 0; i <= d; i++)
             out->w[i] = -out->w[i];
-    scale = max_abs(out->w, d);
     for (int r = 0; r < 3; r++) {
         double *p = out->p[r];
         double *u0 = out->u[0][r], *u1 = out->u[1][r], *u2 = out->u[2][r];
@@ -365,7 +378,7 @@ static boxtoi_reason prepare_general(const boxtoi_motion *motion,
 /*
  * prepare_general for the usual input, in one pass: t0 = 0, degree d in
  * range, and then (each checked here) a zero bottom row, w with scaled
- * Bernstein coefficients >= DBL_MIN, and every number finite and in range.
+ * Bernstein coefficients >= W_LOW, and every number finite and in range.
  * Returns 1 with out filled as prepare_general fills it, which then returns
  * BOXTOI_REASON_NONE; 0 when the input is not of that kind (out partly
  * written), for prepare_general to name what is wrong, in its order.
@@ -377,6 +390,8 @@ static boxtoi_reason prepare_general(const boxtoi_motion *motion,
  *   makes its converted coefficient non-finite (c_j h^j is NaN or infinite
  *   for any h^j >= 0, and it is added with weight 1 into coefficient j),
  *   hence also the sum of magnitudes below.
+ * - the rescaling: every w_i >= W_LOW, and each is at most the sum of
+ *   magnitudes tested against RANGE_LIMIT, which is W_HIGH.
  * - vanishes(w): strictly_signed, positive, so flip = 1 and multiplying by
  *   it changes nothing.
  * - the range: the magnitudes (all >= 0) added in any order give at least
@@ -406,7 +421,7 @@ BXP_INLINE int prepare_t0(const boxtoi_motion *motion, const double centre[3],
     int pos = 1;
     BX_UNROLL
     for (int i = 0; i <= d; i++)
-        pos &= out->w[i] >= DBL_MIN;
+        pos &= out->w[i] >= W_LOW;
     if (!pos)
         return 0;
     out->flip = 1.0;
@@ -414,7 +429,7 @@ BXP_INLINE int prepare_t0(const boxtoi_motion *motion, const double centre[3],
     BX_UNROLL
     for (int i = 0; i <= d; i++) {
         sum += out->w[i];
-        rw[i] = 1.0 / out->w[i]; /* w_i >= DBL_MIN: finite */
+        rw[i] = 1.0 / out->w[i]; /* w_i >= W_LOW: finite */
     }
     BX_UNROLL
     for (int r = 0; r < 3; r++) {
@@ -507,6 +522,25 @@ boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
         prepare_t0_any(motion, centre, t1 - t0, out))
         return BOXTOI_REASON_NONE;
     return prepare_general(motion, centre, t0, t1, out);
+}
+
+int bx_rescale(boxtoi_motion *motion, double t0, double t1)
+{
+    double w[BXM_CAP];
+    int ex = 0;
+    if (check_motion(motion))
+        return 0;
+    int d = motion->degree;
+    entry_sbern(motion, d, 3, 3, t0, t1, w); /* as entries_sbern forms it */
+    double scale = max_abs(w, d);
+    if (!(scale > 0.0) || (scale >= W_LOW && scale <= W_HIGH))
+        return 0;
+    frexp(scale, &ex);
+    for (int k = 0; k <= d; k++)
+        for (int r = 0; r < 4; r++)
+            for (int c = 0; c < 4; c++)
+                motion->c[k][r][c] = ldexp(motion->c[k][r][c], -ex);
+    return 1;
 }
 
 #ifdef BX_LANES
@@ -602,7 +636,7 @@ BXP_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
     int pos = 3;
     BX_UNROLL
     for (int i = 0; i <= d; i++)
-        pos &= bx_bits(w[i] >= DBL_MIN);
+        pos &= bx_bits(w[i] >= W_LOW);
     if (pos != 3)
         return 0;
     a->flip = b->flip = 1.0;
@@ -612,7 +646,7 @@ BXP_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
         a->w[i] = w[i][0];
         b->w[i] = w[i][1];
         sum += w[i];
-        rw[i] = 1.0 / w[i]; /* w_i >= DBL_MIN: finite */
+        rw[i] = 1.0 / w[i]; /* w_i >= W_LOW: finite */
     }
     bx_v2 cx = centre[0], cy = centre[1], cz = centre[2], coord = {0.0, 0.0};
     bx_v2 most = {0.0, 0.0};
@@ -1308,15 +1342,34 @@ int bx_swept_test(const bx_moving *a, const bx_moving *b, double size,
     return 1;
 }
 
+/*
+ * bx_prepare of a motion that asked for rescaling (BX_REASON_RESCALE): of
+ * bx_rescale's copy, kept in *copy.  A copy that asks again (which
+ * bx_rescale's test, the same as prepare_general's, rules out) is refused.
+ */
+static boxtoi_reason prepare_rescaled(const boxtoi_box *box, const boxtoi_motion *motion,
+                                      double t0, double t1, boxtoi_motion *copy,
+                                      bx_moving *out)
+{
+    *copy = *motion;
+    boxtoi_reason why = bx_rescale(copy, t0, t1) ? bx_prepare(box, copy, t0, t1, out)
+                                                 : BX_REASON_RESCALE;
+    return why == BX_REASON_RESCALE ? BOXTOI_REASON_OUT_OF_RANGE : why;
+}
+
 BOXTOI_API boxtoi_reason boxtoi_validate(const boxtoi_box *box,
                                          const boxtoi_motion *motion,
                                          double t0, double t1)
 {
     bx_moving m;
+    boxtoi_motion copy;
     boxtoi_reason why = bx_check_interval(t0, t1);
     if (why)
         return why;
-    return bx_prepare(box, motion, t0, t1, &m);
+    why = bx_prepare(box, motion, t0, t1, &m);
+    if (why == BX_REASON_RESCALE)
+        why = prepare_rescaled(box, motion, t0, t1, &copy, &m);
+    return why;
 }
 
 BOXTOI_API boxtoi_reason boxtoi_swept_aabb(const boxtoi_box *box,
@@ -1325,13 +1378,17 @@ BOXTOI_API boxtoi_reason boxtoi_swept_aabb(const boxtoi_box *box,
                                            double lo[3], double hi[3])
 {
     bx_moving m;
+    boxtoi_motion copy;
     double l[3], h[3];
     boxtoi_reason why = bx_check_interval(t0, t1);
     if (why)
         return why;
     if (!lo || !hi)
         return BOXTOI_REASON_NULL;
-    if ((why = bx_prepare(box, motion, t0, t1, &m)))
+    why = bx_prepare(box, motion, t0, t1, &m);
+    if (why == BX_REASON_RESCALE)
+        why = prepare_rescaled(box, motion, t0, t1, &copy, &m);
+    if (why)
         return why;
     if (!bx_swept_aabb(&m, l, h))
         return BOXTOI_REASON_OUT_OF_RANGE;

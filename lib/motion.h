@@ -40,6 +40,21 @@ typedef struct bx_pose {
 } bx_pose;
 
 /**
+ * Returned by bx_prepare, bx_prepare_partial and bx_prepare_pair (never to
+ * users) for a motion whose w is far from 1 on the interval: the caller
+ * prepares bx_rescale's copy instead, the same map.
+ */
+#define BX_REASON_RESCALE ((boxtoi_reason)-1)
+
+/**
+ * Scale the motion in place by the power of two that brings the largest
+ * scaled Bernstein coefficient of its w on [t0, t1] into [1/2, 1) (exact).
+ * Returns 1 when it did, 0 when the motion needs no rescaling (or is
+ * invalid in a way bx_prepare names).
+ */
+int bx_rescale(boxtoi_motion *motion, double t0, double t1);
+
+/**
  * Validate and prepare box and motion over [t0, t1] (t0 <= t1 finite).
  * Returns BOXTOI_REASON_NONE or why the input is unusable.
  */

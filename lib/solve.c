@@ -44,6 +44,13 @@
 #define NAXES 15
 #define MAX_ADVANCE 2000
 
+/* Rare paths kept out of line, so that their frames do not add to the usual one. */
+#if defined(__GNUC__)
+#define BX_NOINLINE __attribute__((noinline))
+#else
+#define BX_NOINLINE
+#endif
+
 /* Axis numbering: 0..2 faces of A, 3..5 faces of B, 6 + 3 i + j = uA_i x uB_j. */
 
 /*
@@ -1309,13 +1316,33 @@ name_vertex:;
                 oside[k] = ol[k] >= 0.0 ? 1 : -1;
 }
 
-/* Closest points of two segments p + a u, q + b v (a, b in [-1, 1]); midpoint. */
+/*
+ * Closest points of two segments p + a u, q + b v (a, b in [-1, 1]); midpoint.
+ * Edges longer than 2^64 or shorter than 2^-64 (in a coordinate) are first
+ * scaled, with p - q, by a power of two that brings them near 1 (exact), so
+ * that den, of the fourth power of the lengths, neither underflows for tiny
+ * boxes nor overflows for huge ones.
+ */
 static void edge_contact_point(const double *p, const double *u, const double *q,
                                const double *v, double *point)
 {
-    double w0[3] = {p[0] - q[0], p[1] - q[1], p[2] - q[2]};
-    double a = bx_dot3(u, u), b = bx_dot3(u, v), c = bx_dot3(v, v);
-    double d = bx_dot3(u, w0), e = bx_dot3(v, w0);
+    double len = 0.0, f = 1.0, su[3], sv[3], w0[3];
+    for (int r = 0; r < 3; r++) {
+        double m = fabs(u[r]) > fabs(v[r]) ? fabs(u[r]) : fabs(v[r]);
+        len = m > len ? m : len;
+    }
+    if (len > 0.0 && !(len >= 0x1p-64 && len <= 0x1p64)) {
+        int ex = 0;
+        frexp(len, &ex);
+        f = ldexp(1.0, ex < -1000 ? 1000 : -ex); /* finite */
+    }
+    for (int r = 0; r < 3; r++) {
+        su[r] = f * u[r];
+        sv[r] = f * v[r];
+        w0[r] = f * (p[r] - q[r]);
+    }
+    double a = bx_dot3(su, su), b = bx_dot3(su, sv), c = bx_dot3(sv, sv);
+    double d = bx_dot3(su, w0), e = bx_dot3(sv, w0);
     double den = a * c - b * b, sa = 0.0, sb = 0.0;
     if (den > 1e-300 && a > 0.0 && c > 0.0) {
         sa = (b * e - c * d) / den;
@@ -1656,6 +1683,21 @@ static boxtoi_result invalid(boxtoi_reason why, int which)
     return r;
 }
 
+/*
+ * boxtoi_solve of a query whose motions asked for rescaling: of a copy with
+ * both rescaled (bx_rescale).  Their copies then do not ask again (the same
+ * test); if they did, the answer would be OUT_OF_RANGE, not a loop.
+ */
+static BX_NOINLINE boxtoi_result solve_rescaled(const boxtoi_query *query, int which)
+{
+    boxtoi_query q = *query;
+    int a = bx_rescale(&q.motion_a, q.t0, q.t1);
+    int b = bx_rescale(&q.motion_b, q.t0, q.t1);
+    if (!a && !b)
+        return invalid(BOXTOI_REASON_OUT_OF_RANGE, which);
+    return boxtoi_solve(&q);
+}
+
 BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
 {
     boxtoi_result res;
@@ -1673,7 +1715,8 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
     int which;
     if ((why = bx_prepare_pair(&query->a, &query->motion_a, &query->b, &query->motion_b,
                                query->t0, query->t1, &A, &B, &which)))
-        return invalid(why, which);
+        return why == BX_REASON_RESCALE ? solve_rescaled(query, which)
+                                        : invalid(why, which);
 
     memset(&res, 0, sizeof res);
     res.toi = res.exit = NAN;
@@ -1685,8 +1728,8 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
     int swept = bx_swept_test(&A, &B, size, &tol, &apart);
     int rigid_a = 0, rigid_b = 0, det_a = 0, det_b = 0;
     if (swept && !apart) {
-        bx_trim(&query->motion_a, query->t0, query->t1, &A);
-        bx_trim(&query->motion_b, query->t0, query->t1, &B);
+        bx_trim(A.src, query->t0, query->t1, &A);
+        bx_trim(B.src, query->t0, query->t1, &B);
         rigid_a = motion_is_rigid(&A, &det_a);
         rigid_b = rigid_a && motion_is_rigid(&B, &det_b);
     }
@@ -1848,6 +1891,21 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
     return res;
 }
 
+/* boxtoi_overlap_at of a query whose motions asked for rescaling (solve_rescaled). */
+static BX_NOINLINE int overlap_rescaled(const boxtoi_query *query, double t,
+                                        boxtoi_reason *reason)
+{
+    boxtoi_query q = *query;
+    int a = bx_rescale(&q.motion_a, t, t);
+    int b = bx_rescale(&q.motion_b, t, t);
+    if (!a && !b) {
+        if (reason)
+            *reason = BOXTOI_REASON_OUT_OF_RANGE;
+        return -1;
+    }
+    return boxtoi_overlap_at(&q, t, reason);
+}
+
 BOXTOI_API int boxtoi_overlap_at(const boxtoi_query *query, double t,
                                  boxtoi_reason *reason)
 {
@@ -1859,6 +1917,8 @@ BOXTOI_API int boxtoi_overlap_at(const boxtoi_query *query, double t,
         why = BOXTOI_REASON_INTERVAL_NOT_FINITE;
     else if (!(why = bx_prepare(&query->a, &query->motion_a, t, t, &A)))
         why = bx_prepare(&query->b, &query->motion_b, t, t, &B);
+    if (why == BX_REASON_RESCALE)
+        return overlap_rescaled(query, t, reason);
     if (reason)
         *reason = why;
     if (why)

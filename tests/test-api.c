@@ -852,6 +852,150 @@ static void stack_queries(unsigned long long *st, int high, boxtoi_query *q)
     }
 }
 
+/*
+ * ---------- scale ----------
+ * A motion times any positive constant is the same map, and lengths (box
+ * corners and translations) times a power of two are the same scene in
+ * other units: the answers must be the same, up to the scaling of the
+ * contact point, however large or small the factor (within the range of
+ * doubles and the library's documented limit of 1e60 on lengths).
+ */
+
+/* The motion's coefficients times f. */
+static void scale_motion(boxtoi_motion *m, double f)
+{
+    for (int k = 0; k <= m->degree; k++)
+        for (int r = 0; r < 4; r++)
+            for (int c = 0; c < 4; c++)
+                m->c[k][r][c] *= f;
+}
+
+/* Box corners and the translation column times 2^e. */
+static void scale_lengths(boxtoi_query *q, int e)
+{
+    boxtoi_box *box[2] = {&q->a, &q->b};
+    boxtoi_motion *m[2] = {&q->motion_a, &q->motion_b};
+    for (int j = 0; j < 2; j++) {
+        for (int i = 0; i < 3; i++) {
+            box[j]->lo[i] = ldexp(box[j]->lo[i], e);
+            box[j]->hi[i] = ldexp(box[j]->hi[i], e);
+        }
+        for (int k = 0; k <= m[j]->degree; k++)
+            for (int r = 0; r < 3; r++)
+                m[j]->c[k][r][3] = ldexp(m[j]->c[k][r][3], e);
+    }
+}
+
+/*
+ * Does r (of the query scaled by lengths 2^e) give base's answer: the same
+ * state and features, times, point (scaled back) and normal within rel
+ * (the interval is [0, 1], the boxes about 1 across)?
+ */
+static int same_answer(const boxtoi_result *base, const boxtoi_result *r, int e,
+                       double rel, double *worst)
+{
+    if (r->state != base->state || r->kind != base->kind ||
+        r->exit_after_t1 != base->exit_after_t1 ||
+        memcmp(&r->feature_a, &base->feature_a, sizeof r->feature_a) ||
+        memcmp(&r->feature_b, &base->feature_b, sizeof r->feature_b))
+        return 0;
+    if (base->state == BOXTOI_MISS)
+        return 1;
+    double err = fabs(r->toi - base->toi);
+    if (!base->exit_after_t1)
+        err = fmax(err, fabs(r->exit - base->exit));
+    for (int i = 0; i < 3; i++) {
+        err = fmax(err, fabs(ldexp(r->point[i], -e) - base->point[i]));
+        err = fmax(err, fabs(r->normal[i] - base->normal[i]));
+    }
+    *worst = fmax(*worst, err);
+    return err <= rel;
+}
+
+static void test_scale(void)
+{
+    static boxtoi_query q[NSTACK];
+    unsigned long long st = 31337;
+    stack_queries(&st, 0, q); /* boxes of size about 1 to 3, interval [0, 1] */
+    static const double factor[] = {0x1p-1000, 0x1p-600, 0x1p-300, 3e-80, 0x1p-97,
+                                    0x1p300, 1e61, 0x1p900};
+    static const int lengths[] = {-1000, -600, -300, 100, 190};
+    int nf = (int)(sizeof factor / sizeof *factor), nl = (int)(sizeof lengths / sizeof *lengths);
+    int hits = 0, edges = 0, bad_motion = 0, bad_length = 0, bad_box = 0, bad_at = 0;
+    double worst = 0.0, worst_len = 0.0;
+    for (int i = 0; i < NSTACK; i++) {
+        boxtoi_result base = boxtoi_solve(&q[i]);
+        double lo0[3], hi0[3];
+        boxtoi_swept_aabb(&q[i].a, &q[i].motion_a, 0.0, 1.0, lo0, hi0);
+        hits += base.state == BOXTOI_HIT;
+        edges += base.kind == BOXTOI_EDGE_EDGE;
+        for (int f = 0; f < nf; f++) {
+            /* A times the factor, B times its inverse (within range too) */
+            boxtoi_query x = q[i];
+            scale_motion(&x.motion_a, factor[f]);
+            scale_motion(&x.motion_b, 1.0 / factor[f]);
+            boxtoi_result r = boxtoi_solve(&x);
+            int exact = frexp(factor[f], &(int){0}) == 0.5;
+            if (!same_answer(&base, &r, 0, exact ? 0.0 : 1e-9, &worst)) {
+                if (bad_motion++ < 3)
+                    diag("query %d, motions times %g and %g: state %s toi %.17g "
+                         "(unscaled %s %.17g)", i, factor[f], 1.0 / factor[f],
+                         boxtoi_state_name(r.state), r.toi,
+                         boxtoi_state_name(base.state), base.toi);
+            }
+            double lo[3], hi[3], dev = 0.0;
+            if (boxtoi_swept_aabb(&x.a, &x.motion_a, 0.0, 1.0, lo, hi) !=
+                BOXTOI_REASON_NONE)
+                dev = INFINITY;
+            else
+                for (int k = 0; k < 3; k++)
+                    dev = fmax(dev, fmax(fabs(lo[k] - lo0[k]), fabs(hi[k] - hi0[k])));
+            bad_box += !(dev <= 1e-9);
+            double t = (i % 7) / 6.0;
+            if (boxtoi_overlap_at(&x, t, NULL) != boxtoi_overlap_at(&q[i], t, NULL))
+                bad_at++;
+        }
+        for (int l = 0; l < nl; l++) {
+            boxtoi_query x = q[i];
+            scale_lengths(&x, lengths[l]);
+            boxtoi_result r = boxtoi_solve(&x);
+            if (!same_answer(&base, &r, lengths[l], 1e-12, &worst_len)) {
+                if (bad_length++ < 3)
+                    diag("query %d, lengths times 2^%d: %s %s point %.17g %.17g %.17g "
+                         "(scaled back)", i, lengths[l], boxtoi_state_name(r.state),
+                         boxtoi_kind_name(r.kind), ldexp(r.point[0], -lengths[l]),
+                         ldexp(r.point[1], -lengths[l]), ldexp(r.point[2], -lengths[l]));
+            }
+        }
+    }
+    ok(hits >= NSTACK / 5 && edges >= 5, "scale: the queries include hits (%d) and "
+       "edge-edge contacts (%d)", hits, edges);
+    is_int(bad_motion, 0, "scale: motions times 2^-1000 to 2^900 (and 3e-80, 1e61) give "
+           "the same answers (largest difference %.3g)", worst);
+    is_int(bad_box, 0, "scale: swept box of a motion times a constant unchanged");
+    is_int(bad_at, 0, "scale: overlap_at of motions times a constant unchanged");
+    is_int(bad_length, 0, "scale: lengths times 2^-1000 to 2^190 give the same answers "
+           "(largest difference %.3g)", worst_len);
+
+    /* validation agrees; a w tiny next to the translation is a far box */
+    boxtoi_motion m = q[0].motion_a;
+    scale_motion(&m, 0x1p-1000);
+    is_int(boxtoi_validate(&q[0].a, &m, 0.0, 1.0), BOXTOI_REASON_NONE,
+           "scale: validate accepts a motion times 2^-1000");
+    boxtoi_motion_identity(&m);
+    scale_motion(&m, 0x1p-1000);
+    m.c[0][0][3] = 1.0; /* x = 2^1000 */
+    is_int(boxtoi_validate(&q[0].a, &m, 0.0, 1.0), BOXTOI_REASON_OUT_OF_RANGE,
+           "scale: translation 1 over w = 2^-1000 is out of range");
+
+    /* lengths beyond the documented limit are refused, not answered */
+    boxtoi_query x = q[0];
+    scale_lengths(&x, 200); /* 2^200 > 1e60 */
+    boxtoi_result r = boxtoi_solve(&x);
+    ok(r.state == BOXTOI_INVALID && r.reason == BOXTOI_REASON_OUT_OF_RANGE,
+       "scale: lengths times 2^200 are out of range (got %s)", boxtoi_state_name(r.state));
+}
+
 /* Stack the job's queries take in a thread, in bytes (-1: no thread). */
 static long stack_use(job *j, unsigned char *stack)
 {
@@ -979,5 +1123,6 @@ int main(void)
     test_multiply();
     test_threads();
     test_stack();
+    test_scale();
     return tap_failures() ? 1 : 0;
 }
