@@ -28,6 +28,19 @@
 #define W_HIGH RANGE_LIMIT
 
 /*
+ * The exponent e of that power of two (motion / 2^e), from the largest
+ * magnitude of w's coefficients; 0 when w needs no rescaling (in range, or
+ * zero: then it vanishes, which bx_prepare names).
+ */
+static int rescale_exponent(double wmax)
+{
+    int ex = 0;
+    if (wmax > 0.0 && !(wmax >= W_LOW && wmax <= W_HIGH))
+        frexp(wmax, &ex); /* not 0: wmax in [1/2, 1) is in range */
+    return ex;
+}
+
+/*
  * The hot paths below are written once for any degree d and inlined into
  * one copy per low degree (the switch statements on the degree), where the
  * loops unroll and the binomials become constants.  Every copy performs
@@ -344,7 +357,7 @@ static boxtoi_reason prepare_general(const boxtoi_motion *motion,
     for (int i = 0; i <= d; i++)
         out->w[i] = sb[i][15];
     scale = max_abs(out->w, d); /* finite: check_motion */
-    if (scale > 0.0 && !(scale >= W_LOW && scale <= W_HIGH))
+    if (rescale_exponent(scale))
         return BX_REASON_RESCALE;
     if (vanishes(out->w, d))
         return BOXTOI_REASON_W_VANISHES;
@@ -527,15 +540,13 @@ boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
 int bx_rescale(boxtoi_motion *motion, double t0, double t1)
 {
     double w[BXM_CAP];
-    int ex = 0;
     if (check_motion(motion))
         return 0;
     int d = motion->degree;
     entry_sbern(motion, d, 3, 3, t0, t1, w); /* as entries_sbern forms it */
-    double scale = max_abs(w, d);
-    if (!(scale > 0.0) || (scale >= W_LOW && scale <= W_HIGH))
+    int ex = rescale_exponent(max_abs(w, d));
+    if (!ex)
         return 0;
-    frexp(scale, &ex);
     for (int k = 0; k <= d; k++)
         for (int r = 0; r < 4; r++)
             for (int c = 0; c < 4; c++)
@@ -1343,17 +1354,19 @@ int bx_swept_test(const bx_moving *a, const bx_moving *b, double size,
 }
 
 /*
- * bx_prepare of a motion that asked for rescaling (BX_REASON_RESCALE): of
- * bx_rescale's copy, kept in *copy.  A copy that asks again (which
- * bx_rescale's test, the same as prepare_general's, rules out) is refused.
+ * bx_prepare, and for a motion that asks for rescaling (BX_REASON_RESCALE)
+ * bx_prepare of bx_rescale's copy, kept in *copy.  A copy that asks again
+ * (which rescale_exponent, shared by both tests, rules out) is refused.
  */
-static boxtoi_reason prepare_rescaled(const boxtoi_box *box, const boxtoi_motion *motion,
-                                      double t0, double t1, boxtoi_motion *copy,
-                                      bx_moving *out)
+static boxtoi_reason prepare_rescaling(const boxtoi_box *box,
+                                       const boxtoi_motion *motion, double t0,
+                                       double t1, boxtoi_motion *copy, bx_moving *out)
 {
+    boxtoi_reason why = bx_prepare(box, motion, t0, t1, out);
+    if (why != BX_REASON_RESCALE)
+        return why;
     *copy = *motion;
-    boxtoi_reason why = bx_rescale(copy, t0, t1) ? bx_prepare(box, copy, t0, t1, out)
-                                                 : BX_REASON_RESCALE;
+    why = bx_rescale(copy, t0, t1) ? bx_prepare(box, copy, t0, t1, out) : why;
     return why == BX_REASON_RESCALE ? BOXTOI_REASON_OUT_OF_RANGE : why;
 }
 
@@ -1366,10 +1379,7 @@ BOXTOI_API boxtoi_reason boxtoi_validate(const boxtoi_box *box,
     boxtoi_reason why = bx_check_interval(t0, t1);
     if (why)
         return why;
-    why = bx_prepare(box, motion, t0, t1, &m);
-    if (why == BX_REASON_RESCALE)
-        why = prepare_rescaled(box, motion, t0, t1, &copy, &m);
-    return why;
+    return prepare_rescaling(box, motion, t0, t1, &copy, &m);
 }
 
 BOXTOI_API boxtoi_reason boxtoi_swept_aabb(const boxtoi_box *box,
@@ -1385,10 +1395,7 @@ BOXTOI_API boxtoi_reason boxtoi_swept_aabb(const boxtoi_box *box,
         return why;
     if (!lo || !hi)
         return BOXTOI_REASON_NULL;
-    why = bx_prepare(box, motion, t0, t1, &m);
-    if (why == BX_REASON_RESCALE)
-        why = prepare_rescaled(box, motion, t0, t1, &copy, &m);
-    if (why)
+    if ((why = prepare_rescaling(box, motion, t0, t1, &copy, &m)))
         return why;
     if (!bx_swept_aabb(&m, l, h))
         return BOXTOI_REASON_OUT_OF_RANGE;

@@ -1684,16 +1684,25 @@ static boxtoi_result invalid(boxtoi_reason why, int which)
 }
 
 /*
- * boxtoi_solve of a query whose motions asked for rescaling: of a copy with
- * both rescaled (bx_rescale).  Their copies then do not ask again (the same
- * test); if they did, the answer would be OUT_OF_RANGE, not a loop.
+ * A query whose motions asked for rescaling is answered from a copy *q with
+ * both rescaled over [t0, t1] (bx_rescale); 0 when neither changed.  The
+ * copies then do not ask again (the same test); if they did, the answer
+ * would be OUT_OF_RANGE, not a loop.
  */
+static int rescaled_query(const boxtoi_query *query, double t0, double t1,
+                          boxtoi_query *q)
+{
+    *q = *query;
+    int a = bx_rescale(&q->motion_a, t0, t1);
+    int b = bx_rescale(&q->motion_b, t0, t1);
+    return a || b;
+}
+
+/* boxtoi_solve of a query whose motions asked for rescaling. */
 static BX_NOINLINE boxtoi_result solve_rescaled(const boxtoi_query *query, int which)
 {
-    boxtoi_query q = *query;
-    int a = bx_rescale(&q.motion_a, q.t0, q.t1);
-    int b = bx_rescale(&q.motion_b, q.t0, q.t1);
-    if (!a && !b)
+    boxtoi_query q;
+    if (!rescaled_query(query, query->t0, query->t1, &q))
         return invalid(BOXTOI_REASON_OUT_OF_RANGE, which);
     return boxtoi_solve(&q);
 }
@@ -1891,14 +1900,12 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
     return res;
 }
 
-/* boxtoi_overlap_at of a query whose motions asked for rescaling (solve_rescaled). */
+/* boxtoi_overlap_at of a query whose motions asked for rescaling. */
 static BX_NOINLINE int overlap_rescaled(const boxtoi_query *query, double t,
                                         boxtoi_reason *reason)
 {
-    boxtoi_query q = *query;
-    int a = bx_rescale(&q.motion_a, t, t);
-    int b = bx_rescale(&q.motion_b, t, t);
-    if (!a && !b) {
+    boxtoi_query q;
+    if (!rescaled_query(query, t, t, &q)) {
         if (reason)
             *reason = BOXTOI_REASON_OUT_OF_RANGE;
         return -1;
