@@ -21,6 +21,10 @@
  * boxes' size is missed, however brief; at the reported time the boxes are
  * within that distance of touching.  Grazing contacts (the boxes touch without
  * penetrating) lie inside that tolerance and may be reported either way.
+ * Swapping A and B gives the same times and point, the kind and features
+ * exchanged and the normal negated (also for parallel faces meeting flat,
+ * where the face named is chosen from the geometry alone; a graze may name
+ * other features).
  *
  * All functions are reentrant: no global mutable state, no heap allocation,
  * nothing printed.  Units are the caller's: lengths in whatever unit the

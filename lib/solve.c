@@ -1308,12 +1308,16 @@ static void face_contact_point(const bx_pose *pf, const double *hf, int i,
         point[r] = pf->c[r] + coord[0] * pf->axis[0][r] +
                    coord[1] * pf->axis[1][r] + coord[2] * pf->axis[2][r];
 name_vertex:;
-    /* Name the vertex of O's feature nearest the point. */
+    /*
+     * Name the vertex of O's feature nearest the point; the one on the +
+     * side where the point lies half way (within 1e-9 of the extent), so
+     * that rounding does not pick the name.
+     */
     double ol[3];
     if (nfree > 0 && to_local(po, point, ol))
         for (int k = 0; k < 3; k++)
             if (isfree[k])
-                oside[k] = ol[k] >= 0.0 ? 1 : -1;
+                oside[k] = ol[k] >= -1e-9 * ho[k] ? 1 : -1;
 }
 
 /*
@@ -1442,6 +1446,108 @@ static double local_tol(const bx_pose *p, int i, double len)
     return det == 0.0 ? len : len * sqrt(bx_dot3(n, n)) / fabs(det);
 }
 
+/*
+ * Kind, features and point of a contact on face axis `axis` (0..2 of A,
+ * 3..5 of B) along the unit normal N (from A to B).
+ */
+static void face_contact(const solver *S, const sat *st, int axis, const double *N,
+                         boxtoi_result *res)
+{
+    const bx_pose *pa = &st->pa, *pb = &st->pb;
+    for (int k = 0; k < 3; k++) {
+        res->feature_a.side[k] = side_toward(N, pa->axis[k]);
+        res->feature_b.side[k] = (signed char)-side_toward(N, pb->axis[k]);
+    }
+    /* Face box F (the one whose face axis this is) and the other box O. */
+    int of_b = axis >= 3, i = of_b ? axis - 3 : axis;
+    const bx_pose *pf = of_b ? pb : pa, *po = of_b ? pa : pb;
+    const double *hf = of_b ? S->B->half : S->A->half;
+    const double *ho = of_b ? S->A->half : S->B->half;
+    boxtoi_feature *ff = of_b ? &res->feature_b : &res->feature_a;
+    boxtoi_feature *fo = of_b ? &res->feature_a : &res->feature_b;
+    double dir[3]; /* outward normal of F's face */
+    for (int r = 0; r < 3; r++)
+        dir[r] = of_b ? -N[r] : N[r];
+    res->kind = of_b ? BOXTOI_VERTEX_FACE : BOXTOI_FACE_VERTEX;
+    for (int k = 0; k < 3; k++)
+        if (k != i)
+            ff->side[k] = 0;
+    face_contact_point(pf, hf, i, po, ho, dir, S->tol, local_tol(pf, i, S->tol),
+                       res->point, fo->side);
+}
+
+/*
+ * Does the vertex of box O named by side lie over face i of box F: within
+ * tol (a length) of the face's rectangle, along the face's two directions?
+ */
+static int vertex_over_face(const bx_pose *pf, const double *hf, int i,
+                            const bx_pose *po, const signed char *side, double tol)
+{
+    double x[3], loc[3];
+    for (int r = 0; r < 3; r++)
+        x[r] = po->c[r] + side[0] * po->g[0][r] + side[1] * po->g[1][r] +
+               side[2] * po->g[2][r];
+    if (!to_local(pf, x, loc))
+        return 0;
+    for (int k = 0; k < 3; k++) {
+        if (k == i)
+            continue;
+        double n = sqrt(bx_dot3(pf->axis[k], pf->axis[k]));
+        if (!(fabs(loc[k]) <= hf[k] + (n > 0.0 ? tol / n : 0.0)))
+            return 0;
+    }
+    return 1;
+}
+
+/*
+ * Parallel faces in contact (the best face axis and the other box's best
+ * face axis within the face preference of each other, along the same line)
+ * read either way: A's face under a vertex of B, or a vertex of A on B's
+ * face.  The choice depends on the geometry only, so that swapping A and B
+ * swaps the answer: the face over which the other box's named vertex lies
+ * (a small box on a large one: the large box's face); when both or neither
+ * do, the face whose outward normal points up, the first of z, y, x along
+ * which the normal is not about 0 deciding.  Returns the face axis to name
+ * (best when there is no such tie) and puts its normal in N.
+ */
+static int flat_face_axis(const solver *S, const sat *st, const pose_pair *pp,
+                          int best, double *N)
+{
+    int first = best < 3 ? 3 : 0, other = -1;
+    for (int k = first; k < first + 3; k++)
+        if (st->valid[k] && (other < 0 || st->d[k] > st->d[other]))
+            other = k;
+    if (other < 0 || !(st->d[other] >= st->d[best] - S->face_bias))
+        return best;
+    double NO[3];
+    axis_separation(S, st, pp, other, NO);
+    if (!(fabs(bx_dot3(NO, N)) >= 1.0 - 1e-12))
+        return best;
+    int ia = best < 3 ? best : other, ib = best < 3 ? other : best;
+    const double *NA = best < 3 ? N : NO, *NB = best < 3 ? NO : N;
+    boxtoi_result ca, cb;
+    face_contact(S, st, ia, NA, &ca);
+    face_contact(S, st, ib, NB, &cb);
+    int over_a = vertex_over_face(&st->pa, S->A->half, ia, &st->pb, ca.feature_b.side,
+                                  S->face_bias);
+    int over_b = vertex_over_face(&st->pb, S->B->half, ib - 3, &st->pa,
+                                  cb.feature_a.side, S->face_bias);
+    int use_b = over_b;
+    if (over_a == over_b) {
+        /* A's face looks along NA, B's along -NB. */
+        use_b = 0;
+        for (int r = 2; r >= 0; r--)
+            if (fabs(NA[r] + NB[r]) > 2e-6) {
+                use_b = NA[r] + NB[r] < 0.0;
+                break;
+            }
+    }
+    int chosen = use_b ? ib : ia;
+    if (chosen != best)
+        memcpy(N, NO, sizeof NO);
+    return chosen;
+}
+
 /* Fill kind, features, point, normal and depth from the pose at contact. */
 static void describe_contact(const solver *S, const sat *st, boxtoi_result *res)
 {
@@ -1462,39 +1568,21 @@ static void describe_contact(const solver *S, const sat *st, boxtoi_result *res)
     pose_pair pp;
     pose_pair_of(st, &pp);
     axis_separation(S, st, &pp, best, N);
+    if (best < 6)
+        best = flat_face_axis(S, st, &pp, best, N);
     const bx_pose *pa = &st->pa, *pb = &st->pb;
     memcpy(res->normal, N, sizeof res->normal);
     res->depth = -st->d[best];
-    double ftol = S->tol;
-    for (int k = 0; k < 3; k++) {
-        res->feature_a.side[k] = side_toward(N, pa->axis[k]);
-        res->feature_b.side[k] = (signed char)-side_toward(N, pb->axis[k]);
-    }
-    if (best < 3) {
-        int i = best;
-        res->kind = BOXTOI_FACE_VERTEX;
-        for (int k = 0; k < 3; k++)
-            if (k != i)
-                res->feature_a.side[k] = 0;
-        face_contact_point(pa, S->A->half, i, pb, S->B->half, N, ftol,
-                           local_tol(pa, i, S->tol), res->point,
-                           res->feature_b.side);
-    } else if (best < 6) {
-        int j = best - 3;
-        double minus[3] = {-N[0], -N[1], -N[2]};
-        res->kind = BOXTOI_VERTEX_FACE;
-        for (int k = 0; k < 3; k++)
-            if (k != j)
-                res->feature_b.side[k] = 0;
-        face_contact_point(pb, S->B->half, j, pa, S->A->half, minus, ftol,
-                           local_tol(pb, j, S->tol), res->point,
-                           res->feature_a.side);
+    if (best < 6) {
+        face_contact(S, st, best, N, res);
     } else {
         int i = (best - 6) / 3, j = (best - 6) % 3;
         double p[3], q[3];
         res->kind = BOXTOI_EDGE_EDGE;
-        res->feature_a.side[i] = 0;
-        res->feature_b.side[j] = 0;
+        for (int k = 0; k < 3; k++) {
+            res->feature_a.side[k] = k == i ? 0 : side_toward(N, pa->axis[k]);
+            res->feature_b.side[k] = k == j ? 0 : (signed char)-side_toward(N, pb->axis[k]);
+        }
         for (int r = 0; r < 3; r++) {
             p[r] = pa->c[r];
             q[r] = pb->c[r];

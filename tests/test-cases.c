@@ -427,6 +427,7 @@ static void case_face_face(void)
     boxtoi_result r = run_case("face on face", &q, &e);
     ok(r.feature_a.side[0] == 1 && r.feature_b.side[0] == -1,
        "face on face: features lie in A's face X' and B's face X");
+    check_swap("face on face", &q, &r);
 }
 
 /*
@@ -452,6 +453,86 @@ static void case_pass_through(void)
     boxtoi_result r = run_case("through from rest", &q, &e);
     ok(r.feature_a.side[0] == 1 && r.feature_b.side[0] == -1,
        "through from rest: features lie in A's face X' and B's face X");
+}
+
+/*
+ * Parallel faces: B = a box with the same orientation R as A, falling
+ * along A's local -z: centre R (bx, by, 4 - 4t) (local offsets).  The faces
+ * meet flat, which reads either as A's face Z' under a vertex of B or as a
+ * vertex of A on B's face Z; the answer must not depend on which box is A.
+ */
+static boxtoi_query parallel_faces_query(const double r[3][3], boxtoi_box a,
+                                         boxtoi_box b, double bx, double by)
+{
+    boxtoi_motion ma, mb;
+    motion_static(&ma, r, 0, 0, 0);
+    double c0[3] = {bx, by, 4.0}, c1[3] = {0, 0, -4.0}, p[2][3];
+    tu_mul3v(r, c0, p[0]);
+    tu_mul3v(r, c1, p[1]);
+    tu_motion_rot_trans(&mb, r, p, 1);
+    return query_of(a, &ma, b, &mb, 0.0, 1.0);
+}
+
+/*
+ * One parallel-faces case: features are not unique on a flat contact, so
+ * the kind is checked here rather than by run_case's strict feature test;
+ * then the same with A and B swapped.
+ */
+static void flat_case(const char *name, const boxtoi_query *q, const expect *e)
+{
+    boxtoi_result res = run_case(name, q, e);
+    is_string(boxtoi_kind_name(res.kind), boxtoi_kind_name(e->kind), "%s: kind", name);
+    check_swap(name, q, &res);
+}
+
+static void case_parallel_faces(void)
+{
+    double r[3][3], up[3] = {0, 0, 1}, n[3], c[3];
+    rot_vertex_lead(r); /* A's local z turns to (1/sqrt2, 0, 1/sqrt2): up */
+    tu_mul3v(r, up, n);
+
+    /* A small box lands inside a large face: the large face, the small
+     * box's vertex.  B's face Z (local z = 3.5 - 4t) meets A's Z' (z = 1)
+     * at t = 0.625, all of it over A's face: the point is its centre, and
+     * the vertex named is the one on the + sides (the half-way rule). */
+    boxtoi_query q = parallel_faces_query(r, make_box(-3, -3, -1, 3, 3, 1), cube(0.5),
+                                          0.4, -0.7);
+    expect e = {.state = BOXTOI_HIT, .toi = 0.625, .exit_mode = EXIT_AFTER_T1,
+                .kind = BOXTOI_FACE_VERTEX, .fa = "Z'", .fb = "X'Y'Z",
+                .check_normal = 1, .check_point = 1, .reference = 1};
+    memcpy(e.normal, n, sizeof n);
+    c[0] = 0.4;
+    c[1] = -0.7;
+    c[2] = 1.0;
+    tu_mul3v(r, c, e.point);
+    flat_case("small box flat on a large face", &q, &e);
+
+    /* The large box lands on the small one: still the large face.  B's
+     * face Z (z = 3 - 4t) meets A's Z' (z = 0.5) at t = 0.625. */
+    q = parallel_faces_query(r, cube(0.5), make_box(-3, -3, -1, 3, 3, 1), 0.4, -0.7);
+    e.kind = BOXTOI_VERTEX_FACE;
+    e.fa = "X'Y'Z'";
+    e.fb = "Z";
+    c[0] = c[1] = 0.0;
+    c[2] = 0.5;
+    tu_mul3v(r, c, e.point);
+    flat_case("large box flat on a small face", &q, &e);
+
+    /* Equal faces, offset: each holds a vertex of the other, so the face
+     * facing up is named, A's Z'.  B's face spans local x in [-0.7, 1.3],
+     * y in [-1.2, 0.8]; the common part [-0.7, 1] x [-1, 0.8] has its centre
+     * at (0.15, -0.1), nearest B's vertex X Y' Z.  B's face Z (z = 3 - 4t)
+     * meets A's Z' at t = 0.5. */
+    q = parallel_faces_query(r, cube(1), cube(1), 0.3, -0.2);
+    e.toi = 0.5;
+    e.kind = BOXTOI_FACE_VERTEX;
+    e.fa = "Z'";
+    e.fb = "XY'Z";
+    c[0] = 0.15;
+    c[1] = -0.1;
+    c[2] = 1.0;
+    tu_mul3v(r, c, e.point);
+    flat_case("equal faces meeting flat", &q, &e);
 }
 
 static void case_vertex_face(double scale, const char *name)
@@ -1074,6 +1155,7 @@ int main(void)
 {
     plan(0);
     case_face_face();
+    case_parallel_faces();
     case_vertex_face(1.0, "vertex on face");
     case_vertex_face(1e3, "vertex on face, x1000");
     case_vertex_face(1e-3, "vertex on face, x0.001");

@@ -16,7 +16,10 @@
  *      than 1e-9 size;
  *   4. at the reported time the boxes are within 1e-9 size of touching, the
  *      contact point lies on both boxes within that distance, and the
- *      normal is a unit vector.
+ *      normal is a unit vector;
+ *   5. with A and B swapped the answer passes the same checks, and, for
+ *      contacts that get deeper than 1e-9 size, it is the mirror image:
+ *      same times and point, features exchanged, normal negated.
  * The end of the first contact (exit) is compared as a secondary check.
  *
  * Environment: BOXTOI_SEED (the generator's seed), BOXTOI_RANDOM_CASES
@@ -581,6 +584,74 @@ static void judge(const boxtoi_query *q, const boxtoi_result *res,
     }
 }
 
+/* The same case with A and B exchanged. */
+static boxtoi_query swapped_query(const boxtoi_query *q)
+{
+    boxtoi_query s = *q;
+    s.a = q->b;
+    s.b = q->a;
+    s.motion_a = q->motion_b;
+    s.motion_b = q->motion_a;
+    return s;
+}
+
+static int same_feature(boxtoi_feature f, boxtoi_feature g)
+{
+    return f.side[0] == g.side[0] && f.side[1] == g.side[1] && f.side[2] == g.side[2];
+}
+
+/*
+ * Is w, the answer with A and B swapped, the mirror image of r: the same
+ * state, first contact and exit (within 1e-9 of the interval), the kind and
+ * features exchanged, the normal negated and the point the same (within
+ * 1e-9 of the size)?  Returns 0 with the first difference in why.
+ */
+static int mirrors(const boxtoi_query *q, const boxtoi_result *r,
+                   const boxtoi_result *w, double size, char *why, size_t n)
+{
+    double tolt = REL_TOL * (q->t1 - q->t0), tolx = REL_TOL * size;
+    boxtoi_kind kind = r->kind == BOXTOI_VERTEX_FACE   ? BOXTOI_FACE_VERTEX
+                       : r->kind == BOXTOI_FACE_VERTEX ? BOXTOI_VERTEX_FACE
+                                                       : r->kind;
+    char fa[BOXTOI_FEATURE_NAME_MAX], fb[BOXTOI_FEATURE_NAME_MAX];
+    char ga[BOXTOI_FEATURE_NAME_MAX], gb[BOXTOI_FEATURE_NAME_MAX];
+    if (w->state != r->state) {
+        snprintf(why, n, "state %s, swapped %s", boxtoi_state_name(r->state),
+                 boxtoi_state_name(w->state));
+        return 0;
+    }
+    if (r->state == BOXTOI_MISS)
+        return 1;
+    if (!(fabs(w->toi - r->toi) <= tolt) || w->exit_after_t1 != r->exit_after_t1 ||
+        (!r->exit_after_t1 && !(fabs(w->exit - r->exit) <= tolt))) {
+        snprintf(why, n, "toi %.17g exit %.17g%s, swapped toi %.17g exit %.17g%s",
+                 r->toi, r->exit, r->exit_after_t1 ? " (after t1)" : "", w->toi,
+                 w->exit, w->exit_after_t1 ? " (after t1)" : "");
+        return 0;
+    }
+    if (w->kind != kind || !same_feature(w->feature_a, r->feature_b) ||
+        !same_feature(w->feature_b, r->feature_a)) {
+        snprintf(why, n, "%s %s/%s, swapped %s %s/%s", boxtoi_kind_name(r->kind),
+                 boxtoi_feature_name(r->feature_a, fa, sizeof fa),
+                 boxtoi_feature_name(r->feature_b, fb, sizeof fb),
+                 boxtoi_kind_name(w->kind),
+                 boxtoi_feature_name(w->feature_a, ga, sizeof ga),
+                 boxtoi_feature_name(w->feature_b, gb, sizeof gb));
+        return 0;
+    }
+    for (int k = 0; k < 3; k++)
+        if (!(fabs(w->normal[k] + r->normal[k]) <= REL_TOL) ||
+            !(fabs(w->point[k] - r->point[k]) <= tolx)) {
+            snprintf(why, n, "normal (%.17g, %.17g, %.17g) point (%.17g, %.17g, "
+                     "%.17g), swapped (%.17g, %.17g, %.17g) (%.17g, %.17g, %.17g)",
+                     r->normal[0], r->normal[1], r->normal[2], r->point[0],
+                     r->point[1], r->point[2], w->normal[0], w->normal[1],
+                     w->normal[2], w->point[0], w->point[1], w->point[2]);
+            return 0;
+        }
+    return 1;
+}
+
 /* ------------------------------------------------------------------ */
 /* Reporting.                                                           */
 
@@ -775,6 +846,9 @@ int main(void)
     int ncases = env_int("BOXTOI_RANDOM_CASES", DEFAULT_CASES);
     int only = env_int("BOXTOI_RANDOM_CASE", -1);
     stats st[K_COUNT], all, scaled[3], shifted;
+    struct {
+        int bad, checked, mirror_bad, shown;
+    } swapped = {0, 0, 0, 0};
     /* diagnostics: disagreements, contact at a hit, point at an overlap,
      * exit; the first few in full, then one line each */
     static const int full_quota[4] = {5, 3, 2, 2}, short_quota[4] = {20, 10, 5, 5};
@@ -812,6 +886,30 @@ int main(void)
         double c3 = now();
         check ck;
         judge(&q, &res, &ra, &ck);
+        /*
+         * A and B swapped: the same checks against the same reference
+         * (which does not depend on the order), and the mirror image of
+         * the answer where both agree with the reference on a contact that
+         * gets deeper than 1e-9 size (a graze's features are not unique).
+         */
+        boxtoi_query sq = swapped_query(&q);
+        boxtoi_result sres = boxtoi_solve(&sq);
+        check cks;
+        judge(&sq, &sres, &ra, &cks);
+        int swap_bad = cks.verdict == V_DISAGREE || cks.geom_bad || cks.point_bad;
+        char mirror_why[512] = "";
+        int mirror_bad = 0;
+        if (ck.verdict == V_AGREE && cks.verdict == V_AGREE && !ra.inconsistent &&
+            (res.state == BOXTOI_MISS || ra.t_deep == ra.toi)) {
+            swapped.checked++;
+            mirror_bad = !mirrors(&q, &res, &sres, ra.size, mirror_why, sizeof mirror_why);
+        }
+        swapped.bad += swap_bad;
+        swapped.mirror_bad += mirror_bad;
+        if ((swap_bad || mirror_bad) && swapped.shown++ < 5)
+            diag("case %d (%s) with A and B swapped: %s%s%s", i, kind_name[kind],
+                 swap_bad ? (cks.verdict == V_DISAGREE ? cks.why : cks.geom_why) : "",
+                 swap_bad && mirror_bad ? "; " : "", mirror_why);
         double c4 = now();
         if (kind == K_GRAZE && ra.hit) {
             double dur = (ra.exit_after_t1 ? q.t1 : ra.exit) - ra.toi;
@@ -886,6 +984,11 @@ int main(void)
     if (shifted.cases)
         ok(shifted.disagree == 0, "intervals other than [0, 1]: %d cases, %d "
            "disagreements", shifted.cases, shifted.disagree);
+    ok(swapped.bad == 0, "A and B swapped: the answers pass the same checks, %d bad",
+       swapped.bad);
+    ok(swapped.mirror_bad == 0, "A and B swapped: the same time, exit and point, "
+       "features exchanged, normal negated, %d of %d differ", swapped.mirror_bad,
+       swapped.checked);
     ok(all.bad_state == 0, "no failed, unknown or invalid answers (%d)",
        all.bad_state);
     ok(all.inconsistent == 0, "reference timeline consistent (%d inconsistent)",
