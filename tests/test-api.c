@@ -4,8 +4,8 @@
  * boxtoi_swept_aabb against dense sampling, boxtoi_overlap_at against an
  * independent separating-axis test, boxtoi_motion_rigid against the
  * quaternion formula, boxtoi_motion_multiply against applying two motions in
- * turn, degree overflow, reentrancy (two threads), and the stack a query
- * takes.
+ * turn, degree overflow, answers unchanged under changes of scale, units
+ * and world frame, reentrancy (two threads), and the stack a query takes.
  */
 #include <math.h>
 #include <pthread.h>
@@ -858,7 +858,10 @@ static void stack_queries(unsigned long long *st, int high, boxtoi_query *q)
  * corners and translations) times a power of two are the same scene in
  * other units: the answers must be the same, up to the scaling of the
  * contact point, however large or small the factor (within the range of
- * doubles and the library's documented limit of 1e60 on lengths).
+ * doubles and the library's documented limit of 1e60 on lengths).  Times
+ * in other units (t = 2^e u) give the same answers exactly, and a world
+ * turned and moved by a rigid map gives them within rounding, with the
+ * point and normal mapped.
  */
 
 /* The motion's coefficients times f. */
@@ -887,12 +890,14 @@ static void scale_lengths(boxtoi_query *q, int e)
 }
 
 /*
- * Does r (of the query scaled by lengths 2^e) give base's answer: the same
- * state and features, times, point (scaled back) and normal within rel
- * (the interval is [0, 1], the boxes about 1 across)?
+ * Does r give base's answer: the same state and features, times, point and
+ * normal within rel (the interval is [0, 1], the boxes about 1 across)?
+ * r answers the query with lengths times 2^e, or, when g is given, the
+ * query in the world mapped by g (a rigid map times g[3][3]), so its point
+ * and normal are compared with base's mapped.
  */
 static int same_answer(const boxtoi_result *base, const boxtoi_result *r, int e,
-                       double rel, double *worst)
+                       const double (*g)[4], double rel, double *worst)
 {
     if (r->state != base->state || r->kind != base->kind ||
         r->exit_after_t1 != base->exit_after_t1 ||
@@ -905,11 +910,70 @@ static int same_answer(const boxtoi_result *base, const boxtoi_result *r, int e,
     if (!base->exit_after_t1)
         err = fmax(err, fabs(r->exit - base->exit));
     for (int i = 0; i < 3; i++) {
-        err = fmax(err, fabs(ldexp(r->point[i], -e) - base->point[i]));
-        err = fmax(err, fabs(r->normal[i] - base->normal[i]));
+        double p = base->point[i], n = base->normal[i];
+        if (g) {
+            p = g[i][3];
+            n = 0.0;
+            for (int j = 0; j < 3; j++) {
+                p += g[i][j] * base->point[j];
+                n += g[i][j] * base->normal[j];
+            }
+            p /= g[3][3];
+            n /= g[3][3];
+        }
+        err = fmax(err, fabs(ldexp(r->point[i], -e) - p));
+        err = fmax(err, fabs(r->normal[i] - n));
     }
     *worst = fmax(*worst, err);
     return err <= rel;
+}
+
+/* The same motion in time units 2^e times larger: M'(u) = M(2^e u). */
+static void scale_time(boxtoi_motion *m, int e)
+{
+    for (int k = 0; k <= m->degree; k++)
+        for (int r = 0; r < 4; r++)
+            for (int c = 0; c < 4; c++)
+                m->c[k][r][c] = ldexp(m->c[k][r][c], e * k);
+}
+
+/*
+ * The world turned and moved by the rigid map G = [R t; 0 1], with R from
+ * the quaternion (3, 1, -2, 5) (entries over 39, exact as 39 G), applied
+ * to a motion: 39 G M, the same motion up to its scale.
+ */
+static const double frame_q[4] = {3, 1, -2, 5}, frame_t[3] = {0.7, -1.3, 2.1};
+
+static void frame_matrix(double g[4][4])
+{
+    double a = frame_q[0], b = frame_q[1], c = frame_q[2], d = frame_q[3];
+    double n = a * a + b * b + c * c + d * d;
+    double r[3][3] = {{a * a + b * b - c * c - d * d, 2 * (b * c - a * d), 2 * (b * d + a * c)},
+                      {2 * (b * c + a * d), a * a - b * b + c * c - d * d, 2 * (c * d - a * b)},
+                      {2 * (b * d - a * c), 2 * (c * d + a * b), a * a - b * b - c * c + d * d}};
+    memset(g, 0, 16 * sizeof(double));
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++)
+            g[i][j] = r[i][j];
+        g[i][3] = frame_t[i] * n;
+    }
+    g[3][3] = n;
+}
+
+static void frame_motion(boxtoi_motion *m)
+{
+    double g[4][4];
+    frame_matrix(g);
+    boxtoi_motion o = *m;
+    for (int k = 0; k <= m->degree; k++)
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++) {
+                double v = 0.0;
+                for (int l = 0; l < 4; l++)
+                    v += g[i][l] * m->c[k][l][j];
+                o.c[k][i][j] = v;
+            }
+    *m = o;
 }
 
 static void test_scale(void)
@@ -921,8 +985,11 @@ static void test_scale(void)
                                     0x1p300, 1e61, 0x1p900};
     static const int lengths[] = {-1000, -600, -300, 100, 190};
     int nf = (int)(sizeof factor / sizeof *factor), nl = (int)(sizeof lengths / sizeof *lengths);
+    static const int times[] = {-60, -7, 1, 9, 60};
+    int nt = (int)(sizeof times / sizeof *times);
     int hits = 0, edges = 0, bad_motion = 0, bad_length = 0, bad_box = 0, bad_at = 0;
-    double worst = 0.0, worst_len = 0.0;
+    int bad_time = 0, bad_frame = 0;
+    double worst = 0.0, worst_len = 0.0, worst_frame = 0.0;
     for (int i = 0; i < NSTACK; i++) {
         boxtoi_result base = boxtoi_solve(&q[i]);
         double lo0[3], hi0[3];
@@ -936,7 +1003,7 @@ static void test_scale(void)
             scale_motion(&x.motion_b, 1.0 / factor[f]);
             boxtoi_result r = boxtoi_solve(&x);
             int exact = frexp(factor[f], &(int){0}) == 0.5;
-            if (!same_answer(&base, &r, 0, exact ? 0.0 : 1e-9, &worst)) {
+            if (!same_answer(&base, &r, 0, NULL, exact ? 0.0 : 1e-9, &worst)) {
                 if (bad_motion++ < 3)
                     diag("query %d, motions times %g and %g: state %s toi %.17g "
                          "(unscaled %s %.17g)", i, factor[f], 1.0 / factor[f],
@@ -955,11 +1022,42 @@ static void test_scale(void)
             if (boxtoi_overlap_at(&x, t, NULL) != boxtoi_overlap_at(&q[i], t, NULL))
                 bad_at++;
         }
+        for (int k = 0; k < nt; k++) {
+            /* t = 2^e u: the same answers, times in u */
+            boxtoi_query x = q[i];
+            scale_time(&x.motion_a, times[k]);
+            scale_time(&x.motion_b, times[k]);
+            x.t0 = ldexp(q[i].t0, -times[k]);
+            x.t1 = ldexp(q[i].t1, -times[k]);
+            boxtoi_result r = boxtoi_solve(&x);
+            if (r.state == base.state && base.state != BOXTOI_MISS) {
+                r.toi = ldexp(r.toi, times[k]);
+                r.exit = ldexp(r.exit, times[k]);
+            }
+            double w = 0.0;
+            if (!same_answer(&base, &r, 0, NULL, 0.0, &w) && bad_time++ < 3)
+                diag("query %d, time in units of 2^%d: %s toi %.17g (unscaled %s %.17g)",
+                     i, times[k], boxtoi_state_name(r.state), r.toi,
+                     boxtoi_state_name(base.state), base.toi);
+        }
+        {
+            boxtoi_query x = q[i];
+            frame_motion(&x.motion_a);
+            frame_motion(&x.motion_b);
+            boxtoi_result r = boxtoi_solve(&x);
+            double g[4][4];
+            frame_matrix(g);
+            if (!same_answer(&base, &r, 0, (const double(*)[4])g, 1e-9, &worst_frame) &&
+                bad_frame++ < 3)
+                diag("query %d, world turned: %s %s toi %.17g (before %s %s %.17g)", i,
+                     boxtoi_state_name(r.state), boxtoi_kind_name(r.kind), r.toi,
+                     boxtoi_state_name(base.state), boxtoi_kind_name(base.kind), base.toi);
+        }
         for (int l = 0; l < nl; l++) {
             boxtoi_query x = q[i];
             scale_lengths(&x, lengths[l]);
             boxtoi_result r = boxtoi_solve(&x);
-            if (!same_answer(&base, &r, lengths[l], 1e-12, &worst_len)) {
+            if (!same_answer(&base, &r, lengths[l], NULL, 1e-12, &worst_len)) {
                 if (bad_length++ < 3)
                     diag("query %d, lengths times 2^%d: %s %s point %.17g %.17g %.17g "
                          "(scaled back)", i, lengths[l], boxtoi_state_name(r.state),
@@ -976,6 +1074,9 @@ static void test_scale(void)
     is_int(bad_at, 0, "scale: overlap_at of motions times a constant unchanged");
     is_int(bad_length, 0, "scale: lengths times 2^-1000 to 2^190 give the same answers "
            "(largest difference %.3g)", worst_len);
+    is_int(bad_time, 0, "scale: time units 2^-60 to 2^60 give the same answers");
+    is_int(bad_frame, 0, "scale: a turned and moved world gives the same answers, point and "
+           "normal turned (largest difference %.3g)", worst_frame);
 
     /* validation agrees; a w tiny next to the translation is a far box */
     boxtoi_motion m = q[0].motion_a;
