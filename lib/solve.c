@@ -1507,28 +1507,29 @@ static int vertex_over_face(const bx_pose *pf, const double *hf, int i,
  * swaps the answer: the face over which the other box's named vertex lies
  * (a small box on a large one: the large box's face); when both or neither
  * do, the face whose outward normal points up, the first of z, y, x along
- * which the normal is not about 0 deciding.  Returns the face axis to name
- * (best when there is no such tie) and puts its normal in N.
+ * which the normal is not about 0 deciding.  Returns -1 when there is no
+ * such tie; else the face axis named, with its contact in res (kind,
+ * features, point) and its normal in N.
  */
-static int flat_face_axis(const solver *S, const sat *st, const pose_pair *pp,
-                          int best, double *N)
+static int flat_face_contact(const solver *S, const sat *st, const pose_pair *pp,
+                             int best, double *N, boxtoi_result *res)
 {
     int first = best < 3 ? 3 : 0, other = -1;
     for (int k = first; k < first + 3; k++)
         if (st->valid[k] && (other < 0 || st->d[k] > st->d[other]))
             other = k;
     if (other < 0 || !(st->d[other] >= st->d[best] - S->face_bias))
-        return best;
+        return -1;
     double NO[3];
     axis_separation(S, st, pp, other, NO);
     if (!(fabs(bx_dot3(NO, N)) >= 1.0 - 1e-12))
-        return best;
+        return -1;
     int ia = best < 3 ? best : other, ib = best < 3 ? other : best;
     const double *NA = best < 3 ? N : NO, *NB = best < 3 ? NO : N;
-    boxtoi_result ca, cb;
-    face_contact(S, st, ia, NA, &ca);
+    boxtoi_result cb;
+    face_contact(S, st, ia, NA, res);
     face_contact(S, st, ib, NB, &cb);
-    int over_a = vertex_over_face(&st->pa, S->A->half, ia, &st->pb, ca.feature_b.side,
+    int over_a = vertex_over_face(&st->pa, S->A->half, ia, &st->pb, res->feature_b.side,
                                   S->face_bias);
     int over_b = vertex_over_face(&st->pb, S->B->half, ib - 3, &st->pa,
                                   cb.feature_a.side, S->face_bias);
@@ -1543,6 +1544,12 @@ static int flat_face_axis(const solver *S, const sat *st, const pose_pair *pp,
             }
     }
     int chosen = use_b ? ib : ia;
+    if (use_b) {
+        res->kind = cb.kind;
+        res->feature_a = cb.feature_a;
+        res->feature_b = cb.feature_b;
+        memcpy(res->point, cb.point, sizeof res->point);
+    }
     if (chosen != best)
         memcpy(N, NO, sizeof NO);
     return chosen;
@@ -1568,13 +1575,13 @@ static void describe_contact(const solver *S, const sat *st, boxtoi_result *res)
     pose_pair pp;
     pose_pair_of(st, &pp);
     axis_separation(S, st, &pp, best, N);
-    if (best < 6)
-        best = flat_face_axis(S, st, &pp, best, N);
     const bx_pose *pa = &st->pa, *pb = &st->pb;
-    memcpy(res->normal, N, sizeof res->normal);
-    res->depth = -st->d[best];
     if (best < 6) {
-        face_contact(S, st, best, N, res);
+        int flat = flat_face_contact(S, st, &pp, best, N, res);
+        if (flat >= 0)
+            best = flat;
+        else
+            face_contact(S, st, best, N, res);
     } else {
         int i = (best - 6) / 3, j = (best - 6) % 3;
         double p[3], q[3];
@@ -1593,6 +1600,8 @@ static void describe_contact(const solver *S, const sat *st, boxtoi_result *res)
         }
         edge_contact_point(p, pa->g[i], q, pb->g[j], res->point);
     }
+    memcpy(res->normal, N, sizeof res->normal);
+    res->depth = -st->d[best];
     /* Overlapping boxes: a point inside both. */
     const bx_pose *poses[2] = {pa, pb};
     const double *halves[2] = {S->A->half, S->B->half};
