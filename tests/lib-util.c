@@ -411,3 +411,20 @@ void tu_rigid_motion(boxtoi_motion *m, const double q[][4], int qdeg,
     e[3][3] = n2;
     tu_motion_from_tau(m, e, tc);
 }
+
+boxtoi_query tu_swapped(const boxtoi_query *q)
+{
+    boxtoi_query s = *q;
+    s.a = q->b;
+    s.b = q->a;
+    s.motion_a = q->motion_b;
+    s.motion_b = q->motion_a;
+    return s;
+}
+
+boxtoi_kind tu_swapped_kind(boxtoi_kind kind)
+{
+    return kind == BOXTOI_VERTEX_FACE   ? BOXTOI_FACE_VERTEX
+           : kind == BOXTOI_FACE_VERTEX ? BOXTOI_VERTEX_FACE
+                                        : kind;
+}

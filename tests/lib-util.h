@@ -96,6 +96,11 @@ void tu_motion_from_tau(boxtoi_motion *m, tu_poly e[4][4], double tc);
 void tu_rigid_motion(boxtoi_motion *m, const double q[][4], int qdeg,
                      const double p[][3], int pdeg, double tc);
 
+/* The query with A and B exchanged (boxes and motions). */
+boxtoi_query tu_swapped(const boxtoi_query *q);
+/* The kind an answer has with A and B exchanged: vertex-face <-> face-vertex. */
+boxtoi_kind tu_swapped_kind(boxtoi_kind kind);
+
 /* Deterministic pseudo-random numbers in [lo, hi). */
 double tu_rand(unsigned long long *state, double lo, double hi);
 /* A unit quaternion from four such numbers in [-1, 1), normalised. */

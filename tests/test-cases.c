@@ -91,11 +91,6 @@ static boxtoi_query query_of(boxtoi_box a, const boxtoi_motion *ma, boxtoi_box b
     return q;
 }
 
-static boxtoi_query swapped(const boxtoi_query *q)
-{
-    return query_of(q->b, &q->motion_b, q->a, &q->motion_a, q->t0, q->t1);
-}
-
 static double qsize(const boxtoi_query *q)
 {
     double a = tu_box_size(&q->a), b = tu_box_size(&q->b);
@@ -376,16 +371,14 @@ static boxtoi_result run_case(const char *name, const boxtoi_query *q, const exp
  * normal. */
 static void check_swap(const char *name, const boxtoi_query *q, const boxtoi_result *r)
 {
-    boxtoi_query s = swapped(q);
+    boxtoi_query s = tu_swapped(q);
     boxtoi_result w = boxtoi_solve(&s);
     double span = q->t1 - q->t0;
     is_int(w.state, r->state, "%s swapped: same state", name);
     is_double(w.toi, r->toi, 1e-9 * span, "%s swapped: same toi", name);
     if (!r->exit_after_t1)
         is_double(w.exit, r->exit, 1e-9 * span, "%s swapped: same exit", name);
-    boxtoi_kind want = r->kind == BOXTOI_VERTEX_FACE   ? BOXTOI_FACE_VERTEX
-                       : r->kind == BOXTOI_FACE_VERTEX ? BOXTOI_VERTEX_FACE
-                                                       : r->kind;
+    boxtoi_kind want = tu_swapped_kind(r->kind);
     is_string(boxtoi_kind_name(w.kind), boxtoi_kind_name(want), "%s swapped: kind", name);
     char n1[16], n2[16], n3[16], n4[16];
     tu_feature_name(&r->feature_a, n1);

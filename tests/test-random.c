@@ -584,17 +584,6 @@ static void judge(const boxtoi_query *q, const boxtoi_result *res,
     }
 }
 
-/* The same case with A and B exchanged. */
-static boxtoi_query swapped_query(const boxtoi_query *q)
-{
-    boxtoi_query s = *q;
-    s.a = q->b;
-    s.b = q->a;
-    s.motion_a = q->motion_b;
-    s.motion_b = q->motion_a;
-    return s;
-}
-
 static int same_feature(boxtoi_feature f, boxtoi_feature g)
 {
     return f.side[0] == g.side[0] && f.side[1] == g.side[1] && f.side[2] == g.side[2];
@@ -610,9 +599,6 @@ static int mirrors(const boxtoi_query *q, const boxtoi_result *r,
                    const boxtoi_result *w, double size, char *why, size_t n)
 {
     double tolt = REL_TOL * (q->t1 - q->t0), tolx = REL_TOL * size;
-    boxtoi_kind kind = r->kind == BOXTOI_VERTEX_FACE   ? BOXTOI_FACE_VERTEX
-                       : r->kind == BOXTOI_FACE_VERTEX ? BOXTOI_VERTEX_FACE
-                                                       : r->kind;
     char fa[BOXTOI_FEATURE_NAME_MAX], fb[BOXTOI_FEATURE_NAME_MAX];
     char ga[BOXTOI_FEATURE_NAME_MAX], gb[BOXTOI_FEATURE_NAME_MAX];
     if (w->state != r->state) {
@@ -629,7 +615,8 @@ static int mirrors(const boxtoi_query *q, const boxtoi_result *r,
                  w->exit, w->exit_after_t1 ? " (after t1)" : "");
         return 0;
     }
-    if (w->kind != kind || !same_feature(w->feature_a, r->feature_b) ||
+    if (w->kind != tu_swapped_kind(r->kind) ||
+        !same_feature(w->feature_a, r->feature_b) ||
         !same_feature(w->feature_b, r->feature_a)) {
         snprintf(why, n, "%s %s/%s, swapped %s %s/%s", boxtoi_kind_name(r->kind),
                  boxtoi_feature_name(r->feature_a, fa, sizeof fa),
@@ -892,7 +879,7 @@ int main(void)
          * the answer where both agree with the reference on a contact that
          * gets deeper than 1e-9 size (a graze's features are not unique).
          */
-        boxtoi_query sq = swapped_query(&q);
+        boxtoi_query sq = tu_swapped(&q);
         boxtoi_result sres = boxtoi_solve(&sq);
         check cks;
         judge(&sq, &sres, &ra, &cks);
