@@ -470,6 +470,7 @@ struct first_search {
     int want_positive;
     double noise; /* coefficients this small are zero to rounding */
     const double *orig; /* the polynomial on [0, 1], for polishing */
+    const bxp_local_noise *local; /* a tighter level where known, or NULL */
 };
 
 /* Is the value on the side the search looks for? */
@@ -620,7 +621,8 @@ static int first_rec(const struct first_search *fs, const double *q, double lo,
      * A piece that is zero to rounding counts as reaching "p <= 0" (a
      * tangential touch) but never as "p > 0".
      */
-    if (max_abs(q, n) <= fs->noise) {
+    double mq = max_abs(q, n);
+    if (mq <= fs->noise && (!fs->local || mq <= fs->local->at(fs->local->ctx, lo, hi))) {
         if (fs->want_positive)
             return 0;
         *s = lo;
@@ -652,15 +654,22 @@ static int first_rec(const struct first_search *fs, const double *q, double lo,
     return first_rec(fs, right, mid, hi, depth + 1, s);
 }
 
-int bxp_bern_first_tol(const double *b, int n, double a, double c,
-                       int want_positive, double noise, double *s)
+int bxp_bern_first_local(const double *b, int n, double a, double c,
+                         int want_positive, double noise,
+                         const bxp_local_noise *local, double *s)
 {
-    struct first_search fs = {n, want_positive, noise, b};
+    struct first_search fs = {n, want_positive, noise, b, local};
     double q[CAP];
     if (!(a <= c))
         return 0;
     bxp_bern_restrict(b, n, a, c, q);
     return first_rec(&fs, q, a, c, 0, s);
+}
+
+int bxp_bern_first_tol(const double *b, int n, double a, double c,
+                       int want_positive, double noise, double *s)
+{
+    return bxp_bern_first_local(b, n, a, c, want_positive, noise, NULL, s);
 }
 
 int bxp_bern_first(const double *b, int n, double a, double c,

@@ -149,6 +149,24 @@ int bxp_bern_first_tol(const double *b, int n, double a, double c,
                        int want_positive, double noise, double *s);
 
 /**
+ * A rounding level that depends on where the polynomial is looked at:
+ * at(ctx, lo, hi) bounds the rounding error of its values on [lo, hi].
+ */
+typedef struct bxp_local_noise {
+    double (*at)(void *ctx, double lo, double hi);
+    void *ctx;
+} bxp_local_noise;
+
+/**
+ * bxp_bern_first_tol where a piece [lo, hi] counts as zero only when its
+ * coefficients are within both noise and local->at(ctx, lo, hi) (asked only
+ * of pieces within noise).  local may be NULL.
+ */
+int bxp_bern_first_local(const double *b, int n, double a, double c,
+                         int want_positive, double noise,
+                         const bxp_local_noise *local, double *s);
+
+/**
  * Real roots of p (Bernstein form on [0, 1]) in [a, c], sorted, each
  * reported once: sign changes polished to full precision, and tangential
  * roots (p touches 0 without changing sign) located to about sqrt(eps).

@@ -108,6 +108,8 @@ typedef struct solver {
     term terms[NAXES][4];     /* axis_terms, listed once per axis */
     double wAB[2 * BOXTOI_MAX_DEGREE + 1]; /* wA wB, scaled Bernstein */
     double wscale[3];                       /* largest coefficient of each weight */
+    int noise_axis;                         /* axis of noise_poly, or -1 */
+    double noise_poly[PCAP];                /* axis_noise_poly of noise_axis */
     /* Largest absolute coefficient of each row: 3x3 parts, D, uB_j x D. */
     double umax[2][3][3], dmax[3], vmax[3][3];
 } solver;
@@ -393,42 +395,56 @@ static const double *need_normals(solver *S, int of_b)
     return n;
 }
 
+/*
+ * The two vector factors of product q number idx, q = a . b (degrees na,
+ * nb), as build_q multiplies them; 0 for wA^2 and wB^2 (rigid motions).
+ */
+static int q_factors(solver *S, int idx, pvec *a, int *na, pvec *b, int *nb)
+{
+    int dA = S->dA, dB = S->dB, st = S->stride;
+    if (S->rigid) {
+        if (idx >= 9)
+            return 0;
+        *a = pv9m(S->A->ue[idx / 3], S->umax[0][idx / 3]);
+        *na = dA;
+        *b = pv9m(S->B->ue[idx % 3], S->umax[1][idx % 3]);
+        *nb = dB;
+    } else if (idx < 9) {
+        *a = pv_slots(need_normals(S, 0) + 3 * (idx / 3) * st, st, NULL);
+        *na = 2 * dA;
+        *b = pv9m(S->B->ue[idx % 3], S->umax[1][idx % 3]);
+        *nb = dB;
+    } else if (idx < 18) {
+        *a = pv_slots(need_normals(S, 1) + 3 * ((idx - 9) / 3) * st, st, NULL);
+        *na = 2 * dB;
+        *b = pv9m(S->A->ue[(idx - 9) % 3], S->umax[0][(idx - 9) % 3]);
+        *nb = dA;
+    } else {
+        int of_b = idx == Q_DETB;
+        const bx_moving *M = of_b ? S->B : S->A;
+        *a = pv_slots(need_normals(S, of_b), st, NULL);
+        *na = 2 * M->e;
+        *b = pv9m(M->ue[0], S->umax[of_b][0]);
+        *nb = M->e;
+    }
+    return 1;
+}
+
 /* Build product q number idx (scaled Bernstein). */
 static const double *build_q(solver *S, int idx)
 {
     double *out = S->q + idx * S->stride;
-    int dA = S->dA, dB = S->dB, st = S->stride;
-    if (S->rigid) {
-        if (idx < 9) {
-            S->qdeg[idx] = dA + dB;
-            S->qscale[idx] = dot_poly(pv9m(S->A->ue[idx / 3], S->umax[0][idx / 3]), dA,
-                                      pv9m(S->B->ue[idx % 3], S->umax[1][idx % 3]),
-                                      dB, out);
-        } else {
-            const bx_moving *M = idx == Q_WB2 ? S->B : S->A;
-            double w = max_abs(M->we, M->e);
-            S->qdeg[idx] = 2 * M->e;
-            bxp_sbern_mul(M->we, M->e, M->we, M->e, out);
-            S->qscale[idx] = w * w;
-        }
-    } else if (idx < 9) {
-        const double *n = need_normals(S, 0) + 3 * (idx / 3) * st;
-        S->qdeg[idx] = 2 * dA + dB;
-        S->qscale[idx] = dot_poly(pv_slots(n, st, NULL), 2 * dA,
-                                  pv9m(S->B->ue[idx % 3], S->umax[1][idx % 3]), dB, out);
-    } else if (idx < 18) {
-        const double *n = need_normals(S, 1) + 3 * ((idx - 9) / 3) * st;
-        S->qdeg[idx] = 2 * dB + dA;
-        S->qscale[idx] = dot_poly(pv_slots(n, st, NULL), 2 * dB,
-                                  pv9m(S->A->ue[(idx - 9) % 3], S->umax[0][(idx - 9) % 3]),
-                                  dA, out);
+    pvec a, b;
+    int na, nb;
+    if (q_factors(S, idx, &a, &na, &b, &nb)) {
+        S->qdeg[idx] = na + nb;
+        S->qscale[idx] = dot_poly(a, na, b, nb, out);
     } else {
-        int of_b = idx == Q_DETB;
-        const bx_moving *M = of_b ? S->B : S->A;
-        const double *n = need_normals(S, of_b);
-        S->qdeg[idx] = 3 * M->e;
-        S->qscale[idx] = dot_poly(pv_slots(n, st, NULL), 2 * M->e,
-                                  pv9m(M->ue[0], S->umax[of_b][0]), M->e, out);
+        const bx_moving *M = idx == Q_WB2 ? S->B : S->A;
+        double w = max_abs(M->we, M->e);
+        S->qdeg[idx] = 2 * M->e;
+        bxp_sbern_mul(M->we, M->e, M->we, M->e, out);
+        S->qscale[idx] = w * w;
     }
     S->qbuilt |= 1u << idx;
     S->qcount[idx] = -1;
@@ -487,42 +503,53 @@ static double q_next_change(solver *S, int idx, double a, double stop)
     return next_change(NULL, n, &S->qcount[idx], roots, a, stop);
 }
 
-/* x_n = n . D for the axis, in Bernstein form, built when first needed. */
-static const double *need_x(solver *S, int axis)
+/*
+ * The two vector factors of x_axis = n . D = a . b (degrees na, nb), as
+ * need_x multiplies them: for a cross axis (uA_i x uB_j) . D = uA_i . (uB_j x D),
+ * with uB_j x D built here once and shared.
+ */
+static void x_factors(solver *S, int axis, pvec *a, int *na, pvec *b, int *nb)
 {
-    int st = S->stride;
-    double *out = S->xb + axis * st;
-    if (S->xbuilt & (1u << axis))
-        return out;
+    int st = S->stride, dA = S->dA, dB = S->dB, dD = S->dD;
     need_D(S);
-    int dA = S->dA, dB = S->dB, dD = S->dD;
-    pvec D = pv_slots(S->D, st, S->dmax);
+    *b = pv_slots(S->D, st, S->dmax);
+    *nb = dD;
     if (axis < 6 && S->rigid) {
         const bx_moving *M = axis < 3 ? S->A : S->B;
-        S->xdeg[axis] = M->e + dD;
-        S->xscale[axis] = dot_poly(pv9m(M->ue[axis % 3], S->umax[axis >= 3][axis % 3]),
-                                   M->e, D, dD, out);
+        *a = pv9m(M->ue[axis % 3], S->umax[axis >= 3][axis % 3]);
+        *na = M->e;
     } else if (axis < 6) {
-        int of_b = axis >= 3, d = of_b ? dB : dA;
-        const double *n = need_normals(S, of_b) + 3 * (axis % 3) * st;
-        S->xdeg[axis] = 2 * d + dD;
-        S->xscale[axis] = dot_poly(pv_slots(n, st, NULL), 2 * d, D,
-                                   dD, out);
+        int of_b = axis >= 3;
+        *a = pv_slots(need_normals(S, of_b) + 3 * (axis % 3) * st, st, NULL);
+        *na = 2 * (of_b ? dB : dA);
     } else {
-        /* (uA_i x uB_j) . D = uA_i . (uB_j x D), with uB_j x D shared. */
         int i = (axis - 6) / 3, j = (axis - 6) % 3;
         double *v = S->V + 3 * j * st;
         if (!(S->have & (HAVE_V << j))) {
             for (int r = 0; r < 3; r++) {
-                cross_row(pv9(S->B->ue[j]), dB, D, dD, r, v + r * st);
+                cross_row(pv9(S->B->ue[j]), dB, *b, dD, r, v + r * st);
                 S->vmax[j][r] = max_abs(v + r * st, dB + dD);
             }
             S->have |= HAVE_V << j;
         }
-        S->xdeg[axis] = dA + dB + dD;
-        S->xscale[axis] = dot_poly(pv9m(S->A->ue[i], S->umax[0][i]), dA,
-                                   pv_slots(v, st, S->vmax[j]), dB + dD, out);
+        *a = pv9m(S->A->ue[i], S->umax[0][i]);
+        *na = dA;
+        *b = pv_slots(v, st, S->vmax[j]);
+        *nb = dB + dD;
     }
+}
+
+/* x_n = n . D for the axis, in Bernstein form, built when first needed. */
+static const double *need_x(solver *S, int axis)
+{
+    double *out = S->xb + axis * S->stride;
+    if (S->xbuilt & (1u << axis))
+        return out;
+    pvec a, b;
+    int na, nb;
+    x_factors(S, axis, &a, &na, &b, &nb);
+    S->xdeg[axis] = na + nb;
+    S->xscale[axis] = dot_poly(a, na, b, nb, out);
     bxp_sbern_to_bern(out, S->xdeg[axis], out);
     S->xbuilt |= 1u << axis;
     return out;
@@ -639,6 +666,139 @@ static double axis_value(solver *S, int axis, double s)
              fabs(bxp_sbern_eval(q, S->qdeg[t[k].q], s));
     }
     return f;
+}
+
+/* out = sum_r |a_r| |b_r| coefficient by coefficient (scaled Bernstein). */
+BXP_INLINE void abs_dot_impl(pvec a, int n, pvec b, int m, double *out)
+{
+    DEGREE_IN_RANGE(n);
+    DEGREE_IN_RANGE(m);
+    for (int k = 0; k <= n + m; k++)
+        out[k] = 0.0;
+    for (int i = 0; i <= n; i++) {
+        double x0 = fabs(a.r[0][i]), x1 = fabs(a.r[1][i]), x2 = fabs(a.r[2][i]);
+        for (int j = 0; j <= m; j++)
+            out[i + j] += x0 * fabs(b.r[0][j]) + x1 * fabs(b.r[1][j]) +
+                          x2 * fabs(b.r[2][j]);
+    }
+}
+
+static void abs_dot(pvec a, int n, pvec b, int m, double *out)
+{
+    if (n == 2 && m == 2)
+        abs_dot_impl(a, 2, b, 2, out);
+    else if (n == 2 && m == 4)
+        abs_dot_impl(a, 2, b, 4, out);
+    else if (n == 2 && m == 6)
+        abs_dot_impl(a, 2, b, 6, out);
+    else
+        abs_dot_impl(a, n, b, m, out);
+}
+
+/* out = |a| |b| coefficient by coefficient (scaled Bernstein). */
+static void abs_mul(const double *a, int n, const double *b, int m, double *out)
+{
+    for (int k = 0; k <= n + m; k++)
+        out[k] = 0.0;
+    for (int i = 0; i <= n; i++)
+        for (int j = 0; j <= m; j++)
+            out[i + j] += fabs(a[i]) * fabs(b[j]);
+}
+
+/*
+ * The rounding level of f_axis near each s (Bernstein form on [0, 1], degree
+ * of the axis): axis_noise with each product's largest coefficients replaced
+ * by the polynomial of its factors' absolute coefficients, so that it bounds
+ * the same sums at each s.  Where the motions' coefficients are much larger
+ * than their values (a fast turn makes w large at the ends and small in
+ * between) it is far below axis_noise away from the large ends.  Terms are
+ * summed by weight, as in terms_bern.
+ */
+static void axis_noise_poly(solver *S, int axis, double *out)
+{
+    pvec a, b;
+    int na, nb, nt, m = -1;
+    x_factors(S, axis, &a, &na, &b, &nb);
+    int n = na + nb;
+    abs_dot(a, na, b, nb, out);
+    const term *t = axis_terms(S, axis, &nt);
+    double acc[3][PCAP], qm[PCAP], sum[PCAP];
+    int qd[3] = {-1, -1, -1};
+    for (int k = 0; k < nt; k++) {
+        int g = t[k].w, d;
+        if (q_factors(S, t[k].q, &a, &na, &b, &nb)) {
+            abs_dot(a, na, b, nb, qm);
+            d = na + nb;
+        } else {
+            const bx_moving *M = t[k].q == Q_WB2 ? S->B : S->A;
+            abs_mul(M->we, M->e, M->we, M->e, qm);
+            d = 2 * M->e;
+        }
+        if (qd[g] < 0) {
+            qd[g] = d;
+            for (int i = 0; i <= d; i++)
+                acc[g][i] = 0.0;
+        }
+        for (int i = 0; i <= d; i++)
+            acc[g][i] += t[k].coef * qm[i];
+    }
+    for (int g = 0; g < 3; g++) {
+        if (qd[g] < 0)
+            continue;
+        double wq[PCAP];
+        int dw;
+        if (g == W_AB) {
+            double ww[PCAP];
+            abs_mul(S->A->we, S->dA, S->B->we, S->dB, ww);
+            dw = S->dA + S->dB;
+            abs_mul(acc[g], qd[g], ww, dw, wq);
+        } else {
+            const double *w = weight(S, g, &dw);
+            abs_mul(acc[g], qd[g], w, dw, wq);
+        }
+        if (m < 0) {
+            m = qd[g] + dw;
+            for (int i = 0; i <= m; i++)
+                sum[i] = 0.0;
+        }
+        for (int i = 0; i <= m; i++)
+            sum[i] += wq[i];
+    }
+    if (m >= 0) {
+        if (m < n)
+            bxp_sbern_elevate(sum, m, n - m, sum);
+        for (int i = 0; i <= n; i++)
+            out[i] += sum[i];
+    }
+    bxp_sbern_to_bern(out, n, out);
+    for (int i = 0; i <= n; i++)
+        out[i] *= 16.0 * DBL_EPSILON;
+}
+
+/* axis_noise_poly of an axis, kept for the last axis asked. */
+static const double *need_noise_poly(solver *S, int axis)
+{
+    if (S->noise_axis != axis) {
+        axis_noise_poly(S, axis, S->noise_poly);
+        S->noise_axis = axis;
+    }
+    return S->noise_poly;
+}
+
+/* An axis whose search asks for its local rounding level. */
+typedef struct local_noise {
+    solver *S;
+    int axis;
+} local_noise;
+
+/* The largest rounding level on [lo, hi] (bxp_local_noise). */
+static double local_noise_at(void *ctx, double lo, double hi)
+{
+    const local_noise *ln = ctx;
+    int n = ln->S->xdeg[ln->axis];
+    double r[PCAP];
+    bxp_bern_restrict(need_noise_poly(ln->S, ln->axis), n, lo, hi, r);
+    return max_abs(r, n);
 }
 
 /*
@@ -785,19 +945,23 @@ static void terms_bern(solver *S, const term *t, int nt, double s, int bound,
 
 /*
  * First s in [start, stop] at which f_axis > level (want_positive) or
- * f_axis <= level (!want_positive); a piece within noise of the level counts
- * as reaching "<= level" but not "> level".  Returns 1 and *out, or 0 when
+ * f_axis <= level (!want_positive), the level being the constant level plus
+ * the polynomial lp (Bernstein form, degree of the axis) when not NULL; a
+ * piece within rounding of the level (noise, and its local level) counts as
+ * reaching "<= level" but not "> level".  Returns 1 and *out, or 0 when
  * there is none.
  */
 static int axis_first(solver *S, int axis, double start, double stop,
-                      int want_positive, double level, double noise,
-                      double *out)
+                      int want_positive, double level, const double *lp,
+                      double noise, double *out)
 {
     int nt;
     const term *t = axis_terms(S, axis, &nt);
     const double *xb = need_x(S, axis);
     int n = S->xdeg[axis];
     double a = start;
+    local_noise ln = {S, axis};
+    const bxp_local_noise local = {local_noise_at, &ln};
     for (int piece = 0; piece < 8 * (BXP_MAX_DEGREE + 1) && a <= stop; piece++) {
         double b = stop;
         for (int k = 0; k < nt; k++)
@@ -811,11 +975,12 @@ static int axis_first(solver *S, int axis, double start, double stop,
              */
             double rp, rm;
             for (int i = 0; i <= n; i++) {
-                gm[i] = -xb[i] - gb[i] - level;
-                gb[i] = xb[i] - gb[i] - level;
+                double l = lp ? level + lp[i] : level;
+                gm[i] = -xb[i] - gb[i] - l;
+                gb[i] = xb[i] - gb[i] - l;
             }
-            int fp = bxp_bern_first_tol(gb, n, a, b, 1, noise, &rp);
-            int fm = bxp_bern_first_tol(gm, n, a, fp ? rp : b, 1, noise, &rm);
+            int fp = bxp_bern_first_local(gb, n, a, b, 1, noise, &local, &rp);
+            int fm = bxp_bern_first_local(gm, n, a, fp ? rp : b, 1, noise, &local, &rm);
             if (fp || fm) {
                 *out = fm && (!fp || rm < rp) ? rm : rp;
                 return 1;
@@ -827,8 +992,8 @@ static int axis_first(solver *S, int axis, double start, double stop,
              */
             double sx = bxp_bern_eval(xb, n, a) >= 0.0 ? 1.0 : -1.0;
             for (int i = 0; i <= n; i++)
-                gb[i] = sx * xb[i] - gb[i] - level;
-            if (bxp_bern_first_tol(gb, n, a, b, 0, noise, out))
+                gb[i] = sx * xb[i] - gb[i] - (lp ? level + lp[i] : level);
+            if (bxp_bern_first_local(gb, n, a, b, 0, noise, &local, out))
                 return 1;
         }
         if (b >= stop)
@@ -845,9 +1010,11 @@ static int axis_first(solver *S, int axis, double start, double stop,
  * for any signs sigma_k (|p| <= sum |p_i| B_i, and -|q| <= -sigma q), exact
  * where x and the q_k keep one sign; sigma_k is the sign of q_k at the
  * middle.  Returns 1 when the bound is <= level everywhere, 0 when it does
- * not decide.
+ * not decide.  With lp (Bernstein form, degree of the axis) the level is
+ * level + lp(s).
  */
-static int axis_below(solver *S, int axis, double a, double c, double level)
+static int axis_below(solver *S, int axis, double a, double c, double level,
+                      const double *lp)
 {
     int nt;
     const term *t = axis_terms(S, axis, &nt);
@@ -855,6 +1022,9 @@ static int axis_below(solver *S, int axis, double a, double c, double level)
     int n = S->xdeg[axis];
     double xr[PCAP], sum[PCAP];
     terms_bern(S, t, nt, 0.5 * (a + c), 0, n, sum);
+    if (lp)
+        for (int i = 0; i <= n; i++)
+            sum[i] += lp[i];
     /* The bound on all of [0, 1] already holds on [a, c]. */
     int whole = 1, pos = 1, neg = 1;
     for (int i = 0; i <= n; i++) {
@@ -912,34 +1082,44 @@ static int axis_above(solver *S, int axis, double a, double c, double level)
 /*
  * When the contact that started at tau ends on this axis: the first s at
  * which f_axis > 0 after it has really gone below zero.  An axis touching at
- * tau (|f| within rounding) must first reach -noise; if it rises above
- * +noise before that, the contact was a graze and ends where it rises.
- * With bound set, axis_below is tried first and may show there is none
- * before stop without a search (the answer is the same either way).
+ * tau (|f| within its rounding level N(s), axis_noise_poly) must first reach
+ * -N; if it rises above +N before that, the contact was a graze and ends
+ * where it rises.  With bound set, axis_below is tried first and may show
+ * there is none before stop without a search (the answer is the same either
+ * way).
  */
 static int axis_exit(solver *S, int axis, double tau, double stop, int bound,
                      double *out)
 {
-    double noise = axis_noise(S, axis), deep = 0.0, up;
-    if (bound && axis_below(S, axis, tau, stop, -noise))
+    double noise = axis_noise(S, axis), deep = 0.0, up, f;
+    if (bound && axis_below(S, axis, tau, stop, -noise, NULL))
         return 0;
-    if (axis_value(S, axis, tau) < -noise)
-        return axis_first(S, axis, tau, stop, 1, 0.0, noise, out);
+    if ((f = axis_value(S, axis, tau)) < -noise)
+        return axis_first(S, axis, tau, stop, 1, 0.0, NULL, noise, out);
+    int n = S->xdeg[axis];
+    const double *np = need_noise_poly(S, axis);
+    double lp[PCAP], lm[PCAP];
+    for (int i = 0; i <= n; i++) {
+        lp[i] = np[i];
+        lm[i] = -np[i];
+    }
+    if (f < -bxp_bern_eval(lp, n, tau))
+        return axis_first(S, axis, tau, stop, 1, 0.0, NULL, noise, out);
     /*
-     * Where it first sinks to -noise (usually just after tau), then whether
-     * it rises to +noise before that: only the short stretch to the sinking
-     * point can hold a rise, and it is searched only when the upper bound
-     * there does not already stay below +noise.
+     * Where it first sinks to -N (usually just after tau), then whether it
+     * rises to +N before that: only the short stretch to the sinking point
+     * can hold a rise, and it is searched only when the upper bound there
+     * does not already stay below +N.
      */
-    int sinks = axis_first(S, axis, tau, stop, 0, -noise, noise, &deep);
-    int may_graze = !(sinks && axis_below(S, axis, tau, deep, noise));
-    if (may_graze && axis_first(S, axis, tau, sinks ? deep : stop, 1, noise, noise, &up) &&
+    int sinks = axis_first(S, axis, tau, stop, 0, 0.0, lm, noise, &deep);
+    int may_graze = !(sinks && axis_below(S, axis, tau, deep, 0.0, lp));
+    if (may_graze && axis_first(S, axis, tau, sinks ? deep : stop, 1, 0.0, lp, noise, &up) &&
         (!sinks || up < deep)) {
         *out = up;
         return 1;
     }
     if (sinks)
-        return axis_first(S, axis, deep, stop, 1, 0.0, noise, out);
+        return axis_first(S, axis, deep, stop, 1, 0.0, NULL, noise, out);
     return 0;
 }
 
@@ -1862,6 +2042,7 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
     S.have = 0;
     S.qbuilt = S.xbuilt = S.noisebuilt = S.termsbuilt = 0;
     S.tbuilt = 0;
+    S.noise_axis = -1;
     for (int k = 0; k < 3; k++)
         for (int r = 0; r < 3; r++) {
             S.umax[0][k][r] = max_abs(A.ue[k][r], A.e);
@@ -1901,7 +2082,7 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
                 next = 2.0;
                 break;
             }
-            if (!axis_first(&S, axis, tau, 1.0, 0, 0.0, noise, &r)) {
+            if (!axis_first(&S, axis, tau, 1.0, 0, 0.0, NULL, noise, &r)) {
                 next = 2.0; /* separates through the end */
                 break;
             }

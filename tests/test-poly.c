@@ -455,6 +455,59 @@ static void test_first(void)
         diag("found %d s = %.17g", fb, sb);
 }
 
+/* A local rounding level for bxp_bern_first_local: a constant, and the calls. */
+struct fixed_level {
+    double level;
+    int calls;
+};
+
+static double fixed_level_at(void *ctx, double lo, double hi)
+{
+    struct fixed_level *f = ctx;
+    (void)lo;
+    (void)hi;
+    f->calls++;
+    return f->level;
+}
+
+/*
+ * Polynomials small against the global rounding level but well above their
+ * local one (1e-9 (0.5 - s) and 1e-9 (s - 0.5) with noise 1e-6, local level
+ * 1e-20): with the global level alone the whole piece counts as zero, so
+ * "<= 0" is found at the start and "> 0" nowhere; with the local level both
+ * are found at the root.  The local level is only asked about pieces within
+ * the global one.
+ */
+static void test_first_local(void)
+{
+    double down[2] = {0.5e-9, -0.5e-9}, up[2] = {-0.5e-9, 0.5e-9}, s = -1.0;
+    struct fixed_level tight = {1e-20, 0}, never = {1e-20, 0};
+    const bxp_local_noise lt = {fixed_level_at, &tight}, ln = {fixed_level_at, &never};
+
+    int f = bxp_bern_first_tol(down, 1, 0.0, 1.0, 0, 1e-6, &s);
+    ok(f == 1 && s == 0.0, "first <= 0 within the global level: at the start (%d, %g)", f, s);
+    f = bxp_bern_first_tol(up, 1, 0.0, 1.0, 1, 1e-6, &s);
+    ok(f == 0, "first > 0 within the global level: none (%d)", f);
+
+    s = -1.0;
+    f = bxp_bern_first_local(down, 1, 0.0, 1.0, 0, 1e-6, &lt, &s);
+    ok(f == 1 && fabs(s - 0.5) <= 1e-15 && tight.calls > 0,
+       "first <= 0 with a local level: the root (%d, %.17g, %d calls)", f, s, tight.calls);
+    s = -1.0;
+    f = bxp_bern_first_local(up, 1, 0.0, 1.0, 1, 1e-6, &lt, &s);
+    ok(f == 1 && fabs(s - 0.5) <= 1e-15, "first > 0 with a local level: the root (%d, %.17g)",
+       f, s);
+
+    /* Far above the global level the local one is never asked. */
+    down[0] = 0.5e-3;
+    down[1] = -0.5e-3;
+    s = -1.0;
+    f = bxp_bern_first_local(down, 1, 0.0, 1.0, 0, 1e-6, &ln, &s);
+    ok(f == 1 && fabs(s - 0.5) <= 1e-15 && never.calls == 0,
+       "a polynomial above the global level: the root, local level not asked (%d calls)",
+       never.calls);
+}
+
 /*
  * Runs bxp_bern_roots on [a, c] and checks the answer against the chosen
  * roots want[0..nwant-1] (ascending), root k within tol[k].  Strict: exactly
@@ -807,6 +860,7 @@ int main(void)
     test_products();
     test_restrict();
     test_first();
+    test_first_local();
     test_roots();
     return tap_failures() ? 1 : 0;
 }
