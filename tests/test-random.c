@@ -4,8 +4,9 @@
  * of degree 1, 2, 4 and 6 to 8, the highest from quaternion paths of degree
  * 3 and 4 as a chain of joints gives them; static against moving; affine
  * motions, also turned by a rational rotation, which makes w vary; plates,
- * near grazes and brief clips; intervals other than [0, 1]; length scales
- * around 1e-3 and 1e3).
+ * near grazes and brief clips; fast turns, up to about 330 degrees within
+ * the interval, alone and under grazes; intervals other than [0, 1]; length
+ * scales around 1e-3 and 1e3).
  *
  * The solver's promise is checked, not bit equality:
  *   1. overlap at t0 agrees unless the boxes touch there within 1e-9 size;
@@ -154,12 +155,14 @@ enum kind {
     K_SEXTIC,
     K_OCTIC,
     K_SPUN_AFFINE,
+    K_FAST_TURN,
     K_COUNT
 };
 
 static const char *const kind_name[K_COUNT] = {
     "linear", "static-vs-moving", "quadratic-rigid", "quartic-rigid",
-    "affine", "plates", "graze", "sextic-rigid", "octic-rigid", "spun-affine"};
+    "affine", "plates", "graze", "sextic-rigid", "octic-rigid", "spun-affine",
+    "fast-turn"};
 
 typedef struct body {
     double ext[3], off[3]; /* box extents, centre offset from local origin */
@@ -221,6 +224,29 @@ static void make_body(body *b, double S, double L, int rot_kind, int pdeg,
             rand_quat(b->q[k], h * share[k - 1] / sum / Lk);
         }
     }
+}
+
+/*
+ * A turn of up to about 330 degrees, most of it near tau = 0: q1
+ * perpendicular to q0 and 1 / L to 9 / L long, so that
+ * |q|^2 = 1 + |q1|^2 tau^2 grows up to about 140 times from its least value
+ * (w, and with it the motion's coefficients, far larger at the ends than
+ * in between).
+ */
+static void fast_turn(body *b, double L)
+{
+    double d = 0.0, n = 0.0;
+    rand_quat(b->q[1], 1.0);
+    for (int i = 0; i < 4; i++)
+        d += b->q[1][i] * b->q[0][i];
+    for (int i = 0; i < 4; i++) {
+        b->q[1][i] -= d * b->q[0][i];
+        n += b->q[1][i] * b->q[1][i];
+    }
+    n = sqrt(n);
+    double len = n > 1e-6 ? urange(1.0, 9.0) / (L * n) : 0.0;
+    for (int i = 0; i < 4; i++)
+        b->q[1][i] *= len;
 }
 
 /* Build body b's motion so that its box centre is at c at tau = 0. */
@@ -328,7 +354,10 @@ static void make_scene(scene *sc, int kind)
     else
         sc->tc = sc->t0 - urange(0, 0.3) * L;
 
-    int kb = kind == K_GRAZE ? (int)(uni() * 6) % 6 : kind;
+    /* grazes are built on the first six kinds and on fast turns */
+    static const int graze_base[7] = {K_LINEAR, K_STATIC, K_QUADRATIC, K_QUARTIC,
+                                      K_AFFINE, K_PLATE, K_FAST_TURN};
+    int kb = kind == K_GRAZE ? graze_base[(int)(uni() * 7) % 7] : kind;
     switch (kb) {
     case K_LINEAR:
         make_body(&sc->a, S, L, 0, 1, 0);
@@ -382,6 +411,13 @@ static void make_scene(scene *sc, int kind)
         make_body(&sc->b, S, L, chance(0.5) ? 4 : 3, chance(0.5) ? 0 : 2, 0);
         if (sc->b.rot_kind == 4)
             sc->b.pdeg = 0;
+        break;
+    case K_FAST_TURN:
+        make_body(&sc->a, S, L, 1, 2, 0);
+        make_body(&sc->b, S, L, 1, chance(0.3) ? 0 : 2, 0);
+        fast_turn(&sc->a, L);
+        if (chance(0.7))
+            fast_turn(&sc->b, L);
         break;
     default: /* K_PLATE */
         make_body(&sc->a, S, L, 1, 2, chance(0.7));
