@@ -745,17 +745,14 @@ static void axis_noise_poly(solver *S, int axis, double *out)
     for (int g = 0; g < 3; g++) {
         if (qd[g] < 0)
             continue;
-        double wq[PCAP];
+        double wq[PCAP], ww[PCAP];
         int dw;
-        if (g == W_AB) {
-            double ww[PCAP];
+        const double *w = weight(S, g, &dw);
+        if (g == W_AB) { /* |wA| |wB|, not the computed product wA wB */
             abs_mul(S->A->we, S->dA, S->B->we, S->dB, ww);
-            dw = S->dA + S->dB;
-            abs_mul(acc[g], qd[g], ww, dw, wq);
-        } else {
-            const double *w = weight(S, g, &dw);
-            abs_mul(acc[g], qd[g], w, dw, wq);
+            w = ww;
         }
+        abs_mul(acc[g], qd[g], w, dw, wq);
         if (m < 0) {
             m = qd[g] + dw;
             for (int i = 0; i <= m; i++)
@@ -1094,17 +1091,15 @@ static int axis_exit(solver *S, int axis, double tau, double stop, int bound,
     double noise = axis_noise(S, axis), deep = 0.0, up, f;
     if (bound && axis_below(S, axis, tau, stop, -noise, NULL))
         return 0;
-    if ((f = axis_value(S, axis, tau)) < -noise)
-        return axis_first(S, axis, tau, stop, 1, 0.0, NULL, noise, out);
+    /* Below minus the global level, or else the local one (built only then). */
     int n = S->xdeg[axis];
-    const double *np = need_noise_poly(S, axis);
-    double lp[PCAP], lm[PCAP];
-    for (int i = 0; i <= n; i++) {
-        lp[i] = np[i];
-        lm[i] = -np[i];
-    }
-    if (f < -bxp_bern_eval(lp, n, tau))
+    f = axis_value(S, axis, tau);
+    if (f < -noise || f < -bxp_bern_eval(need_noise_poly(S, axis), n, tau))
         return axis_first(S, axis, tau, stop, 1, 0.0, NULL, noise, out);
+    const double *lp = need_noise_poly(S, axis); /* built just above */
+    double lm[PCAP];
+    for (int i = 0; i <= n; i++)
+        lm[i] = -lp[i];
     /*
      * Where it first sinks to -N (usually just after tau), then whether it
      * rises to +N before that: only the short stretch to the sinking point
