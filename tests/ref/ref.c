@@ -312,7 +312,7 @@ static double horner_comp(const double *a, int stride, int n, double x)
     return s + c;
 }
 
-static void motion_at(const boxtoi_motion *m, double t, double r[4][4])
+void ref_motion_at(const boxtoi_motion *m, double t, double r[4][4])
 {
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 4; j++)
@@ -323,7 +323,7 @@ void ref_apply(const boxtoi_motion *m, double t, const double p[3],
                double out[3])
 {
     double r[4][4];
-    motion_at(m, t, r);
+    ref_motion_at(m, t, r);
     for (int i = 0; i < 3; i++)
         out[i] = (r[i][0] * p[0] + r[i][1] * p[1] + r[i][2] * p[2] + r[i][3]) /
                  r[3][3];
@@ -333,7 +333,7 @@ static void pp_at(const boxtoi_box *b, const boxtoi_motion *m, double t,
                   pp *out)
 {
     double r[4][4];
-    motion_at(m, t, r);
+    ref_motion_at(m, t, r);
     double w = r[3][3];
     for (int i = 0; i < 3; i++) {
         out->o[i] = (r[i][0] * b->lo[0] + r[i][1] * b->lo[1] +

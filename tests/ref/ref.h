@@ -107,6 +107,10 @@ double ref_max_axis_value_at(const boxtoi_query *q, double ta, double tb,
 double ref_point_box_distance(const boxtoi_box *box, const boxtoi_motion *m,
                               double t, const double p[3]);
 
+/* M(t), each entry by compensated Horner (accurate where powers of a t far
+ * from 0 cancel). */
+void ref_motion_at(const boxtoi_motion *m, double t, double r[4][4]);
+
 /* World position of local point p at time t (own evaluation of M(t)). */
 void ref_apply(const boxtoi_motion *m, double t, const double p[3],
                double out[3]);
