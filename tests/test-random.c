@@ -459,10 +459,10 @@ enum verdict { V_AGREE, V_GRAZE, V_DISAGREE };
 
 /*
  * The contact normal that the features of r define at time t, from the
- * query's motions alone (evaluated by the reference): a face's normal is the cross product of the world
- * directions of its two edges, and two edges give the cross product of
- * their directions.  Unit length, sign not fixed; 0 when it is not defined
- * (parallel edges).
+ * query's motions alone (evaluated by the reference): a face's normal is
+ * the cross product of the world directions of its two edges, and two edges
+ * give the cross product of their directions.  Unit length, sign not fixed;
+ * 0 when it is not defined (parallel edges).
  */
 static int feature_normal(const boxtoi_query *q, const boxtoi_result *r, double t,
                           double n[3])
@@ -473,17 +473,19 @@ static int feature_normal(const boxtoi_query *q, const boxtoi_result *r, double 
     if (r->kind == BOXTOI_EDGE_EDGE) {
         for (int b = 0; b < 2; b++) {
             const boxtoi_feature *f = b ? &r->feature_b : &r->feature_a;
+            const double(*e)[4] = b ? eb : ea;
             int j = f->side[0] == 0 ? 0 : f->side[1] == 0 ? 1 : 2;
             for (int i = 0; i < 3; i++)
-                u[b][i] = b ? eb[i][j] : ea[i][j];
+                u[b][i] = e[i][j];
         }
     } else {
         int of_b = r->kind == BOXTOI_VERTEX_FACE;
         const boxtoi_feature *f = of_b ? &r->feature_b : &r->feature_a;
+        const double(*e)[4] = of_b ? eb : ea;
         int j = f->side[0] != 0 ? 0 : f->side[1] != 0 ? 1 : 2;
         for (int b = 0; b < 2; b++)
             for (int i = 0; i < 3; i++)
-                u[b][i] = of_b ? eb[i][(j + 1 + b) % 3] : ea[i][(j + 1 + b) % 3];
+                u[b][i] = e[i][(j + 1 + b) % 3];
     }
     tu_cross(u[0], u[1], n);
     double len = tu_norm(n), scale = tu_norm(u[0]) * tu_norm(u[1]);
