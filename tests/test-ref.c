@@ -310,6 +310,60 @@ static void test_rotation(void)
     ok(!ra.inconsistent, "rotating bar: consistent timeline");
 }
 
+/* The rotation about z by q(t) = (1, 0, 0, k (2 t - 1)), no translation:
+ * Rq = [qw^2 - qz^2, -2 qw qz, 0; 2 qw qz, qw^2 - qz^2, 0; 0, 0, w] with
+ * w = qw^2 + qz^2, qw = 1. */
+static void spin_motion(boxtoi_motion *m, double k)
+{
+    const double qz[3] = {-k, 2 * k, 0}, qz2[3] = {k * k, -4 * k * k, 4 * k * k};
+    memset(m, 0, sizeof *m);
+    m->degree = 2;
+    for (int j = 0; j < 3; j++) {
+        double qw2 = j == 0 ? 1.0 : 0.0;
+        m->c[j][0][0] = qw2 - qz2[j];
+        m->c[j][0][1] = -2 * qz[j];
+        m->c[j][1][0] = 2 * qz[j];
+        m->c[j][1][1] = qw2 - qz2[j];
+        m->c[j][2][2] = qw2 + qz2[j];
+        m->c[j][3][3] = qw2 + qz2[j];
+    }
+}
+
+/*
+ * Nearly full turns: a bar spun by 4 atan(20), about 349 degrees, and a
+ * slab spun as far the other way (spin_motion with k = 20 and -20), so that
+ * in the slab's frame the bar turns by a = 4 atan(k (2 t - 1)); w is 401
+ * times larger at the ends of the interval than in its middle, and the
+ * event polynomials' coefficients dwarf their values there.  The bar (half
+ * lengths 2 and 0.1) reaches out along the slab's normal by
+ * R cos(a + pi + phi) near a = -pi (R = sqrt(4.01), phi = atan(0.05)); the
+ * slab's face at d = R (1 - 1e-4) is touched from a = -pi - phi - acos(d / R)
+ * to a = -pi - phi + acos(d / R).
+ */
+static void test_fast_turn(void)
+{
+    const double k = 20.0, R = sqrt(4.01), phi = atan(0.05), d = R * (1.0 - 1e-4);
+    const double pi = acos(-1.0);
+    boxtoi_query q;
+    ref_answer ra;
+    memset(&q, 0, sizeof q);
+    set_box(&q.a, -2, -0.1, -0.5, 2, 0.1, 0.5);
+    set_box(&q.b, d, -5, -5, d + 1, 5, 5);
+    spin_motion(&q.motion_a, k);
+    spin_motion(&q.motion_b, -k);
+    q.t0 = 0;
+    q.t1 = 1;
+    ref_solve(&q, 1e-9, &ra);
+    double c = acos(d / R);
+    /* tan(a / 4) = k (2 t - 1) */
+    double tc = (tan((-pi - phi - c) / 4) / k + 1) / 2;
+    double te = (tan((-pi - phi + c) / 4) / k + 1) / 2;
+    ok(ra.hit, "nearly full turns: hit");
+    is_double(ra.toi, tc, 1e-12, "nearly full turns: the bar reaches the slab");
+    is_double(ra.exit, te, 1e-12, "nearly full turns: and leaves it");
+    ok(!ra.inconsistent, "nearly full turns: consistent timeline");
+}
+
 /* Motion coefficients in powers of an absolute time far from the interval
  * (heavy cancellation): the head-on case shifted to t ~ 1000. */
 static void test_far_interval(void)
@@ -344,6 +398,7 @@ int main(void)
     test_edge_edge();
     test_plate();
     test_rotation();
+    test_fast_turn();
     test_far_interval();
     return tap_failures() ? 1 : 0;
 }

@@ -905,6 +905,8 @@ static double pv_maxabs(const poly *a)
 typedef struct ctx {
     const boxtoi_query *q;
     double t0, len, size;
+    double pt0, plen;  /* the piece being searched (ref_pieces) */
+    double pa, pw;     /* the same in s: start and width */
     int nevents, overflow, nroots;
     double ev[REF_MAX_EVENTS]; /* in s */
 } ctx;
@@ -915,12 +917,30 @@ static void add_event(ctx *cx, double s)
         cx->overflow = 1;
         return;
     }
-    cx->ev[cx->nevents++] = s;
+    cx->ev[cx->nevents++] = cx->pa + cx->pw * s;
 }
 
-static int tol_in01(double x)
+static int tol_in01(double x, double tol)
 {
-    return x >= -FEATURE_TOL && x <= 1.0 + FEATURE_TOL;
+    return x >= -tol && x <= 1.0 + tol;
+}
+
+/*
+ * What a check finds at a root: no event; an event (the point within the
+ * features, to FEATURE_TOL, and on both, to 1e-6 of the size); or a point
+ * near the features (to NEAR_TOL) but off them by more than that, which a
+ * more accurate root may make an event.
+ */
+enum { CHECK_NO, CHECK_EVENT, CHECK_NEAR };
+#define NEAR_TOL 1e-4
+
+static int check_code(const ctx *cx, double x, double y, double off)
+{
+    if (!tol_in01(x, NEAR_TOL) || !tol_in01(y, NEAR_TOL))
+        return CHECK_NO;
+    if (tol_in01(x, FEATURE_TOL) && tol_in01(y, FEATURE_TOL) && off <= 1e-6 * cx->size)
+        return CHECK_EVENT;
+    return CHECK_NEAR;
 }
 
 /* Vertex vbits of box X (a = 1: A) on face (axis, side) of the other box. */
@@ -928,7 +948,7 @@ static int check_vertex_face(const ctx *cx, double s, int x_is_a, int vbits,
                              int axis, int side)
 {
     pp a, b;
-    double t = cx->t0 + cx->len * s;
+    double t = cx->pt0 + cx->plen * s;
     pp_at(&cx->q->a, &cx->q->motion_a, t, &a);
     pp_at(&cx->q->b, &cx->q->motion_b, t, &b);
     const pp *X = x_is_a ? &a : &b, *Y = x_is_a ? &b : &a;
@@ -940,21 +960,19 @@ static int check_vertex_face(const ctx *cx, double s, int x_is_a, int vbits,
     double g11 = dot3(f1, f1), g12 = dot3(f1, f2), g22 = dot3(f2, f2);
     double det = g11 * g22 - g12 * g12;
     if (!(det > 1e-20 * g11 * g22) || det <= 0.0)
-        return 0;
+        return CHECK_NO;
     double b1 = dot3(f1, r), b2 = dot3(f2, r);
     double al = (b1 * g22 - b2 * g12) / det;
     double be = (g11 * b2 - g12 * b1) / det;
-    if (!tol_in01(al) || !tol_in01(be))
-        return 0;
     for (int c = 0; c < 3; c++)
         r[c] -= al * f1[c] + be * f2[c];
-    return norm3(r) <= 1e-6 * cx->size;
+    return check_code(cx, al, be, norm3(r));
 }
 
 static int check_edge_edge(const ctx *cx, double s, int ea, int eb)
 {
     pp a, b;
-    double t = cx->t0 + cx->len * s;
+    double t = cx->pt0 + cx->plen * s;
     pp_at(&cx->q->a, &cx->q->motion_a, t, &a);
     pp_at(&cx->q->b, &cx->q->motion_b, t, &b);
     double p[3], e[3], qq[3], f[3], r[3];
@@ -965,16 +983,100 @@ static int check_edge_edge(const ctx *cx, double s, int ea, int eb)
     double ee = dot3(e, e), ef = dot3(e, f), ff = dot3(f, f);
     double det = ee * ff - ef * ef;
     if (!(det > 1e-20 * ee * ff) || det <= 0.0)
-        return 0;
+        return CHECK_NO;
     double b1 = dot3(e, r), b2 = -dot3(f, r);
     double u = (b1 * ff + ef * b2) / det;
     double v = (ee * b2 + ef * b1) / det;
-    if (!tol_in01(u) || !tol_in01(v))
-        return 0;
     double d[3];
     for (int c = 0; c < 3; c++)
         d[c] = p[c] + u * e[c] - qq[c] - v * f[c];
-    return norm3(d) <= 1e-6 * cx->size;
+    return check_code(cx, u, v, norm3(d));
+}
+
+/*
+ * Event roots refined on the geometry.  An event polynomial's coefficients
+ * carry rounding errors of the size of its largest terms; a fast turn makes
+ * those far larger than its values near a root (w is large at the ends of
+ * the interval and small in between), which can move the root by more than
+ * the event check accepts.  The same event is the zero of a gap evaluated
+ * straight from the poses (compensated motion evaluation): the distance of
+ * the vertex from the face's plane, or of the two edges' lines along their
+ * common normal, each times the length of that (unnormalised) normal.
+ */
+static double vertex_face_gap(const ctx *cx, double s, int x_is_a, int vbits,
+                              int axis, int side)
+{
+    pp a, b;
+    double t = cx->pt0 + cx->plen * s, v[3], qq[3], f1[3], f2[3], n[3];
+    pp_at(&cx->q->a, &cx->q->motion_a, t, &a);
+    pp_at(&cx->q->b, &cx->q->motion_b, t, &b);
+    pp_vertex(x_is_a ? &a : &b, vbits, v);
+    pp_face(x_is_a ? &b : &a, 2 * axis + side, qq, f1, f2);
+    cross3(n, f1, f2);
+    for (int c = 0; c < 3; c++)
+        v[c] -= qq[c];
+    return dot3(n, v);
+}
+
+static double edge_edge_gap(const ctx *cx, double s, int ea, int eb)
+{
+    pp a, b;
+    double t = cx->pt0 + cx->plen * s, p[3], e[3], qq[3], f[3], m[3];
+    pp_at(&cx->q->a, &cx->q->motion_a, t, &a);
+    pp_at(&cx->q->b, &cx->q->motion_b, t, &b);
+    pp_edge(&a, ea, p, e);
+    pp_edge(&b, eb, qq, f);
+    cross3(m, e, f);
+    for (int c = 0; c < 3; c++)
+        qq[c] -= p[c];
+    return dot3(m, qq);
+}
+
+/* One gap: a vertex-face pair (kind 0: x_is_a, vbits, axis, side) or an
+ * edge pair (kind 1: the two edges). */
+typedef struct gap_of {
+    int kind, arg[4];
+} gap_of;
+
+static double gap_at(const ctx *cx, const gap_of *g, double s)
+{
+    return g->kind == 0
+               ? vertex_face_gap(cx, s, g->arg[0], g->arg[1], g->arg[2], g->arg[3])
+               : edge_edge_gap(cx, s, g->arg[0], g->arg[1]);
+}
+
+/*
+ * The root s of an event polynomial, moved to the zero of its gap in the
+ * nearest bracket around s (half widths 1e-12 to 1e-4) at whose ends the
+ * gap has opposite signs, by bisection; s itself when there is none (a
+ * double root: a graze).
+ */
+static double refine_root(const ctx *cx, const gap_of *g, double s)
+{
+    for (double h = 1e-12; h <= 1e-4; h *= 10.0) {
+        double lo = s - h > 0.0 ? s - h : 0.0, hi = s + h < 1.0 ? s + h : 1.0;
+        double flo = gap_at(cx, g, lo), fhi = gap_at(cx, g, hi);
+        if (flo == 0.0)
+            return lo;
+        if (fhi == 0.0)
+            return hi;
+        if ((flo < 0.0) == (fhi < 0.0))
+            continue;
+        for (int it = 0; it < 80; it++) {
+            double mid = 0.5 * (lo + hi), f;
+            if (!(mid > lo && mid < hi))
+                break;
+            f = gap_at(cx, g, mid);
+            if (f == 0.0)
+                return mid;
+            if ((f < 0.0) == (flo < 0.0))
+                lo = mid;
+            else
+                hi = mid;
+        }
+        return 0.5 * (lo + hi);
+    }
+    return s;
 }
 
 static void vertex_face_events(ctx *cx, const sbox *X, const sbox *Y, int x_is_a)
@@ -1012,10 +1114,17 @@ static void vertex_face_events(ctx *cx, const sbox *X, const sbox *Y, int x_is_a
                     continue;
                 int nr = ref_poly_roots(f.a, f.n, 0.0, 1.0, roots);
                 cx->nroots += nr;
-                for (int r = 0; r < nr; r++)
-                    if (roots[r] > 0.0 &&
-                        check_vertex_face(cx, roots[r], x_is_a, vb, i, side))
-                        add_event(cx, roots[r]);
+                gap_of g = {0, {x_is_a, vb, i, side}};
+                for (int r = 0; r < nr; r++) {
+                    double e = roots[r];
+                    int c = check_vertex_face(cx, e, x_is_a, vb, i, side);
+                    if (c == CHECK_NEAR) {
+                        e = refine_root(cx, &g, e);
+                        c = check_vertex_face(cx, e, x_is_a, vb, i, side);
+                    }
+                    if (e > 0.0 && c == CHECK_EVENT)
+                        add_event(cx, e);
+                }
             }
         }
     }
@@ -1060,10 +1169,17 @@ static void edge_edge_events(ctx *cx, const sbox *A, const sbox *B)
                         continue;
                     int nr = ref_poly_roots(f.a, f.n, 0.0, 1.0, roots);
                     cx->nroots += nr;
-                    for (int r = 0; r < nr; r++)
-                        if (roots[r] > 0.0 &&
-                            check_edge_edge(cx, roots[r], 4 * i + ea, 4 * l + eb))
-                            add_event(cx, roots[r]);
+                    gap_of g = {1, {4 * i + ea, 4 * l + eb, 0, 0}};
+                    for (int r = 0; r < nr; r++) {
+                        double e = roots[r];
+                        int c = check_edge_edge(cx, e, 4 * i + ea, 4 * l + eb);
+                        if (c == CHECK_NEAR) {
+                            e = refine_root(cx, &g, e);
+                            c = check_edge_edge(cx, e, 4 * i + ea, 4 * l + eb);
+                        }
+                        if (e > 0.0 && c == CHECK_EVENT)
+                            add_event(cx, e);
+                    }
                 }
         }
 }
@@ -1084,6 +1200,46 @@ static int motion_ok(const boxtoi_motion *m)
                 if (!isfinite(m->c[k][i][j]))
                     return 0;
     return 1;
+}
+
+/*
+ * How many equal pieces to search for events in.  A motion whose w varies
+ * much over the interval (a fast turn) has event polynomials whose
+ * coefficients, in powers of the interval's own parameter, dwarf their
+ * values where w is small; re-expanded over a piece on which w varies
+ * little (sbox_build shifts in double-double) they do not.  From w sampled
+ * at 129 points: the fewest pieces, a power of two up to 64, on each of
+ * which neither motion's |w| varies by more than a factor of 16 between the
+ * samples it holds.
+ */
+#define REF_SAMPLES 128
+static int ref_pieces(const boxtoi_query *q)
+{
+    double wa[REF_SAMPLES + 1], wb[REF_SAMPLES + 1], m[4][4];
+    for (int i = 0; i <= REF_SAMPLES; i++) {
+        double t = q->t0 + (q->t1 - q->t0) * i / REF_SAMPLES;
+        ref_motion_at(&q->motion_a, t, m);
+        wa[i] = fabs(m[3][3]);
+        ref_motion_at(&q->motion_b, t, m);
+        wb[i] = fabs(m[3][3]);
+    }
+    int n;
+    for (n = 1; n < 64; n *= 2) {
+        int even = 1, per = REF_SAMPLES / n;
+        for (int k = 0; k < n && even; k++) {
+            double lo[2] = {INFINITY, INFINITY}, hi[2] = {0.0, 0.0};
+            for (int i = k * per; i <= (k + 1) * per; i++) {
+                lo[0] = fmin(lo[0], wa[i]);
+                hi[0] = fmax(hi[0], wa[i]);
+                lo[1] = fmin(lo[1], wb[i]);
+                hi[1] = fmax(hi[1], wb[i]);
+            }
+            even = hi[0] <= 16.0 * lo[0] && hi[1] <= 16.0 * lo[1];
+        }
+        if (even)
+            break;
+    }
+    return n;
 }
 
 int ref_solve(const boxtoi_query *q, double deep_tol, ref_answer *out)
@@ -1111,9 +1267,14 @@ int ref_solve(const boxtoi_query *q, double deep_tol, ref_answer *out)
     cx->size = ref_size(q, q->t0);
     out->size = cx->size;
 
-    if (cx->len > 0.0) {
-        sbox_build(&q->a, &q->motion_a, q->t0, cx->len, A);
-        sbox_build(&q->b, &q->motion_b, q->t0, cx->len, B);
+    int npieces = cx->len > 0.0 ? ref_pieces(q) : 0;
+    for (int k = 0; k < npieces; k++) {
+        cx->pa = (double)k / npieces;
+        cx->pw = 1.0 / npieces;
+        cx->pt0 = k == 0 ? q->t0 : q->t0 + cx->len * cx->pa;
+        cx->plen = (k + 1 == npieces ? q->t1 : q->t0 + cx->len * (cx->pa + cx->pw)) - cx->pt0;
+        sbox_build(&q->a, &q->motion_a, cx->pt0, cx->plen, A);
+        sbox_build(&q->b, &q->motion_b, cx->pt0, cx->plen, B);
         vertex_face_events(cx, A, B, 1);
         vertex_face_events(cx, B, A, 0);
         edge_edge_events(cx, A, B);

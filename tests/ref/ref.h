@@ -13,7 +13,11 @@
  * With the denominators w(t) cleared every event is a polynomial in t; its
  * real roots come from recursive isolation through the roots of the
  * derivatives (power form on the interval mapped to [0, 1]), so roots that
- * lie very close together are separated.  Between two consecutive valid
+ * lie very close together are separated.  Where w varies much over the
+ * interval (a fast turn) the events are sought on equal pieces of it, the
+ * motion re-expanded over each, and a root that lands near its features but
+ * off them is refined on the event's gap evaluated from the poses.
+ * Between two consecutive valid
  * events the overlap state cannot change, which gives a full timeline of
  * contact over the interval.
  *
