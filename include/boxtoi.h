@@ -26,10 +26,12 @@
  * where the face named is chosen from the geometry alone; a graze may name
  * other features).  "The same" is within the tolerances above: each answer's
  * normal is the one at its own time, so a fast turn parts the two by as much
- * as it turns the features in between.  The promise is tested for rigid
- * motions turning up to about 330 degrees within the interval; nearer a full
- * turn the motion's coefficients dwarf its values, and rounding can let boxes
- * still about 1e-8 of their size apart count as touching.
+ * as it turns the features in between.  A motion whose w varies much over
+ * the interval (a rigid motion turning nearly a full turn) is solved piece
+ * by piece, re-expanded over each; the promise is tested for rigid motions
+ * turning up to about 357 degrees within the interval.  Nearer a full turn
+ * the motion may be refused as singular within rounding: give it a shorter
+ * interval.
  *
  * All functions are reentrant: no global mutable state, no heap allocation,
  * nothing printed.  Units are the caller's: lengths in whatever unit the

@@ -55,6 +55,16 @@ typedef struct bx_pose {
 int bx_rescale(boxtoi_motion *motion, double t0, double t1);
 
 /**
+ * The motion over [a, a + len] as a motion of u in [0, 1]: out(u) =
+ * motion(a + len u), its coefficients formed in twice the precision and
+ * rounded once, so that they are as accurate as the piece's own values
+ * allow, however much larger the coefficients about 0 are.  out may not
+ * alias motion.
+ */
+void bx_motion_piece(const boxtoi_motion *motion, double a, double len,
+                     boxtoi_motion *out);
+
+/**
  * Validate and prepare box and motion over [t0, t1] (t0 <= t1 finite).
  * Returns BOXTOI_REASON_NONE or why the input is unusable.
  */

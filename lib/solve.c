@@ -1970,16 +1970,162 @@ static int rescaled_query(const boxtoi_query *query, double t0, double t1,
     return a || b;
 }
 
-/* boxtoi_solve of a query whose motions asked for rescaling. */
-static BX_NOINLINE boxtoi_result solve_rescaled(const boxtoi_query *query, int which)
+static boxtoi_result solve_query(const boxtoi_query *query, int split);
+
+/* solve_query of a query whose motions asked for rescaling. */
+static BX_NOINLINE boxtoi_result solve_rescaled(const boxtoi_query *query, int which,
+                                                int split)
 {
     boxtoi_query q;
     if (!rescaled_query(query, query->t0, query->t1, &q))
         return invalid(BOXTOI_REASON_OUT_OF_RANGE, which);
-    return boxtoi_solve(&q);
+    return solve_query(&q, split);
+}
+
+/*
+ * Pieces for a motion that turns nearly a full turn.  A rational rotation
+ * whose quaternion path passes close to zero has w = |q|^2 small in between
+ * and large at the ends, and so coefficients far larger than its values
+ * there: the products the solver forms then carry rounding far above the
+ * boxes' own scale where the values are small, enough to move a contact
+ * by more than the promise allows.  Such an interval is cut into pieces on
+ * each of which w varies by at most PIECE_RATIO (its Bernstein coefficients
+ * do), each piece's motions re-expanded from the caller's coefficients
+ * (bx_motion_piece), and the pieces solved in order.
+ */
+#define PIECE_RATIO 16.0
+#define MAX_PIECES 32
+#define MIN_PIECE 0x1p-12
+
+/* Does w (Bernstein coefficients b, degree n) vary by more than the ratio? */
+static int w_varies(const double *b, int n)
+{
+    double lo = b[0], hi = b[0];
+    for (int i = 1; i <= n; i++) {
+        lo = b[i] < lo ? b[i] : lo;
+        hi = b[i] > hi ? b[i] : hi;
+    }
+    return !(lo > 0.0 && hi <= PIECE_RATIO * lo);
+}
+
+/* w of a prepared motion as Bernstein coefficients on [0, 1]. */
+static void w_bern(const bx_moving *M, double *b)
+{
+    for (int i = 0; i <= M->e; i++)
+        b[i] = M->we[i] / bxp_binomial_table[M->e][i];
+}
+
+/* Is either motion's w too uneven over the interval for one piece? */
+static int needs_pieces(const bx_moving *A, const bx_moving *B)
+{
+    double b[BXM_CAP] = {0};
+    w_bern(A, b);
+    if (w_varies(b, A->e))
+        return 1;
+    w_bern(B, b);
+    return w_varies(b, B->e);
+}
+
+/*
+ * The pieces' ends in s (0 = t0, 1 = t1): halves, then halves of those, for
+ * as long as a piece's w varies too much (either motion's), in order.
+ * Returns the number of pieces, ends in end[0..n] (end[0] = 0, end[n] = 1).
+ */
+static int piece_ends(const bx_moving *A, const bx_moving *B, double *end)
+{
+    double wa[BXM_CAP] = {0}, wb[BXM_CAP] = {0}, stack[MAX_PIECES + 1];
+    int n = 0, top = 0;
+    w_bern(A, wa);
+    w_bern(B, wb);
+    end[0] = 0.0;
+    stack[top++] = 1.0; /* right ends still to reach, the nearest last */
+    while (top > 0) {
+        double a = end[n], c = stack[top - 1], ra[BXM_CAP] = {0}, rb[BXM_CAP] = {0};
+        bxp_bern_restrict(wa, A->e, a, c, ra);
+        bxp_bern_restrict(wb, B->e, a, c, rb);
+        int split = (w_varies(ra, A->e) || w_varies(rb, B->e)) && c - a > MIN_PIECE &&
+                    n + top < MAX_PIECES;
+        if (split) {
+            stack[top++] = 0.5 * (a + c);
+        } else {
+            end[++n] = c;
+            top--;
+        }
+    }
+    return n;
+}
+
+/* Time in [t0, t1] of s in a piece [ta, tb] (s in [0, 1]). */
+static double piece_time(double ta, double tb, double s)
+{
+    return s >= 1.0 ? tb : ta + (tb - ta) * s;
+}
+
+/*
+ * The query answered piece by piece (piece_ends): the first piece with a
+ * contact gives it; when that contact lasts to the piece's end, the next
+ * pieces say how long it goes on.  A piece that touches at its start after
+ * one that did not is a contact at that start.  Should any piece not be
+ * answered, the whole interval is solved in one piece instead.
+ */
+static BX_NOINLINE boxtoi_result solve_pieces(const boxtoi_query *query,
+                                              const bx_moving *A, const bx_moving *B)
+{
+    double end[MAX_PIECES + 1], t[MAX_PIECES + 1];
+    int n = piece_ends(A, B, end), iterations = 0, k;
+    double h = query->t1 - query->t0;
+    for (int i = 0; i <= n; i++)
+        t[i] = i == 0 ? query->t0 : i == n ? query->t1 : query->t0 + h * end[i];
+    boxtoi_query q = *query;
+    boxtoi_result res, r;
+    q.t0 = 0.0;
+    q.t1 = 1.0;
+    for (k = 0; k < n; k++) {
+        bx_motion_piece(&query->motion_a, t[k], t[k + 1] - t[k], &q.motion_a);
+        bx_motion_piece(&query->motion_b, t[k], t[k + 1] - t[k], &q.motion_b);
+        res = solve_query(&q, 0);
+        iterations += res.iterations;
+        if (res.state != BOXTOI_MISS)
+            break;
+    }
+    if (k == n) {
+        res.iterations = iterations;
+        return res; /* a miss */
+    }
+    if (res.state != BOXTOI_HIT && res.state != BOXTOI_OVERLAP)
+        return solve_query(query, 0);
+    if (k > 0)
+        res.state = BOXTOI_HIT;
+    res.toi = res.state == BOXTOI_OVERLAP ? query->t0 : piece_time(t[k], t[k + 1], res.toi);
+    if (!(query->flags & BOXTOI_SKIP_EXIT)) {
+        if (!res.exit_after_t1)
+            res.exit = piece_time(t[k], t[k + 1], res.exit);
+        /* a contact lasting to the piece's end goes on while the next starts in it */
+        for (int j = k + 1; j < n && res.exit_after_t1; j++) {
+            bx_motion_piece(&query->motion_a, t[j], t[j + 1] - t[j], &q.motion_a);
+            bx_motion_piece(&query->motion_b, t[j], t[j + 1] - t[j], &q.motion_b);
+            r = solve_query(&q, 0);
+            iterations += r.iterations;
+            if (r.state == BOXTOI_OVERLAP && r.exit_after_t1)
+                continue;
+            if (r.state != BOXTOI_OVERLAP && r.state != BOXTOI_HIT && r.state != BOXTOI_MISS)
+                return solve_query(query, 0);
+            res.exit_after_t1 = 0;
+            res.exit = r.state == BOXTOI_OVERLAP ? piece_time(t[j], t[j + 1], r.exit) : t[j];
+        }
+    }
+    res.iterations = iterations;
+    return res;
 }
 
 BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
+{
+    return solve_query(query, 1);
+}
+
+/* boxtoi_solve, cutting the interval into pieces when split is set and the
+ * motions need it (solve_pieces). */
+static boxtoi_result solve_query(const boxtoi_query *query, int split)
 {
     boxtoi_result res;
     bx_moving A, B;
@@ -1996,7 +2142,7 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
     int which;
     if ((why = bx_prepare_pair(&query->a, &query->motion_a, &query->b, &query->motion_b,
                                query->t0, query->t1, &A, &B, &which)))
-        return why == BX_REASON_RESCALE ? solve_rescaled(query, which)
+        return why == BX_REASON_RESCALE ? solve_rescaled(query, which, split)
                                         : invalid(why, which);
 
     memset(&res, 0, sizeof res);
@@ -2023,6 +2169,8 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
         res.state = BOXTOI_MISS;
         return res;
     }
+    if (split && needs_pieces(&A, &B))
+        return solve_pieces(query, &A, &B);
 
     solver S;
     S.A = &A;

@@ -1144,6 +1144,53 @@ static void case_shear(void)
     run_case("shearing motion, homogeneous w = 2", &q, &e);
 }
 
+/*
+ * Turns of nearly a full circle: a bar spun by q(t) = (1, 0, 0, k (2 t - 1))
+ * (angle 2 atan(k (2 t - 1)), 4 atan(k) in all: 348.6 degrees for k = 20,
+ * 354.3 for k = 40, 356.9 for k = 75) and a slab spun the other way, so
+ * that in the slab's frame the bar turns by a = 4 atan(k (2 t - 1)).
+ * w = 1 + k^2 (2 t - 1)^2 is k^2 + 1 times larger at the ends of the
+ * interval than at its middle.  The bar (half lengths 2 and hy in the
+ * turning plane) reaches out along the slab's normal by
+ * 2 |cos a| + hy |sin a|, which is R cos(a + pi + phi) near a = -pi
+ * (R = sqrt(4 + hy^2), phi = atan(hy / 2)); the slab's face is at
+ * d = R (1 - 1e-4), so the bar touches it at a = -pi - phi - acos(d / R)
+ * and leaves it at a = -pi - phi + acos(d / R), before its reach dips to 2
+ * at a = -pi.  (It starts, at a = -4 atan(k), past the window around
+ * a = -2 pi + phi: 4 atan(1 / k) > phi + acos(d / R) for these k and hy.)
+ * At first contact the slab's face normal, turned by
+ * -2 atan(k (2 t - 1)), points from the bar to the slab.
+ */
+static void case_near_full_turn(double k, double hy, const char *name)
+{
+    double R = sqrt(4.0 + hy * hy), phi = atan(0.5 * hy), d = R * (1.0 - 1e-4);
+    double c = acos(d / R);
+    double qa[2][4] = {{1, 0, 0, -k}, {0, 0, 0, 2 * k}};
+    double qb[2][4] = {{1, 0, 0, k}, {0, 0, 0, -2 * k}};
+    double p0[1][3] = {{0, 0, 0}};
+    boxtoi_motion ma, mb;
+    if (boxtoi_motion_rigid(&ma, qa, 1, p0, 0) || boxtoi_motion_rigid(&mb, qb, 1, p0, 0))
+        bail("near full turn: motions not built");
+    boxtoi_query q = query_of(make_box(-2, -hy, -0.5, 2, hy, 0.5), &ma,
+                              make_box(d, -5, -5, d + 1, 5, 5), &mb, 0.0, 1.0);
+    /* tan(a / 4) = k (2 t - 1) */
+    double tc = 0.5 * (tan((-TU_PI - phi - c) / 4.0) / k + 1.0);
+    double te = 0.5 * (tan((-TU_PI - phi + c) / 4.0) / k + 1.0);
+    double tb = -2.0 * atan(k * (2.0 * tc - 1.0));
+    expect e;
+    memset(&e, 0, sizeof e);
+    e.state = BOXTOI_HIT;
+    e.toi = tc;
+    e.exit_mode = EXIT_AT;
+    e.exit = te;
+    e.check_normal = 1;
+    e.normal[0] = cos(tb);
+    e.normal[1] = sin(tb);
+    e.reference = 1;
+    boxtoi_result r = run_case(name, &q, &e);
+    check_swap(name, &q, &r);
+}
+
 int main(void)
 {
     plan(0);
@@ -1165,5 +1212,8 @@ int main(void)
     case_quartic_translation();
     case_pass_through();
     case_shear();
+    case_near_full_turn(20.0, 0.1, "near full turn, k = 20");
+    case_near_full_turn(40.0, 0.1, "near full turn, k = 40");
+    case_near_full_turn(75.0, 0.05, "near full turn, k = 75");
     return tap_failures() ? 1 : 0;
 }
