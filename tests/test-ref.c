@@ -268,6 +268,25 @@ static void test_plate(void)
     is_double(ref_signed_distance(&q, 1.5), 0.5, 1e-12, "plate: depth 0.5 at t = 1.5");
 }
 
+/* The rotation about z by q(t) = (1, 0, 0, a + b t), no translation:
+ * Rq = [qw^2 - qz^2, -2 qw qz, 0; 2 qw qz, qw^2 - qz^2, 0; 0, 0, w] with
+ * w = qw^2 + qz^2, qw = 1. */
+static void z_turn_motion(boxtoi_motion *m, double a, double b)
+{
+    const double qz[3] = {a, b, 0}, qz2[3] = {a * a, 2 * a * b, b * b};
+    memset(m, 0, sizeof *m);
+    m->degree = 2;
+    for (int j = 0; j < 3; j++) {
+        double qw2 = j == 0 ? 1.0 : 0.0;
+        m->c[j][0][0] = qw2 - qz2[j];
+        m->c[j][0][1] = -2 * qz[j];
+        m->c[j][1][0] = 2 * qz[j];
+        m->c[j][1][1] = qw2 - qz2[j];
+        m->c[j][2][2] = qw2 + qz2[j];
+        m->c[j][3][3] = qw2 + qz2[j];
+    }
+}
+
 /*
  * A bar rotating about the z axis sweeps down onto a static cube.  The
  * rotation is rational: quaternion q(t) = (1, 0, 0, 1 - t), angle
@@ -284,22 +303,7 @@ static void test_rotation(void)
     set_box(&q.a, 2, -0.5, -0.5, 3, 0.5, 0.5);
     set_box(&q.b, 0, 0, -1, 4, 0.1, 1);
     make_motion(&q.motion_a, I3, Z3, Z3, Z3);
-    /* Rq = [qw^2 - qz^2, -2 qw qz, 0; 2 qw qz, qw^2 - qz^2, 0;
-     *       0, 0, qw^2 + qz^2], w = qw^2 + qz^2, with qw = 1, qz = 1 - t */
-    boxtoi_motion *m = &q.motion_b;
-    memset(m, 0, sizeof *m);
-    m->degree = 2;
-    const double qz2[3] = {1, -2, 1}; /* (1 - t)^2 */
-    const double qz[3] = {1, -1, 0};
-    for (int k = 0; k < 3; k++) {
-        double qw2 = k == 0 ? 1.0 : 0.0;
-        m->c[k][0][0] = qw2 - qz2[k];
-        m->c[k][0][1] = -2 * qz[k];
-        m->c[k][1][0] = 2 * qz[k];
-        m->c[k][1][1] = qw2 - qz2[k];
-        m->c[k][2][2] = qw2 + qz2[k];
-        m->c[k][3][3] = qw2 + qz2[k];
-    }
+    z_turn_motion(&q.motion_b, 1.0, -1.0); /* qz = 1 - t */
     q.t0 = 0;
     q.t1 = 1;
     ref_solve(&q, 1e-9, &ra);
@@ -310,28 +314,9 @@ static void test_rotation(void)
     ok(!ra.inconsistent, "rotating bar: consistent timeline");
 }
 
-/* The rotation about z by q(t) = (1, 0, 0, k (2 t - 1)), no translation:
- * Rq = [qw^2 - qz^2, -2 qw qz, 0; 2 qw qz, qw^2 - qz^2, 0; 0, 0, w] with
- * w = qw^2 + qz^2, qw = 1. */
-static void spin_motion(boxtoi_motion *m, double k)
-{
-    const double qz[3] = {-k, 2 * k, 0}, qz2[3] = {k * k, -4 * k * k, 4 * k * k};
-    memset(m, 0, sizeof *m);
-    m->degree = 2;
-    for (int j = 0; j < 3; j++) {
-        double qw2 = j == 0 ? 1.0 : 0.0;
-        m->c[j][0][0] = qw2 - qz2[j];
-        m->c[j][0][1] = -2 * qz[j];
-        m->c[j][1][0] = 2 * qz[j];
-        m->c[j][1][1] = qw2 - qz2[j];
-        m->c[j][2][2] = qw2 + qz2[j];
-        m->c[j][3][3] = qw2 + qz2[j];
-    }
-}
-
 /*
  * Nearly full turns: a bar spun by 4 atan(20), about 349 degrees, and a
- * slab spun as far the other way (spin_motion with k = 20 and -20), so that
+ * slab spun as far the other way (qz = k (2 t - 1), k = 20 and -20), so that
  * in the slab's frame the bar turns by a = 4 atan(k (2 t - 1)); w is 401
  * times larger at the ends of the interval than in its middle, and the
  * event polynomials' coefficients dwarf their values there.  The bar (half
@@ -349,8 +334,8 @@ static void test_fast_turn(void)
     memset(&q, 0, sizeof q);
     set_box(&q.a, -2, -0.1, -0.5, 2, 0.1, 0.5);
     set_box(&q.b, d, -5, -5, d + 1, 5, 5);
-    spin_motion(&q.motion_a, k);
-    spin_motion(&q.motion_b, -k);
+    z_turn_motion(&q.motion_a, -k, 2 * k);
+    z_turn_motion(&q.motion_b, k, -2 * k);
     q.t0 = 0;
     q.t1 = 1;
     ref_solve(&q, 1e-9, &ra);
