@@ -554,31 +554,7 @@ int bx_rescale(boxtoi_motion *motion, double t0, double t1)
     return 1;
 }
 
-/* A double-double number: hi + lo with |lo| at most half an ulp of hi. */
-typedef struct bx_dd {
-    double hi, lo;
-} bx_dd;
-
-/* x + y (both double-double), to about twice the double precision. */
-static bx_dd dd_add(bx_dd x, bx_dd y)
-{
-    double s = x.hi + y.hi, bb = s - x.hi;
-    double e = (x.hi - (s - bb)) + (y.hi - bb) + x.lo + y.lo;
-    bx_dd r = {s + e, 0.0};
-    r.lo = e - (r.hi - s);
-    return r;
-}
-
-/* x * y (double-double times double). */
-static bx_dd dd_mul(bx_dd x, double y)
-{
-    double p = x.hi * y, e = fma(x.hi, y, -p) + x.lo * y;
-    bx_dd r = {p + e, 0.0};
-    r.lo = e - (r.hi - p);
-    return r;
-}
-
-void bx_motion_piece(const boxtoi_motion *motion, double a, double len,
+void bx_motion_piece(const boxtoi_motion *motion, double ta, double tb,
                      boxtoi_motion *out)
 {
     int d = motion->degree;
@@ -586,24 +562,12 @@ void bx_motion_piece(const boxtoi_motion *motion, double a, double len,
     out->degree = d;
     for (int r = 0; r < 4; r++)
         for (int c = 0; c < 4; c++) {
-            bx_dd x[BXM_CAP];
+            double e[BXM_CAP];
             for (int k = 0; k <= d; k++)
-                x[k] = (bx_dd){motion->c[k][r][c], 0.0};
-            /* Taylor shift: coefficients of p(a + v) in powers of v */
-            for (int i = 0; i < d; i++)
-                for (int k = d - 1; k >= i; k--)
-                    x[k] = dd_add(x[k], dd_mul(x[k + 1], a));
-            /* then v = len u */
-            bx_dd scale = {1.0, 0.0};
-            for (int k = 0; k <= d; k++) {
-                bx_dd v = x[k];
-                if (k > 0) {
-                    scale = dd_mul(scale, len);
-                    v = dd_mul(v, scale.hi);
-                    v = dd_add(v, dd_mul(x[k], scale.lo));
-                }
-                out->c[k][r][c] = v.hi + v.lo;
-            }
+                e[k] = motion->c[k][r][c];
+            bxp_power_reparam(e, d, ta, tb, e);
+            for (int k = 0; k <= d; k++)
+                out->c[k][r][c] = e[k];
         }
 }
 

@@ -55,13 +55,13 @@ typedef struct bx_pose {
 int bx_rescale(boxtoi_motion *motion, double t0, double t1);
 
 /**
- * The motion over [a, a + len] as a motion of u in [0, 1]: out(u) =
- * motion(a + len u), its coefficients formed in twice the precision and
- * rounded once, so that they are as accurate as the piece's own values
- * allow, however much larger the coefficients about 0 are.  out may not
- * alias motion.
+ * The motion over [ta, tb] as a motion of u in [0, 1]: out(u) =
+ * motion(ta + (tb - ta) u), with bxp_power_reparam's Taylor shift in
+ * double-double, so that the coefficients are as accurate as the piece's
+ * own values allow, however much larger the coefficients about 0 are.
+ * out may not alias motion.
  */
-void bx_motion_piece(const boxtoi_motion *motion, double a, double len,
+void bx_motion_piece(const boxtoi_motion *motion, double ta, double tb,
                      boxtoi_motion *out);
 
 /**

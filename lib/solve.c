@@ -2014,14 +2014,13 @@ static int w_varies(const double *b, int n)
 /* w of a prepared motion as Bernstein coefficients on [0, 1]. */
 static void w_bern(const bx_moving *M, double *b)
 {
-    for (int i = 0; i <= M->e; i++)
-        b[i] = M->we[i] / bxp_binomial_table[M->e][i];
+    bxp_sbern_to_bern(M->we, M->e, b);
 }
 
 /* Is either motion's w too uneven over the interval for one piece? */
 static int needs_pieces(const bx_moving *A, const bx_moving *B)
 {
-    double b[BXM_CAP] = {0};
+    double b[BXM_CAP];
     w_bern(A, b);
     if (w_varies(b, A->e))
         return 1;
@@ -2036,14 +2035,14 @@ static int needs_pieces(const bx_moving *A, const bx_moving *B)
  */
 static int piece_ends(const bx_moving *A, const bx_moving *B, double *end)
 {
-    double wa[BXM_CAP] = {0}, wb[BXM_CAP] = {0}, stack[MAX_PIECES + 1];
+    double wa[BXM_CAP], wb[BXM_CAP], stack[MAX_PIECES + 1];
     int n = 0, top = 0;
     w_bern(A, wa);
     w_bern(B, wb);
     end[0] = 0.0;
     stack[top++] = 1.0; /* right ends still to reach, the nearest last */
     while (top > 0) {
-        double a = end[n], c = stack[top - 1], ra[BXM_CAP] = {0}, rb[BXM_CAP] = {0};
+        double a = end[n], c = stack[top - 1], ra[BXM_CAP], rb[BXM_CAP];
         bxp_bern_restrict(wa, A->e, a, c, ra);
         bxp_bern_restrict(wb, B->e, a, c, rb);
         int split = (w_varies(ra, A->e) || w_varies(rb, B->e)) && c - a > MIN_PIECE &&
@@ -2056,6 +2055,14 @@ static int piece_ends(const bx_moving *A, const bx_moving *B, double *end)
         }
     }
     return n;
+}
+
+/* *q: the query over piece k of [t[0], t[n]], with the interval [0, 1]. */
+static void piece_query(const boxtoi_query *query, const double *t, int k,
+                        boxtoi_query *q)
+{
+    bx_motion_piece(&query->motion_a, t[k], t[k + 1], &q->motion_a);
+    bx_motion_piece(&query->motion_b, t[k], t[k + 1], &q->motion_b);
 }
 
 /* Time in [t0, t1] of s in a piece [ta, tb] (s in [0, 1]). */
@@ -2084,8 +2091,7 @@ static BX_NOINLINE boxtoi_result solve_pieces(const boxtoi_query *query,
     q.t0 = 0.0;
     q.t1 = 1.0;
     for (k = 0; k < n; k++) {
-        bx_motion_piece(&query->motion_a, t[k], t[k + 1] - t[k], &q.motion_a);
-        bx_motion_piece(&query->motion_b, t[k], t[k + 1] - t[k], &q.motion_b);
+        piece_query(query, t, k, &q);
         res = solve_query(&q, 0);
         iterations += res.iterations;
         if (res.state != BOXTOI_MISS)
@@ -2105,8 +2111,7 @@ static BX_NOINLINE boxtoi_result solve_pieces(const boxtoi_query *query,
             res.exit = piece_time(t[k], t[k + 1], res.exit);
         /* a contact lasting to the piece's end goes on while the next starts in it */
         for (int j = k + 1; j < n && res.exit_after_t1; j++) {
-            bx_motion_piece(&query->motion_a, t[j], t[j + 1] - t[j], &q.motion_a);
-            bx_motion_piece(&query->motion_b, t[j], t[j + 1] - t[j], &q.motion_b);
+            piece_query(query, t, j, &q);
             r = solve_query(&q, 0);
             iterations += r.iterations;
             if (r.state == BOXTOI_OVERLAP && r.exit_after_t1)
