@@ -29,7 +29,7 @@
  * as it turns the features in between.  A motion whose w varies much over
  * the interval (a rigid motion turning nearly a full turn) is solved piece
  * by piece, re-expanded over each; the promise is tested for rigid motions
- * turning up to about 357 degrees within the interval.  Nearer a full turn
+ * turning up to about 359.8 degrees within the interval.  Nearer a full turn
  * the motion may be refused as singular within rounding: give it a shorter
  * interval.
  *

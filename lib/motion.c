@@ -1042,7 +1042,7 @@ double bx_det_margin_max(const bx_moving *m)
  * margins; otherwise the polynomials of det_margin_exact are searched for
  * a zero.
  */
-boxtoi_reason bx_check_det(const bx_moving *m)
+static boxtoi_reason det_whole(const bx_moving *m)
 {
     double det[3 * BXM_CAP], margin[3 * BXM_CAP];
     double lower[3 * BXM_CAP], upper[3 * BXM_CAP];
@@ -1075,6 +1075,96 @@ boxtoi_reason bx_check_det(const bx_moving *m)
     if (lower[0] > 0.0 && !vanishes(lower, 3 * d))
         return BOXTOI_REASON_NONE;
     if (upper[0] < 0.0 && !vanishes(upper, 3 * d))
+        return BOXTOI_REASON_NONE;
+    return BOXTOI_REASON_SINGULAR;
+}
+
+/* Bernstein coefficients b (degree n) not all positive, or beyond the ratio? */
+static int uneven(const double *b, int n)
+{
+    double lo = b[0], hi = b[0];
+    for (int i = 1; i <= n; i++) {
+        lo = b[i] < lo ? b[i] : lo;
+        hi = b[i] > hi ? b[i] : hi;
+    }
+    return !(lo > 0.0 && hi <= BX_PIECE_RATIO * lo);
+}
+
+int bx_w_uneven(const double *w, int n)
+{
+    double b[BXM_CAP];
+    bxp_sbern_to_bern(w, n, b);
+    return uneven(b, n);
+}
+
+/* uneven of Bernstein coefficients b (degree n) restricted to [a, c]. */
+static int uneven_on(const double *b, int n, double a, double c)
+{
+    double r[BXM_CAP];
+    bxp_bern_restrict(b, n, a, c, r);
+    return uneven(r, n);
+}
+
+int bx_piece_ends(const double *wa, int na, const double *wb, int nb, double *end)
+{
+    double ba[BXM_CAP], bb[BXM_CAP], stack[BX_MAX_PIECES + 1];
+    int n = 0, top = 0;
+    bxp_sbern_to_bern(wa, na, ba);
+    if (wb)
+        bxp_sbern_to_bern(wb, nb, bb);
+    end[0] = 0.0;
+    stack[top++] = 1.0; /* right ends still to reach, the nearest last */
+    while (top > 0) {
+        double a = end[n], c = stack[top - 1];
+        int split = (uneven_on(ba, na, a, c) || (wb && uneven_on(bb, nb, a, c))) &&
+                    c - a > BX_MIN_PIECE && n + top < BX_MAX_PIECES;
+        if (split) {
+            stack[top++] = 0.5 * (a + c);
+        } else {
+            end[++n] = c;
+            top--;
+        }
+    }
+    return n;
+}
+
+/*
+ * det_whole's test piece by piece (bx_piece_ends of w alone), each piece's
+ * motion re-expanded (bx_motion_piece) and prepared afresh: 1 when every
+ * piece passes.  A rotation's det u is w^3, so a turn near a full one,
+ * whose w spans orders of magnitude, is within the whole interval's
+ * rounding of zero where w is least, and well clear of each piece's.
+ */
+static int det_pieces(const bx_moving *m)
+{
+    double end[BX_MAX_PIECES + 1];
+    boxtoi_box box;
+    boxtoi_motion piece;
+    bx_moving pm;
+    for (int i = 0; i < 3; i++) {
+        box.lo[i] = -m->half[i];
+        box.hi[i] = m->half[i];
+    }
+    int n = bx_piece_ends(m->w, m->d, NULL, 0, end);
+    double h = m->t1 - m->t0;
+    for (int k = 0; k < n; k++) {
+        double ta = k == 0 ? m->t0 : m->t0 + h * end[k];
+        double tb = k + 1 == n ? m->t1 : m->t0 + h * end[k + 1];
+        bx_motion_piece(m->src, ta, tb, &piece);
+        boxtoi_reason why = bx_prepare_partial(&box, &piece, 0.0, 1.0, &pm);
+        if (why == BX_REASON_RESCALE && bx_rescale(&piece, 0.0, 1.0))
+            why = bx_prepare_partial(&box, &piece, 0.0, 1.0, &pm);
+        if (why || det_whole(&pm))
+            return 0;
+    }
+    return 1;
+}
+
+boxtoi_reason bx_check_det(const bx_moving *m)
+{
+    if (!det_whole(m))
+        return BOXTOI_REASON_NONE;
+    if (bx_w_uneven(m->w, m->d) && det_pieces(m))
         return BOXTOI_REASON_NONE;
     return BOXTOI_REASON_SINGULAR;
 }

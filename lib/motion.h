@@ -94,10 +94,49 @@ boxtoi_reason bx_prepare_pair(const boxtoi_box *box_a,
 
 /**
  * The last test of bx_prepare: BOXTOI_REASON_SINGULAR when det(u) vanishes,
- * or comes within its rounding of zero, somewhere on [0, 1].  Reads the
- * motion m was prepared from (m->src), which must still be there.
+ * or comes within its rounding of zero, somewhere on [0, 1].  When it does
+ * and w is uneven (bx_w_uneven), each of bx_piece_ends' pieces of w is
+ * tested again, re-expanded from the source (bx_motion_piece), and the
+ * motion passes when all of them do.  Reads the motion m was prepared from
+ * (m->src), which must still be there.
  */
 boxtoi_reason bx_check_det(const bx_moving *m);
+
+/*
+ * Pieces for a motion that turns nearly a full turn.  A rational rotation
+ * whose quaternion path passes close to zero has w = |q|^2 small in between
+ * and large at the ends, and so coefficients far larger than its values
+ * there: products of them carry rounding far above the boxes' own scale
+ * where the values are small, enough to move a contact by more than the
+ * promise allows, and det u = w^3 comes within its rounding of zero.  Such
+ * an interval is cut into pieces on each of which w varies by at most
+ * BX_PIECE_RATIO (its Bernstein coefficients do), each re-expanded from the
+ * caller's coefficients (bx_motion_piece): the solver solves them in order,
+ * and bx_check_det tests them when the whole interval's determinant is
+ * within rounding of zero.  A turn by a from q0
+ * along a linear quaternion path makes w grow by 1 / cos^2(a / 2): 64 is a
+ * turn of 165 degrees, which an ODE step of 1/60 s gives only a body
+ * spinning at more than 900 rad/s.
+ */
+#define BX_PIECE_RATIO 64.0
+#define BX_MAX_PIECES 32
+#define BX_MIN_PIECE 0x1p-12
+
+/**
+ * Is w (scaled Bernstein, degree n, on [0, 1]) uneven: a Bernstein
+ * coefficient not positive, or the largest above BX_PIECE_RATIO times the
+ * least?
+ */
+int bx_w_uneven(const double *w, int n);
+
+/**
+ * The pieces' ends in s: halves of [0, 1], then halves of those, for as
+ * long as a piece's wa or wb (scaled Bernstein, degrees na and nb; wb may
+ * be NULL) is uneven there, none shorter than BX_MIN_PIECE, at most
+ * BX_MAX_PIECES.  Returns the number of pieces n, their ends in
+ * end[0..n] (end[0] = 0, end[n] = 1), in order.
+ */
+int bx_piece_ends(const double *wa, int na, const double *wb, int nb, double *end);
 
 /**
  * An upper bound, over s in [0, 1], of the margin bx_check_det allows the

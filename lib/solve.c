@@ -1982,79 +1982,11 @@ static BX_NOINLINE boxtoi_result solve_rescaled(const boxtoi_query *query, int w
     return solve_query(&q, split);
 }
 
-/*
- * Pieces for a motion that turns nearly a full turn.  A rational rotation
- * whose quaternion path passes close to zero has w = |q|^2 small in between
- * and large at the ends, and so coefficients far larger than its values
- * there: the products the solver forms then carry rounding far above the
- * boxes' own scale where the values are small, enough to move a contact
- * by more than the promise allows.  Such an interval is cut into pieces on
- * each of which w varies by at most PIECE_RATIO (its Bernstein coefficients
- * do), each piece's motions re-expanded from the caller's coefficients
- * (bx_motion_piece), and the pieces solved in order.  A turn by a from q0
- * along a linear quaternion path makes w grow by 1 / cos^2(a / 2): 64 is a
- * turn of 165 degrees, which an ODE step of 1/60 s gives only a body
- * spinning at more than 900 rad/s.
- */
-#define PIECE_RATIO 64.0
-#define MAX_PIECES 32
-#define MIN_PIECE 0x1p-12
-
-/* Does w (Bernstein coefficients b, degree n) vary by more than the ratio? */
-static int w_varies(const double *b, int n)
-{
-    double lo = b[0], hi = b[0];
-    for (int i = 1; i <= n; i++) {
-        lo = b[i] < lo ? b[i] : lo;
-        hi = b[i] > hi ? b[i] : hi;
-    }
-    return !(lo > 0.0 && hi <= PIECE_RATIO * lo);
-}
-
-/* w of a prepared motion as Bernstein coefficients on [0, 1]. */
-static void w_bern(const bx_moving *M, double *b)
-{
-    bxp_sbern_to_bern(M->we, M->e, b);
-}
-
-/* Is either motion's w too uneven over the interval for one piece? */
+/* Is either motion's w too uneven over the interval for one piece
+ * (BX_PIECE_RATIO)?  Then the query is solved in pieces. */
 static int needs_pieces(const bx_moving *A, const bx_moving *B)
 {
-    double b[BXM_CAP];
-    w_bern(A, b);
-    if (w_varies(b, A->e))
-        return 1;
-    w_bern(B, b);
-    return w_varies(b, B->e);
-}
-
-/*
- * The pieces' ends in s (0 = t0, 1 = t1): halves, then halves of those, for
- * as long as a piece's w varies too much (either motion's), in order.
- * Returns the number of pieces, ends in end[0..n] (end[0] = 0, end[n] = 1).
- */
-static int piece_ends(const bx_moving *A, const bx_moving *B, double *end)
-{
-    double wa[BXM_CAP], wb[BXM_CAP], stack[MAX_PIECES + 1];
-    int n = 0, top = 0;
-    w_bern(A, wa);
-    w_bern(B, wb);
-    end[0] = 0.0;
-    stack[top++] = 1.0; /* right ends still to reach, the nearest last */
-    while (top > 0) {
-        double a = end[n], c = stack[top - 1], ra[BXM_CAP], rb[BXM_CAP];
-        bxp_bern_restrict(wa, A->e, a, c, ra);
-        bxp_bern_restrict(wb, B->e, a, c, rb);
-        int split = (w_varies(ra, A->e) || w_varies(rb, B->e)) && c - a > MIN_PIECE &&
-                    n + top < MAX_PIECES;
-        if (split) {
-            stack[top++] = 0.5 * (a + c);
-        } else {
-            end[++n] = c;
-            top--;
-        }
-    }
-    return n;
+    return bx_w_uneven(A->we, A->e) || bx_w_uneven(B->we, B->e);
 }
 
 /* *q: the query over piece k of [t[0], t[n]], with the interval [0, 1]. */
@@ -2072,7 +2004,7 @@ static double piece_time(double ta, double tb, double s)
 }
 
 /*
- * The query answered piece by piece (piece_ends): the first piece with a
+ * The query answered piece by piece (bx_piece_ends): the first piece with a
  * contact gives it; when that contact lasts to the piece's end, the next
  * pieces say how long it goes on.  A piece that touches at its start after
  * one that did not is a contact at that start.  Should any piece not be
@@ -2081,8 +2013,8 @@ static double piece_time(double ta, double tb, double s)
 static BX_NOINLINE boxtoi_result solve_pieces(const boxtoi_query *query,
                                               const bx_moving *A, const bx_moving *B)
 {
-    double end[MAX_PIECES + 1], t[MAX_PIECES + 1];
-    int n = piece_ends(A, B, end), iterations = 0, k;
+    double end[BX_MAX_PIECES + 1], t[BX_MAX_PIECES + 1];
+    int n = bx_piece_ends(A->we, A->e, B->we, B->e, end), iterations = 0, k;
     double h = query->t1 - query->t0;
     for (int i = 0; i <= n; i++)
         t[i] = i == 0 ? query->t0 : i == n ? query->t1 : query->t0 + h * end[i];

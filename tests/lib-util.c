@@ -144,11 +144,9 @@ void tu_apply(const boxtoi_motion *m, double t, const double x[3],
         out[i] = (e[i][0] * x[0] + e[i][1] * x[1] + e[i][2] * x[2] + e[i][3]) / w;
 }
 
-int tu_to_local(const boxtoi_motion *m, double t, const double y[3],
-                double out[3])
+int tu_to_local_at(const double e[4][4], const double y[3], double out[3])
 {
-    double e[4][4], a[3][3], inv[3][3], r[3];
-    tu_eval(m, t, e);
+    double a[3][3], inv[3][3], r[3];
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
             a[i][j] = e[i][j];

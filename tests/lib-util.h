@@ -42,11 +42,10 @@ void tu_eval(const boxtoi_motion *m, double t, double out[4][4]);
 void tu_apply(const boxtoi_motion *m, double t, const double x[3],
               double out[3]);
 /*
- * Local coordinates of world point y at t (inverse of tu_apply).  Returns 0
- * when the 3x3 part is singular.
+ * Local coordinates of world point y under the evaluated motion e = M(t)
+ * (the inverse of tu_apply).  Returns 0 when the 3x3 part is singular.
  */
-int tu_to_local(const boxtoi_motion *m, double t, const double y[3],
-                double out[3]);
+int tu_to_local_at(const double e[4][4], const double y[3], double out[3]);
 /* How far local point x lies outside box (0 inside), max over axes. */
 double tu_box_excess(const boxtoi_box *box, const double x[3]);
 /* Largest extent of the box in its local frame. */

@@ -321,6 +321,50 @@ static void test_singular_rounding(void)
     expect_valid("degree 2 on [1000, 1001], regular", &q);
 }
 
+/*
+ * A rigid motion turning nearly a full turn, q(t) = (1, 0, 0, 150 (2 t - 1))
+ * (358.5 degrees): det u = w^3 with w = 1 + 150^2 (2 t - 1)^2 is positive
+ * throughout, but within the rounding of the whole interval's coefficients
+ * of zero near t = 1/2, where w is 22501 times smaller than at the ends.
+ * boxtoi_validate, boxtoi_swept_aabb and boxtoi_solve accept it alike.  The
+ * same motion with its x column scaled by (t - 0.9), det u = w^3 (t - 0.9),
+ * is refused by all three on [0, 1], even though the boxes touch before
+ * 0.9 (B moving at -6 along x: on [0, 0.8], where the motion is regular,
+ * the answer is a hit).
+ */
+static void test_full_turn(void)
+{
+    double qz[2][4] = {{1, 0, 0, -150}, {0, 0, 0, 300}};
+    double p0[1][3] = {{0, 0, 0}};
+    double lo[3], hi[3];
+    boxtoi_query q = base_query();
+    if (boxtoi_motion_rigid(&q.motion_a, qz, 1, p0, 0))
+        bail("full turn: motion not built");
+    is_int(boxtoi_validate(&q.a, &q.motion_a, 0.0, 1.0), BOXTOI_REASON_NONE,
+           "full turn: validate accepts a 358.5 degree turn");
+    is_int(boxtoi_swept_aabb(&q.a, &q.motion_a, 0.0, 1.0, lo, hi), BOXTOI_REASON_NONE,
+           "full turn: swept_aabb accepts it");
+    boxtoi_result r = boxtoi_solve(&q);
+    is_int(r.state, BOXTOI_HIT, "full turn: solved, a hit");
+
+    boxtoi_motion m = q.motion_a;
+    m.degree = 3;
+    for (int k = 0; k <= 3; k++)
+        for (int i = 0; i < 3; i++)
+            m.c[k][i][0] = (k > 0 ? q.motion_a.c[k - 1][i][0] : 0.0) -
+                           (k < 3 ? 0.9 * q.motion_a.c[k][i][0] : 0.0);
+    q.motion_a = m;
+    q.motion_b.c[1][0][3] = -6.0;
+    expect_invalid("full turn, x column scaled by (t - 0.9)", &q, BOXTOI_REASON_SINGULAR, 1);
+    is_int(boxtoi_validate(&q.a, &q.motion_a, 0.0, 1.0), BOXTOI_REASON_SINGULAR,
+           "full turn, x column scaled by (t - 0.9): validate refuses it");
+    is_int(boxtoi_swept_aabb(&q.a, &q.motion_a, 0.0, 1.0, lo, hi), BOXTOI_REASON_SINGULAR,
+           "full turn, x column scaled by (t - 0.9): swept_aabb refuses it");
+    q.t1 = 0.8;
+    r = boxtoi_solve(&q);
+    is_int(r.state, BOXTOI_HIT, "full turn, x column scaled by (t - 0.9), on [0, 0.8]: a hit");
+}
+
 static void test_names(void)
 {
     int good = 1, distinct = 1;
@@ -1207,6 +1251,7 @@ int main(void)
     plan(0);
     test_invalid();
     test_singular_rounding();
+    test_full_turn();
     test_names();
     test_defaults();
     test_swept();

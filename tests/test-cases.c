@@ -17,6 +17,7 @@
 
 #include "boxtoi.h"
 #include "lib-util.h"
+#include "ref/ref.h"
 #include "tap/basic.h"
 
 #define SQ2 1.41421356237309504880
@@ -109,6 +110,18 @@ static double sep(const boxtoi_query *q, double t)
     return tu_sat_separation(&q->a, &q->motion_a, &q->b, &q->motion_b, t);
 }
 
+/*
+ * Local coordinates of world point y at t, the motion evaluated with the
+ * reference's compensated Horner: near a full turn its entries are sums of
+ * terms a million times larger than themselves.
+ */
+static int to_local(const boxtoi_motion *m, double t, const double y[3], double out[3])
+{
+    double e[4][4];
+    ref_motion_at(m, t, e);
+    return tu_to_local_at(e, y, out);
+}
+
 static void check_reference(const char *name, const boxtoi_query *q, const expect *e)
 {
     const int N = 400;
@@ -161,8 +174,8 @@ static void check_reference(const char *name, const boxtoi_query *q, const expec
     }
     if (good && e->check_point && e->state == BOXTOI_HIT) {
         double la[3], lb[3];
-        tu_to_local(&q->motion_a, e->toi, e->point, la);
-        tu_to_local(&q->motion_b, e->toi, e->point, lb);
+        to_local(&q->motion_a, e->toi, e->point, la);
+        to_local(&q->motion_b, e->toi, e->point, lb);
         double ex = fmax(tu_box_excess(&q->a, la), tu_box_excess(&q->b, lb));
         if (!(ex <= 1e-12 * qsize(q))) {
             good = 0;
@@ -230,8 +243,8 @@ static void check_hit_geometry(const char *name, const boxtoi_query *q,
         diag("|n| = %.17g", len);
 
     double la[3], lb[3];
-    int inv = tu_to_local(&q->motion_a, r->toi, r->point, la) &&
-              tu_to_local(&q->motion_b, r->toi, r->point, lb);
+    int inv = to_local(&q->motion_a, r->toi, r->point, la) &&
+              to_local(&q->motion_b, r->toi, r->point, lb);
     double ea = inv ? tu_box_excess(&q->a, la) : INFINITY;
     double eb = inv ? tu_box_excess(&q->b, lb) : INFINITY;
     if (!ok(ea <= 1e-9 * size && eb <= 1e-9 * size,
@@ -1191,6 +1204,48 @@ static void case_near_full_turn(double k, double hy, const char *name)
     check_swap(name, &q, &r);
 }
 
+/*
+ * Turns nearer a full circle than case_near_full_turn's, where w spans more
+ * than the determinant test can resolve in one piece: a bar reaching from
+ * its axis to x = 2 (half height hy = 0.05) spun by q(t) = (1, 0, 0,
+ * k (2 t - 1)), angle a = 2 atan(k (2 t - 1)), 4 atan(k) in all (358.5
+ * degrees for k = 150, 359.8 for k = 1000), and a static slab whose face
+ * is at x = d = R (1 - 1e-4).  The bar's far corners reach x = R cos(a +-
+ * phi) (R = sqrt(4 + hy^2), phi = atan(hy / 2)), so the corner (2, hy)
+ * touches the face at a = -phi - acos(d / R) and leaves it at a = -phi +
+ * acos(d / R), before the other corner's window (acos(d / R) < phi).  Away
+ * from a = 0 the bar reaches at most hy along x: nothing touches earlier.
+ * The corner touches at (d, -R sin(acos(d / R)), 0), normal +x.
+ */
+static void case_full_turn_static(double k, const char *name)
+{
+    double hy = 0.05, R = sqrt(4.0 + hy * hy), phi = atan(0.5 * hy), d = R * (1.0 - 1e-4);
+    double c = acos(d / R);
+    double qa[2][4] = {{1, 0, 0, -k}, {0, 0, 0, 2 * k}};
+    double p0[1][3] = {{0, 0, 0}};
+    boxtoi_motion ma, mb;
+    if (boxtoi_motion_rigid(&ma, qa, 1, p0, 0))
+        bail("full turn: motion not built");
+    boxtoi_motion_identity(&mb);
+    boxtoi_query q = query_of(make_box(0, -hy, -0.5, 2, hy, 0.5), &ma,
+                              make_box(d, -5, -5, d + 1, 5, 5), &mb, 0.0, 1.0);
+    /* tan(a / 2) = k (2 t - 1) */
+    expect e;
+    memset(&e, 0, sizeof e);
+    e.state = BOXTOI_HIT;
+    e.toi = 0.5 * (tan((-phi - c) / 2.0) / k + 1.0);
+    e.exit_mode = EXIT_AT;
+    e.exit = 0.5 * (tan((-phi + c) / 2.0) / k + 1.0);
+    e.check_normal = 1;
+    e.normal[0] = 1.0;
+    e.check_point = 1;
+    e.point[0] = d;
+    e.point[1] = -R * sin(c);
+    e.reference = 1;
+    boxtoi_result r = run_case(name, &q, &e);
+    check_swap(name, &q, &r);
+}
+
 int main(void)
 {
     plan(0);
@@ -1215,5 +1270,7 @@ int main(void)
     case_near_full_turn(20.0, 0.1, "near full turn, k = 20");
     case_near_full_turn(40.0, 0.1, "near full turn, k = 40");
     case_near_full_turn(75.0, 0.05, "near full turn, k = 75");
+    case_full_turn_static(150.0, "full turn against a static slab, k = 150");
+    case_full_turn_static(1000.0, "full turn against a static slab, k = 1000");
     return tap_failures() ? 1 : 0;
 }
