@@ -4,7 +4,7 @@
  * of degree 1, 2, 4 and 6 to 8, the highest from quaternion paths of degree
  * 3 and 4 as a chain of joints gives them; static against moving; affine
  * motions, also turned by a rational rotation, which makes w vary; plates,
- * near grazes and brief clips; fast turns, up to about 340 degrees within
+ * near grazes and brief clips; fast turns, up to about 359.8 degrees within
  * the interval, alone and under grazes; intervals other than [0, 1]; length
  * scales around 1e-3 and 1e3).
  *
@@ -230,11 +230,14 @@ static void make_body(body *b, double S, double L, int rot_kind, int pdeg,
 }
 
 /*
- * A turn of up to 4 atan(12.5), about 340 degrees, most of it near
- * tau = 0: q1 perpendicular to q0 and 1 / L to 25 / L long, so that
- * |q|^2 = 1 + |q1|^2 tau^2 grows up to about 600 times from its least value
- * (w, and with it the motion's coefficients, far larger at the ends than
- * in between).
+ * A turn of up to 4 atan(k / 2), most of it near tau = 0: q1 perpendicular
+ * to q0 and k / L long, so that |q|^2 = 1 + |q1|^2 tau^2 grows up to about
+ * k^2 / 4 times from its least value (w, and with it the motion's
+ * coefficients, far larger at the ends than in between).  Half the turns
+ * have k in [1, 25], up to about 340 degrees (w up to 600 times its least);
+ * the other half k from 25 to 2000, log-uniform, up to 359.8 degrees (w up
+ * to 1e6 times its least), where the whole interval's determinant test
+ * fails and its pieces' pass.
  */
 static void fast_turn(body *b, double L)
 {
@@ -247,7 +250,8 @@ static void fast_turn(body *b, double L)
         n += b->q[1][i] * b->q[1][i];
     }
     n = sqrt(n);
-    double len = n > 1e-6 ? urange(1.0, 25.0) / (L * n) : 0.0;
+    double k = chance(0.5) ? urange(1.0, 25.0) : exp(urange(log(25.0), log(2000.0)));
+    double len = n > 1e-6 ? k / (L * n) : 0.0;
     for (int i = 0; i < 4; i++)
         b->q[1][i] *= len;
 }

@@ -349,6 +349,38 @@ static void test_fast_turn(void)
     ok(!ra.inconsistent, "nearly full turns: consistent timeline");
 }
 
+/*
+ * Nearer a full turn: a bar reaching from the z axis to x = 2 (half height
+ * 0.05) spun by qz = k (2 t - 1) with k = 1000, a = 2 atan(k (2 t - 1)),
+ * 359.8 degrees in all, w a million times larger at the ends than in the
+ * middle, against a static slab whose face is at d = R (1 - 1e-4)
+ * (R = sqrt(4.0025), phi = atan(0.025)).  The corner (2, 0.05) reaches
+ * x = R cos(a + phi): it touches the face from a = -phi - acos(d / R) to
+ * a = -phi + acos(d / R); elsewhere the bar reaches at most 0.05 along x.
+ */
+static void test_fuller_turn(void)
+{
+    const double k = 1000.0, R = sqrt(4.0025), phi = atan(0.025), d = R * (1.0 - 1e-4);
+    boxtoi_query q;
+    ref_answer ra;
+    memset(&q, 0, sizeof q);
+    set_box(&q.a, 0, -0.05, -0.5, 2, 0.05, 0.5);
+    set_box(&q.b, d, -5, -5, d + 1, 5, 5);
+    z_turn_motion(&q.motion_a, -k, 2 * k);
+    make_motion(&q.motion_b, I3, Z3, Z3, Z3);
+    q.t0 = 0;
+    q.t1 = 1;
+    ref_solve(&q, 1e-9, &ra);
+    double c = acos(d / R);
+    /* tan(a / 2) = k (2 t - 1) */
+    double tc = (tan((-phi - c) / 2) / k + 1) / 2;
+    double te = (tan((-phi + c) / 2) / k + 1) / 2;
+    ok(ra.hit, "359.8 degree turn: hit");
+    is_double(ra.toi, tc, 1e-12, "359.8 degree turn: the bar reaches the slab");
+    is_double(ra.exit, te, 1e-12, "359.8 degree turn: and leaves it");
+    ok(!ra.inconsistent, "359.8 degree turn: consistent timeline");
+}
+
 /* Motion coefficients in powers of an absolute time far from the interval
  * (heavy cancellation): the head-on case shifted to t ~ 1000. */
 static void test_far_interval(void)
@@ -384,6 +416,7 @@ int main(void)
     test_plate();
     test_rotation();
     test_fast_turn();
+    test_fuller_turn();
     test_far_interval();
     return tap_failures() ? 1 : 0;
 }

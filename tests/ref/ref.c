@@ -1203,42 +1203,51 @@ static int motion_ok(const boxtoi_motion *m)
 }
 
 /*
- * How many equal pieces to search for events in.  A motion whose w varies
- * much over the interval (a fast turn) has event polynomials whose
- * coefficients, in powers of the interval's own parameter, dwarf their
- * values where w is small; re-expanded over a piece on which w varies
- * little (sbox_build shifts in double-double) they do not.  From w sampled
- * at 129 points: the fewest pieces, a power of two up to 64, on each of
- * which neither motion's |w| varies by more than a factor of 16 between the
- * samples it holds.
+ * The pieces to search for events in.  A motion whose w varies much over
+ * the interval (a fast turn) has event polynomials whose coefficients, in
+ * powers of the interval's own parameter, dwarf their values where w is
+ * small; re-expanded over a piece on which w varies little (sbox_build
+ * shifts in double-double) they do not.  A stretch [a, c] of s is kept
+ * whole when neither motion's |w|, sampled at REF_W_SAMPLES + 1 points of
+ * it, varies by more than a factor of 16; otherwise its halves are taken
+ * in turn, down to REF_MIN_PIECE, at most REF_MAX_PIECES in all.  The
+ * pieces' ends go to end[0..n] (n returned), in order.
  */
-#define REF_SAMPLES 128
-static int ref_pieces(const boxtoi_query *q)
+#define REF_W_SAMPLES 16
+#define REF_MAX_PIECES 256
+#define REF_MIN_PIECE 0x1p-20
+
+static int w_even(const boxtoi_query *q, double a, double c)
 {
-    double wa[REF_SAMPLES + 1], wb[REF_SAMPLES + 1], m[4][4];
-    for (int i = 0; i <= REF_SAMPLES; i++) {
-        double t = q->t0 + (q->t1 - q->t0) * i / REF_SAMPLES;
-        ref_motion_at(&q->motion_a, t, m);
-        wa[i] = fabs(m[3][3]);
-        ref_motion_at(&q->motion_b, t, m);
-        wb[i] = fabs(m[3][3]);
-    }
-    int n;
-    for (n = 1; n < 64; n *= 2) {
-        int even = 1, per = REF_SAMPLES / n;
-        for (int k = 0; k < n && even; k++) {
-            double lo[2] = {INFINITY, INFINITY}, hi[2] = {0.0, 0.0};
-            for (int i = k * per; i <= (k + 1) * per; i++) {
-                lo[0] = fmin(lo[0], wa[i]);
-                hi[0] = fmax(hi[0], wa[i]);
-                lo[1] = fmin(lo[1], wb[i]);
-                hi[1] = fmax(hi[1], wb[i]);
-            }
-            even = hi[0] <= 16.0 * lo[0] && hi[1] <= 16.0 * lo[1];
+    double lo[2] = {INFINITY, INFINITY}, hi[2] = {0.0, 0.0}, m[4][4];
+    for (int i = 0; i <= REF_W_SAMPLES; i++) {
+        double t = q->t0 + (q->t1 - q->t0) * (a + (c - a) * i / REF_W_SAMPLES);
+        for (int x = 0; x < 2; x++) {
+            ref_motion_at(x ? &q->motion_b : &q->motion_a, t, m);
+            lo[x] = fmin(lo[x], fabs(m[3][3]));
+            hi[x] = fmax(hi[x], fabs(m[3][3]));
         }
-        if (even)
-            break;
     }
+    return hi[0] <= 16.0 * lo[0] && hi[1] <= 16.0 * lo[1];
+}
+
+/* [a, c] in pieces, *n of them before it and at least `after` after it. */
+static void pieces_of(const boxtoi_query *q, double a, double c, int after, double *end,
+                      int *n)
+{
+    if (*n + after + 2 <= REF_MAX_PIECES && c - a > REF_MIN_PIECE && !w_even(q, a, c)) {
+        pieces_of(q, a, 0.5 * (a + c), after + 1, end, n);
+        pieces_of(q, 0.5 * (a + c), c, after, end, n);
+    } else {
+        end[++*n] = c;
+    }
+}
+
+static int ref_pieces(const boxtoi_query *q, double *end)
+{
+    int n = 0;
+    end[0] = 0.0;
+    pieces_of(q, 0.0, 1.0, 0, end, &n);
     return n;
 }
 
@@ -1248,7 +1257,7 @@ int ref_solve(const boxtoi_query *q, double deep_tol, ref_answer *out)
     ctx *cx = malloc(sizeof *cx);
     sbox *A = malloc(sizeof *A), *B = malloc(sizeof *B);
     int status[REF_MAX_EVENTS + 1];
-    double bound[REF_MAX_EVENTS + 2];
+    double bound[REF_MAX_EVENTS + 2], end[REF_MAX_PIECES + 1];
 
     memset(out, 0, sizeof *out);
     out->toi = out->exit = NAN;
@@ -1267,12 +1276,12 @@ int ref_solve(const boxtoi_query *q, double deep_tol, ref_answer *out)
     cx->size = ref_size(q, q->t0);
     out->size = cx->size;
 
-    int npieces = cx->len > 0.0 ? ref_pieces(q) : 0;
+    int npieces = cx->len > 0.0 ? ref_pieces(q, end) : 0;
     for (int k = 0; k < npieces; k++) {
-        cx->pa = (double)k / npieces;
-        cx->pw = 1.0 / npieces;
-        cx->pt0 = k == 0 ? q->t0 : q->t0 + cx->len * cx->pa;
-        cx->plen = (k + 1 == npieces ? q->t1 : q->t0 + cx->len * (cx->pa + cx->pw)) - cx->pt0;
+        cx->pa = end[k];
+        cx->pw = end[k + 1] - end[k];
+        cx->pt0 = k == 0 ? q->t0 : q->t0 + cx->len * end[k];
+        cx->plen = (k + 1 == npieces ? q->t1 : q->t0 + cx->len * end[k + 1]) - cx->pt0;
         sbox_build(&q->a, &q->motion_a, cx->pt0, cx->plen, A);
         sbox_build(&q->b, &q->motion_b, cx->pt0, cx->plen, B);
         vertex_face_events(cx, A, B, 1);

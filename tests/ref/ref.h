@@ -14,8 +14,8 @@
  * real roots come from recursive isolation through the roots of the
  * derivatives (power form on the interval mapped to [0, 1]), so roots that
  * lie very close together are separated.  Where w varies much over the
- * interval (a fast turn) the events are sought on equal pieces of it, the
- * motion re-expanded over each, and a root that lands near its features but
+ * interval (a fast turn) the events are sought on pieces of it on which w
+ * varies little, the motion re-expanded over each, and a root that lands near its features but
  * off them is refined on the event's gap evaluated from the poses.
  * Between two consecutive valid
  * events the overlap state cannot change, which gives a full timeline of
