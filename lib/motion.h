@@ -113,10 +113,9 @@ boxtoi_reason bx_check_det(const bx_moving *m);
  * BX_PIECE_RATIO (its Bernstein coefficients do), each re-expanded from the
  * caller's coefficients (bx_motion_piece): the solver solves them in order,
  * and bx_check_det tests them when the whole interval's determinant is
- * within rounding of zero.  A turn by a from q0
- * along a linear quaternion path makes w grow by 1 / cos^2(a / 2): 64 is a
- * turn of 165 degrees, which an ODE step of 1/60 s gives only a body
- * spinning at more than 900 rad/s.
+ * within rounding of zero.  A turn by a from q0 along a linear quaternion
+ * path makes w grow by 1 / cos^2(a / 2): 64 is a turn of 165 degrees, which
+ * an ODE step of 1/60 s gives only a body spinning at more than 900 rad/s.
  */
 #define BX_PIECE_RATIO 64.0
 #define BX_MAX_PIECES 32
