@@ -554,6 +554,26 @@ int bx_rescale(boxtoi_motion *motion, double t0, double t1)
     return 1;
 }
 
+/*
+ * bx_prepare_partial, and for a motion that asks for rescaling
+ * (BX_REASON_RESCALE) bx_prepare_partial of bx_rescale's copy, kept in *copy
+ * (which may be motion itself).  A copy that asks again (which
+ * rescale_exponent, shared by both tests, rules out) is refused.
+ */
+static boxtoi_reason prepare_partial_rescaling(const boxtoi_box *box,
+                                               const boxtoi_motion *motion, double t0,
+                                               double t1, boxtoi_motion *copy,
+                                               bx_moving *out)
+{
+    boxtoi_reason why = bx_prepare_partial(box, motion, t0, t1, out);
+    if (why != BX_REASON_RESCALE)
+        return why;
+    if (copy != motion)
+        *copy = *motion;
+    why = bx_rescale(copy, t0, t1) ? bx_prepare_partial(box, copy, t0, t1, out) : why;
+    return why == BX_REASON_RESCALE ? BOXTOI_REASON_OUT_OF_RANGE : why;
+}
+
 void bx_motion_piece(const boxtoi_motion *motion, double ta, double tb,
                      boxtoi_motion *out)
 {
@@ -1105,31 +1125,35 @@ static int uneven_on(const double *b, int n, double a, double c)
     return uneven(r, n);
 }
 
-int bx_piece_ends(const double *wa, int na, const double *wb, int nb, double *end)
+int bx_piece_times(const double *wa, int na, const double *wb, int nb, double t0,
+                   double t1, double *t)
 {
     double ba[BXM_CAP], bb[BXM_CAP], stack[BX_MAX_PIECES + 1];
     int n = 0, top = 0;
     bxp_sbern_to_bern(wa, na, ba);
     if (wb)
         bxp_sbern_to_bern(wb, nb, bb);
-    end[0] = 0.0;
+    t[0] = 0.0;
     stack[top++] = 1.0; /* right ends still to reach, the nearest last */
     while (top > 0) {
-        double a = end[n], c = stack[top - 1];
+        double a = t[n], c = stack[top - 1];
         int split = (uneven_on(ba, na, a, c) || (wb && uneven_on(bb, nb, a, c))) &&
                     c - a > BX_MIN_PIECE && n + top < BX_MAX_PIECES;
         if (split) {
             stack[top++] = 0.5 * (a + c);
         } else {
-            end[++n] = c;
+            t[++n] = c;
             top--;
         }
     }
+    /* from s to time, the ends t0 and t1 exactly */
+    for (int i = 0; i <= n; i++)
+        t[i] = i == 0 ? t0 : i == n ? t1 : t0 + (t1 - t0) * t[i];
     return n;
 }
 
 /*
- * det_whole's test piece by piece (bx_piece_ends of w alone), each piece's
+ * det_whole's test piece by piece (bx_piece_times of w alone), each piece's
  * motion re-expanded (bx_motion_piece) and prepared afresh: 1 when every
  * piece passes.  A rotation's det u is w^3, so a turn near a full one,
  * whose w spans orders of magnitude, is within the whole interval's
@@ -1137,7 +1161,7 @@ int bx_piece_ends(const double *wa, int na, const double *wb, int nb, double *en
  */
 static int det_pieces(const bx_moving *m)
 {
-    double end[BX_MAX_PIECES + 1];
+    double t[BX_MAX_PIECES + 1];
     boxtoi_box box;
     boxtoi_motion piece;
     bx_moving pm;
@@ -1145,16 +1169,11 @@ static int det_pieces(const bx_moving *m)
         box.lo[i] = -m->half[i];
         box.hi[i] = m->half[i];
     }
-    int n = bx_piece_ends(m->w, m->d, NULL, 0, end);
-    double h = m->t1 - m->t0;
+    int n = bx_piece_times(m->w, m->d, NULL, 0, m->t0, m->t1, t);
     for (int k = 0; k < n; k++) {
-        double ta = k == 0 ? m->t0 : m->t0 + h * end[k];
-        double tb = k + 1 == n ? m->t1 : m->t0 + h * end[k + 1];
-        bx_motion_piece(m->src, ta, tb, &piece);
-        boxtoi_reason why = bx_prepare_partial(&box, &piece, 0.0, 1.0, &pm);
-        if (why == BX_REASON_RESCALE && bx_rescale(&piece, 0.0, 1.0))
-            why = bx_prepare_partial(&box, &piece, 0.0, 1.0, &pm);
-        if (why || det_whole(&pm))
+        bx_motion_piece(m->src, t[k], t[k + 1], &piece);
+        if (prepare_partial_rescaling(&box, &piece, 0.0, 1.0, &piece, &pm) ||
+            det_whole(&pm))
             return 0;
     }
     return 1;
@@ -1460,21 +1479,13 @@ int bx_swept_test(const bx_moving *a, const bx_moving *b, double size,
     return 1;
 }
 
-/*
- * bx_prepare, and for a motion that asks for rescaling (BX_REASON_RESCALE)
- * bx_prepare of bx_rescale's copy, kept in *copy.  A copy that asks again
- * (which rescale_exponent, shared by both tests, rules out) is refused.
- */
+/* bx_prepare, through prepare_partial_rescaling: *copy may hold the motion. */
 static boxtoi_reason prepare_rescaling(const boxtoi_box *box,
                                        const boxtoi_motion *motion, double t0,
                                        double t1, boxtoi_motion *copy, bx_moving *out)
 {
-    boxtoi_reason why = bx_prepare(box, motion, t0, t1, out);
-    if (why != BX_REASON_RESCALE)
-        return why;
-    *copy = *motion;
-    why = bx_rescale(copy, t0, t1) ? bx_prepare(box, copy, t0, t1, out) : why;
-    return why == BX_REASON_RESCALE ? BOXTOI_REASON_OUT_OF_RANGE : why;
+    boxtoi_reason why = prepare_partial_rescaling(box, motion, t0, t1, copy, out);
+    return why ? why : bx_check_det(out);
 }
 
 BOXTOI_API boxtoi_reason boxtoi_validate(const boxtoi_box *box,

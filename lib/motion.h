@@ -95,7 +95,7 @@ boxtoi_reason bx_prepare_pair(const boxtoi_box *box_a,
 /**
  * The last test of bx_prepare: BOXTOI_REASON_SINGULAR when det(u) vanishes,
  * or comes within its rounding of zero, somewhere on [0, 1].  When it does
- * and w is uneven (bx_w_uneven), each of bx_piece_ends' pieces of w is
+ * and w is uneven (bx_w_uneven), each of bx_piece_times' pieces of w is
  * tested again, re-expanded from the source (bx_motion_piece), and the
  * motion passes when all of them do.  Reads the motion m was prepared from
  * (m->src), which must still be there.
@@ -129,13 +129,14 @@ boxtoi_reason bx_check_det(const bx_moving *m);
 int bx_w_uneven(const double *w, int n);
 
 /**
- * The pieces' ends in s: halves of [0, 1], then halves of those, for as
- * long as a piece's wa or wb (scaled Bernstein, degrees na and nb; wb may
- * be NULL) is uneven there, none shorter than BX_MIN_PIECE, at most
- * BX_MAX_PIECES.  Returns the number of pieces n, their ends in
- * end[0..n] (end[0] = 0, end[n] = 1), in order.
+ * The pieces of [t0, t1]: halves of s in [0, 1], then halves of those, for
+ * as long as a piece's wa or wb (scaled Bernstein in s, degrees na and nb;
+ * wb may be NULL) is uneven there, none shorter than BX_MIN_PIECE, at most
+ * BX_MAX_PIECES.  Returns the number of pieces n, their ends in t in
+ * t[0..n] (t[0] = t0, t[n] = t1), in order.
  */
-int bx_piece_ends(const double *wa, int na, const double *wb, int nb, double *end);
+int bx_piece_times(const double *wa, int na, const double *wb, int nb, double t0,
+                   double t1, double *t);
 
 /**
  * An upper bound, over s in [0, 1], of the margin bx_check_det allows the

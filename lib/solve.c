@@ -2004,7 +2004,7 @@ static double piece_time(double ta, double tb, double s)
 }
 
 /*
- * The query answered piece by piece (bx_piece_ends): the first piece with a
+ * The query answered piece by piece (bx_piece_times): the first piece with a
  * contact gives it; when that contact lasts to the piece's end, the next
  * pieces say how long it goes on.  A piece that touches at its start after
  * one that did not is a contact at that start.  Should any piece not be
@@ -2013,11 +2013,9 @@ static double piece_time(double ta, double tb, double s)
 static BX_NOINLINE boxtoi_result solve_pieces(const boxtoi_query *query,
                                               const bx_moving *A, const bx_moving *B)
 {
-    double end[BX_MAX_PIECES + 1], t[BX_MAX_PIECES + 1];
-    int n = bx_piece_ends(A->we, A->e, B->we, B->e, end), iterations = 0, k;
-    double h = query->t1 - query->t0;
-    for (int i = 0; i <= n; i++)
-        t[i] = i == 0 ? query->t0 : i == n ? query->t1 : query->t0 + h * end[i];
+    double t[BX_MAX_PIECES + 1];
+    int n = bx_piece_times(A->we, A->e, B->we, B->e, query->t0, query->t1, t);
+    int iterations = 0, k;
     boxtoi_query q = *query;
     boxtoi_result res, r;
     q.t0 = 0.0;
