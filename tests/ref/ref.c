@@ -1079,6 +1079,29 @@ static double refine_root(const ctx *cx, const gap_of *g, double s)
     return s;
 }
 
+/* The event check of a gap's features at s (check_vertex_face, check_edge_edge). */
+static int check_at(const ctx *cx, const gap_of *g, double s)
+{
+    return g->kind == 0
+               ? check_vertex_face(cx, s, g->arg[0], g->arg[1], g->arg[2], g->arg[3])
+               : check_edge_edge(cx, s, g->arg[0], g->arg[1]);
+}
+
+/* The roots of gap g's event polynomial that are events, refined where near. */
+static void add_roots(ctx *cx, const gap_of *g, const double *roots, int nr)
+{
+    for (int r = 0; r < nr; r++) {
+        double e = roots[r];
+        int c = check_at(cx, g, e);
+        if (c == CHECK_NEAR) {
+            e = refine_root(cx, g, e);
+            c = check_at(cx, g, e);
+        }
+        if (e > 0.0 && c == CHECK_EVENT)
+            add_event(cx, e);
+    }
+}
+
 static void vertex_face_events(ctx *cx, const sbox *X, const sbox *Y, int x_is_a)
 {
     for (int i = 0; i < 3; i++) {
@@ -1115,16 +1138,7 @@ static void vertex_face_events(ctx *cx, const sbox *X, const sbox *Y, int x_is_a
                 int nr = ref_poly_roots(f.a, f.n, 0.0, 1.0, roots);
                 cx->nroots += nr;
                 gap_of g = {0, {x_is_a, vb, i, side}};
-                for (int r = 0; r < nr; r++) {
-                    double e = roots[r];
-                    int c = check_vertex_face(cx, e, x_is_a, vb, i, side);
-                    if (c == CHECK_NEAR) {
-                        e = refine_root(cx, &g, e);
-                        c = check_vertex_face(cx, e, x_is_a, vb, i, side);
-                    }
-                    if (e > 0.0 && c == CHECK_EVENT)
-                        add_event(cx, e);
-                }
+                add_roots(cx, &g, roots, nr);
             }
         }
     }
@@ -1170,16 +1184,7 @@ static void edge_edge_events(ctx *cx, const sbox *A, const sbox *B)
                     int nr = ref_poly_roots(f.a, f.n, 0.0, 1.0, roots);
                     cx->nroots += nr;
                     gap_of g = {1, {4 * i + ea, 4 * l + eb, 0, 0}};
-                    for (int r = 0; r < nr; r++) {
-                        double e = roots[r];
-                        int c = check_edge_edge(cx, e, 4 * i + ea, 4 * l + eb);
-                        if (c == CHECK_NEAR) {
-                            e = refine_root(cx, &g, e);
-                            c = check_edge_edge(cx, e, 4 * i + ea, 4 * l + eb);
-                        }
-                        if (e > 0.0 && c == CHECK_EVENT)
-                            add_event(cx, e);
-                    }
+                    add_roots(cx, &g, roots, nr);
                 }
         }
 }
