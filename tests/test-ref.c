@@ -381,6 +381,87 @@ static void test_fuller_turn(void)
     ok(!ra.inconsistent, "359.8 degree turn: consistent timeline");
 }
 
+/*
+ * A recorded fast turn (the randomized test's case 14750 with seed 5): two
+ * moving boxes turning by about 324 and 318 degrees, their w varying by
+ * factors of 91 and 64 over [2.5, 3.5].  The first contact is an edge-edge event
+ * whose polynomial root passes the feature check 6e-10 of the interval early,
+ * where the boxes are still 2.7e-9 apart; refined on the geometry, the
+ * reference's first contact is a time at which the boxes touch.
+ */
+static const double case_ma[5][4][4] = {
+    {{-0x1.f14ccf4d81443p+8, 0x1.ee6070373e0c9p+9, 0x1.ab0295d9e9c99p+10, 0x1.d34e9dcb76427p+14},
+     {0x1.7dd34cba83382p+8, 0x1.bc168b1f569d5p+10, -0x1.ca9073bc168e3p+9, 0x1.53741de6344cdp+15},
+     {-0x1.e412fc3fb5be7p+10, 0x1.815f926fdac0fp+6, -0x1.35c3af4e6825fp+9, 0x1.b33a7766f3dfp+13},
+     {0, 0, 0, 0x1.fcd192e2d6dd3p+10}},
+    {{0x1.384379a5fe8bp+8, -0x1.33ac6ce47dad2p+9, -0x1.0f414e7412b6ep+10, -0x1.1199b4908e58fp+15},
+     {-0x1.079b77645947fp+8, -0x1.19842fe86fc1ep+10, 0x1.1954b32092de7p+9, -0x1.c5977e6e45ce5p+15},
+     {0x1.30d6ba998b07cp+10, -0x1.56e137d46541p+6, 0x1.8fca85f7a0e08p+8, -0x1.ea98c8946e982p+12},
+     {0, 0, 0, -0x1.4173c2d4badcap+10}},
+    {{-0x1.88d2b7b744a1p+5, 0x1.7eed35a4f583cp+6, 0x1.58b6b9cfc327fp+7, 0x1.e4f4c781eebd6p+13},
+     {0x1.69582f3c932b4p+5, 0x1.64b853399097fp+7, -0x1.58cabbdd6e5d4p+6, 0x1.bf38c81c7d04p+14},
+     {-0x1.7fd461094b7a1p+7, 0x1.17bf3d9727642p+4, -0x1.018b362c9112ap+6, -0x1.4605c25cc35bcp+9},
+     {0, 0, 0, 0x1.965cb2821a05cp+7}},
+    {{0, 0, 0, -0x1.826a2fc88218cp+11},
+     {0, 0, 0, -0x1.824cf8f70a5f3p+12},
+     {0, 0, 0, 0x1.f71d08e43cedbp+9},
+     {0, 0, 0, 0}},
+    {{0, 0, 0, 0x1.d42f6b700ca42p+7},
+     {0, 0, 0, 0x1.edd0b00dfe5f7p+8},
+     {0, 0, 0, -0x1.200ea67e54c2fp+7},
+     {0, 0, 0, 0}},
+};
+static const double case_mb[5][4][4] = {
+    {{0x1.a335c3b22a48dp+7, -0x1.c97ef93c05033p+5, -0x1.6221cdc8ffa44p+10, 0x1.7ea1a809e4c82p+15},
+     {0x1.38d05c849ad1fp+7, -0x1.63902fdd86036p+10, 0x1.423f47f7ae9ddp+6, -0x1.52e4058a3dc3ap+14},
+     {-0x1.6041c75491706p+10, -0x1.4cc39bf43aed5p+7, -0x1.938e659416babp+7, 0x1.4e139c06c349ap+13},
+     {0, 0, 0, 0x1.6645fa5f427f4p+10}},
+    {{-0x1.fef992b268b87p+6, 0x1.89243e3a487a2p+5, 0x1.bf71631d5a34p+9, -0x1.9f9649f23eaf7p+15},
+     {-0x1.d0aad7059ccc4p+6, 0x1.bfca0963cc842p+9, -0x1.0796133652a82p+6, 0x1.c68e6a4ed0507p+14},
+     {0x1.bc5fdf101fecep+9, 0x1.f0dfb5a87a54ap+6, 0x1.e1446d9f8f32ep+6, 0x1.34b364dfb6478p+10},
+     {0, 0, 0, -0x1.c497e508d48f2p+9}},
+    {{0x1.387ae8ddd7438p+4, -0x1.3b2b0dd66c468p+3, -0x1.1ab5097396513p+7, 0x1.4bf2972f3589cp+14},
+     {0x1.51c25453121bcp+4, -0x1.19ca63e6c6ad4p+7, 0x1.977a91cb8e89ap+3, -0x1.d21bb6a3892b7p+13},
+     {-0x1.183adfc006f69p+7, -0x1.699ae3d4bff5dp+4, -0x1.1c8bf4e591dd4p+4, -0x1.ce12bb3675e5ap+12},
+     {0, 0, 0, 0x1.1e125de5cdb24p+7}},
+    {{0, 0, 0, -0x1.cb04c223f8b14p+11},
+     {0, 0, 0, 0x1.af26553cd13e9p+11},
+     {0, 0, 0, 0x1.714aede06caf7p+11},
+     {0, 0, 0, 0}},
+    {{0, 0, 0, 0x1.ca61f344d1149p+7},
+     {0, 0, 0, -0x1.2e46a83f587e1p+8},
+     {0, 0, 0, -0x1.54de1ca8e7a6dp+8},
+     {0, 0, 0, 0}},
+};
+
+static void test_recorded_turn(void)
+{
+    static const double lo[2][3] = {{-0x1.7bcbb94f9ab72p-2, -0x1.b0d3ccfc49e12p-2,
+                                     -0x1.8e2aba0ef95eep-2},
+                                    {-0x1.05d207f96a04fp-1, -0x1.ab2407efc578p-2,
+                                     -0x1.17c91d1388324p-3}};
+    static const double hi[2][3] = {{0x1.4dededb018ea5p-1, 0x1.b0d3ccfc49e12p-2,
+                                     0x1.8e2aba0ef95eep-2},
+                                    {0x1.05d207f96a04fp-1, 0x1.ab2407efc578p-2,
+                                     0x1.2df8794046152p-2}};
+    boxtoi_query q;
+    ref_answer ra;
+    memset(&q, 0, sizeof q);
+    set_box(&q.a, lo[0][0], lo[0][1], lo[0][2], hi[0][0], hi[0][1], hi[0][2]);
+    set_box(&q.b, lo[1][0], lo[1][1], lo[1][2], hi[1][0], hi[1][1], hi[1][2]);
+    q.motion_a.degree = q.motion_b.degree = 4;
+    memcpy(q.motion_a.c, case_ma, sizeof case_ma);
+    memcpy(q.motion_b.c, case_mb, sizeof case_mb);
+    q.t0 = 2.5;
+    q.t1 = 3.5;
+    ref_solve(&q, 1e-9 * ref_size(&q, q.t0), &ra);
+    ok(ra.hit && !ra.inconsistent, "recorded turn: hit, consistent timeline");
+    is_double(ref_signed_distance(&q, ra.toi), 0.0, 1e-12 * ra.size,
+              "recorded turn: the boxes touch at the first contact");
+    ok(ref_signed_distance(&q, ra.toi - 1e-9) < 0.0,
+       "recorded turn: and are apart 1e-9 before it");
+}
+
 /* Motion coefficients in powers of an absolute time far from the interval
  * (heavy cancellation): the head-on case shifted to t ~ 1000. */
 static void test_far_interval(void)
@@ -417,6 +498,7 @@ int main(void)
     test_rotation();
     test_fast_turn();
     test_fuller_turn();
+    test_recorded_turn();
     test_far_interval();
     return tap_failures() ? 1 : 0;
 }

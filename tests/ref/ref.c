@@ -902,22 +902,42 @@ static double pv_maxabs(const poly *a)
     return m;
 }
 
+/* One gap: a vertex-face pair (kind 0: x_is_a, vbits, axis, side) or an
+ * edge pair (kind 1: the two edges). */
+typedef struct gap_of {
+    int kind, arg[4];
+} gap_of;
+
+/* The piece being searched (ref_pieces): its times, and the same in s. */
+typedef struct piece {
+    double pt0, plen, pa, pw;
+} piece;
+
+/* An event: its time in s, and the gap and piece it was found on. */
+typedef struct event {
+    double s;
+    gap_of g;
+    piece at;
+} event;
+
 typedef struct ctx {
     const boxtoi_query *q;
     double t0, len, size;
-    double pt0, plen;  /* the piece being searched (ref_pieces) */
-    double pa, pw;     /* the same in s: start and width */
+    piece pc;
     int nevents, overflow, nroots;
-    double ev[REF_MAX_EVENTS]; /* in s */
+    event ev[REF_MAX_EVENTS];
 } ctx;
 
-static void add_event(ctx *cx, double s)
+static void add_event(ctx *cx, const gap_of *g, double s)
 {
     if (cx->nevents >= REF_MAX_EVENTS) {
         cx->overflow = 1;
         return;
     }
-    cx->ev[cx->nevents++] = cx->pa + cx->pw * s;
+    event *e = &cx->ev[cx->nevents++];
+    e->s = cx->pc.pa + cx->pc.pw * s;
+    e->g = *g;
+    e->at = cx->pc;
 }
 
 static int tol_in01(double x, double tol)
@@ -948,7 +968,7 @@ static int check_vertex_face(const ctx *cx, double s, int x_is_a, int vbits,
                              int axis, int side)
 {
     pp a, b;
-    double t = cx->pt0 + cx->plen * s;
+    double t = cx->pc.pt0 + cx->pc.plen * s;
     pp_at(&cx->q->a, &cx->q->motion_a, t, &a);
     pp_at(&cx->q->b, &cx->q->motion_b, t, &b);
     const pp *X = x_is_a ? &a : &b, *Y = x_is_a ? &b : &a;
@@ -972,7 +992,7 @@ static int check_vertex_face(const ctx *cx, double s, int x_is_a, int vbits,
 static int check_edge_edge(const ctx *cx, double s, int ea, int eb)
 {
     pp a, b;
-    double t = cx->pt0 + cx->plen * s;
+    double t = cx->pc.pt0 + cx->pc.plen * s;
     pp_at(&cx->q->a, &cx->q->motion_a, t, &a);
     pp_at(&cx->q->b, &cx->q->motion_b, t, &b);
     double p[3], e[3], qq[3], f[3], r[3];
@@ -1007,7 +1027,7 @@ static double vertex_face_gap(const ctx *cx, double s, int x_is_a, int vbits,
                               int axis, int side)
 {
     pp a, b;
-    double t = cx->pt0 + cx->plen * s, v[3], qq[3], f1[3], f2[3], n[3];
+    double t = cx->pc.pt0 + cx->pc.plen * s, v[3], qq[3], f1[3], f2[3], n[3];
     pp_at(&cx->q->a, &cx->q->motion_a, t, &a);
     pp_at(&cx->q->b, &cx->q->motion_b, t, &b);
     pp_vertex(x_is_a ? &a : &b, vbits, v);
@@ -1021,7 +1041,7 @@ static double vertex_face_gap(const ctx *cx, double s, int x_is_a, int vbits,
 static double edge_edge_gap(const ctx *cx, double s, int ea, int eb)
 {
     pp a, b;
-    double t = cx->pt0 + cx->plen * s, p[3], e[3], qq[3], f[3], m[3];
+    double t = cx->pc.pt0 + cx->pc.plen * s, p[3], e[3], qq[3], f[3], m[3];
     pp_at(&cx->q->a, &cx->q->motion_a, t, &a);
     pp_at(&cx->q->b, &cx->q->motion_b, t, &b);
     pp_edge(&a, ea, p, e);
@@ -1032,12 +1052,6 @@ static double edge_edge_gap(const ctx *cx, double s, int ea, int eb)
     return dot3(m, qq);
 }
 
-/* One gap: a vertex-face pair (kind 0: x_is_a, vbits, axis, side) or an
- * edge pair (kind 1: the two edges). */
-typedef struct gap_of {
-    int kind, arg[4];
-} gap_of;
-
 static double gap_at(const ctx *cx, const gap_of *g, double s)
 {
     return g->kind == 0
@@ -1047,13 +1061,13 @@ static double gap_at(const ctx *cx, const gap_of *g, double s)
 
 /*
  * The root s of an event polynomial, moved to the zero of its gap in the
- * nearest bracket around s (half widths 1e-12 to 1e-4) at whose ends the
+ * nearest bracket around s (half widths 1e-12 to hmax) at whose ends the
  * gap has opposite signs, by bisection; s itself when there is none (a
  * double root: a graze).
  */
-static double refine_root(const ctx *cx, const gap_of *g, double s)
+static double refine_root(const ctx *cx, const gap_of *g, double s, double hmax)
 {
-    for (double h = 1e-12; h <= 1e-4; h *= 10.0) {
+    for (double h = 1e-12; h <= hmax; h *= 10.0) {
         double lo = s - h > 0.0 ? s - h : 0.0, hi = s + h < 1.0 ? s + h : 1.0;
         double flo = gap_at(cx, g, lo), fhi = gap_at(cx, g, hi);
         if (flo == 0.0)
@@ -1094,11 +1108,11 @@ static void add_roots(ctx *cx, const gap_of *g, const double *roots, int nr)
         double e = roots[r];
         int c = check_at(cx, g, e);
         if (c == CHECK_NEAR) {
-            e = refine_root(cx, g, e);
+            e = refine_root(cx, g, e, 1e-4);
             c = check_at(cx, g, e);
         }
         if (e > 0.0 && c == CHECK_EVENT)
-            add_event(cx, e);
+            add_event(cx, g, e);
     }
 }
 
@@ -1189,10 +1203,34 @@ static void edge_edge_events(ctx *cx, const sbox *A, const sbox *B)
         }
 }
 
-static int cmp_double(const void *x, const void *y)
+static int cmp_event(const void *x, const void *y)
 {
-    double a = *(const double *)x, b = *(const double *)y;
+    double a = ((const event *)x)->s, b = ((const event *)y)->s;
     return (a > b) - (a < b);
+}
+
+/*
+ * The events that decide the first contact, moved to the zeros of their
+ * gaps.  add_roots refines only the roots its check finds near an event; on
+ * a fast turn a root that passes the check can still be 1e-9 of the
+ * interval off.  Every event within REF_FIRST_SPAN of the first (sorted
+ * events) is moved to its gap's zero within REF_FIRST_SPAN, then the events
+ * are sorted again.
+ */
+#define REF_FIRST_SPAN 1e-8
+
+static void refine_first(ctx *cx)
+{
+    int n = 0;
+    while (n < cx->nevents && cx->ev[n].s <= cx->ev[0].s + REF_FIRST_SPAN)
+        n++;
+    for (int i = 0; i < n; i++) {
+        event *e = &cx->ev[i];
+        cx->pc = e->at;
+        double s = refine_root(cx, &e->g, (e->s - e->at.pa) / e->at.pw, REF_FIRST_SPAN);
+        e->s = e->at.pa + e->at.pw * s;
+    }
+    qsort(cx->ev, cx->nevents, sizeof cx->ev[0], cmp_event);
 }
 
 static int motion_ok(const boxtoi_motion *m)
@@ -1283,12 +1321,13 @@ int ref_solve(const boxtoi_query *q, double deep_tol, ref_answer *out)
 
     int npieces = cx->len > 0.0 ? ref_pieces(q, end) : 0;
     for (int k = 0; k < npieces; k++) {
-        cx->pa = end[k];
-        cx->pw = end[k + 1] - end[k];
-        cx->pt0 = k == 0 ? q->t0 : q->t0 + cx->len * end[k];
-        cx->plen = (k + 1 == npieces ? q->t1 : q->t0 + cx->len * end[k + 1]) - cx->pt0;
-        sbox_build(&q->a, &q->motion_a, cx->pt0, cx->plen, A);
-        sbox_build(&q->b, &q->motion_b, cx->pt0, cx->plen, B);
+        piece *pc = &cx->pc;
+        pc->pa = end[k];
+        pc->pw = end[k + 1] - end[k];
+        pc->pt0 = k == 0 ? q->t0 : q->t0 + cx->len * end[k];
+        pc->plen = (k + 1 == npieces ? q->t1 : q->t0 + cx->len * end[k + 1]) - pc->pt0;
+        sbox_build(&q->a, &q->motion_a, pc->pt0, pc->plen, A);
+        sbox_build(&q->b, &q->motion_b, pc->pt0, pc->plen, B);
         vertex_face_events(cx, A, B, 1);
         vertex_face_events(cx, B, A, 0);
         edge_edge_events(cx, A, B);
@@ -1297,20 +1336,24 @@ int ref_solve(const boxtoi_query *q, double deep_tol, ref_answer *out)
     if (cx->overflow)
         out->inconsistent = 1;
 
-    /* sorted, merged event times */
-    qsort(cx->ev, cx->nevents, sizeof cx->ev[0], cmp_double);
+    /* sorted, the first ones refined, merged event times */
+    qsort(cx->ev, cx->nevents, sizeof cx->ev[0], cmp_event);
+    refine_first(cx);
+    double *ev = malloc(sizeof *ev * (cx->nevents + 1));
     int m = 0;
-    for (int i = 0; i < cx->nevents; i++)
-        if (m == 0 || cx->ev[i] - cx->ev[m - 1] > 1e-14)
-            cx->ev[m++] = cx->ev[i];
+    for (int i = 0; ev && i < cx->nevents; i++)
+        if (m == 0 || cx->ev[i].s - ev[m - 1] > 1e-14)
+            ev[m++] = cx->ev[i].s;
+    if (!ev)
+        out->inconsistent = 1;
     out->nevents = m;
     for (int i = 0; i < m; i++)
-        out->events[i] = q->t0 + cx->len * cx->ev[i];
+        out->events[i] = q->t0 + cx->len * ev[i];
 
     /* overlap state on each stretch between events */
     bound[0] = 0.0;
     for (int i = 0; i < m; i++)
-        bound[i + 1] = cx->ev[i];
+        bound[i + 1] = ev[i];
     bound[m + 1] = 1.0;
     for (int k = 0; k <= m; k++) {
         double mid = 0.5 * (bound[k] + bound[k + 1]);
@@ -1369,6 +1412,7 @@ int ref_solve(const boxtoi_query *q, double deep_tol, ref_answer *out)
         }
     }
     out->valid = 1;
+    free(ev);
     free(cx);
     free(A);
     free(B);

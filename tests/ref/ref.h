@@ -15,11 +15,11 @@
  * derivatives (power form on the interval mapped to [0, 1]), so roots that
  * lie very close together are separated.  Where w varies much over the
  * interval (a fast turn) the events are sought on pieces of it on which w
- * varies little, the motion re-expanded over each, and a root that lands near its features but
- * off them is refined on the event's gap evaluated from the poses.
- * Between two consecutive valid
- * events the overlap state cannot change, which gives a full timeline of
- * contact over the interval.
+ * varies little, the motion re-expanded over each.  A root is moved to the
+ * zero of the event's gap evaluated from the poses when it lands near its
+ * features but off them, and so are the earliest events, which decide the
+ * first contact.  Between two consecutive valid events the overlap state
+ * cannot change, which gives a full timeline of contact over the interval.
  *
  * Geometry at a fixed time (overlap, distance, penetration depth) is
  * computed directly: a vertex of one box inside the other or an edge of one
