@@ -242,33 +242,47 @@ static void cross_row(pvec a, int n, pvec b, int m, int r, double *o)
         cross_row_impl(a, n, b, m, r, o);
 }
 
-/* Dot product of two vectors of SB polynomials, and the size of its terms. */
+/*
+ * Dot product of two vectors of SB polynomials, out = sum_r a_r b_r, or with
+ * absolute set sum_r |a_r| |b_r| coefficient by coefficient (a constant,
+ * folded where it is expanded).
+ */
 BXP_INLINE void
-dot_poly_impl(pvec a, int n, pvec b, int m, double *out)
+dot_poly_impl(pvec a, int n, pvec b, int m, int absolute, double *out)
 {
     DEGREE_IN_RANGE(n);
     DEGREE_IN_RANGE(m);
     const double *a0 = a.r[0], *a1 = a.r[1], *a2 = a.r[2];
     const double *b0 = b.r[0], *b1 = b.r[1], *b2 = b.r[2];
+#define BX_MAYBE_ABS(x) (absolute ? fabs(x) : (x))
     for (int k = 0; k <= n + m; k++)
         out[k] = 0.0;
     for (int i = 0; i <= n; i++) {
-        double x0 = a0[i], x1 = a1[i], x2 = a2[i], *restrict o = out + i;
+        double x0 = BX_MAYBE_ABS(a0[i]), x1 = BX_MAYBE_ABS(a1[i]), x2 = BX_MAYBE_ABS(a2[i]);
+        double *restrict o = out + i;
         for (int j = 0; j <= m; j++)
-            o[j] += x0 * b0[j] + x1 * b1[j] + x2 * b2[j];
+            o[j] += x0 * BX_MAYBE_ABS(b0[j]) + x1 * BX_MAYBE_ABS(b1[j]) +
+                    x2 * BX_MAYBE_ABS(b2[j]);
     }
+#undef BX_MAYBE_ABS
 }
 
-static double dot_poly(pvec a, int n, pvec b, int m, double *out)
+BXP_INLINE void dot_poly_any(pvec a, int n, pvec b, int m, int absolute, double *out)
 {
     if (n == 2 && m == 2)
-        dot_poly_impl(a, 2, b, 2, out);
+        dot_poly_impl(a, 2, b, 2, absolute, out);
     else if (n == 2 && m == 4)
-        dot_poly_impl(a, 2, b, 4, out);
+        dot_poly_impl(a, 2, b, 4, absolute, out);
     else if (n == 2 && m == 6)
-        dot_poly_impl(a, 2, b, 6, out);
+        dot_poly_impl(a, 2, b, 6, absolute, out);
     else
-        dot_poly_impl(a, n, b, m, out);
+        dot_poly_impl(a, n, b, m, absolute, out);
+}
+
+/* The dot product, and the size of its terms. */
+static double dot_poly(pvec a, int n, pvec b, int m, double *out)
+{
+    dot_poly_any(a, n, b, m, 0, out);
     double scale = 0.0;
     for (int r = 0; r < 3; r++)
         scale += (a.mx ? a.mx[r] : max_abs(a.r[r], n)) *
@@ -669,30 +683,9 @@ static double axis_value(solver *S, int axis, double s)
 }
 
 /* out = sum_r |a_r| |b_r| coefficient by coefficient (scaled Bernstein). */
-BXP_INLINE void abs_dot_impl(pvec a, int n, pvec b, int m, double *out)
-{
-    DEGREE_IN_RANGE(n);
-    DEGREE_IN_RANGE(m);
-    for (int k = 0; k <= n + m; k++)
-        out[k] = 0.0;
-    for (int i = 0; i <= n; i++) {
-        double x0 = fabs(a.r[0][i]), x1 = fabs(a.r[1][i]), x2 = fabs(a.r[2][i]);
-        for (int j = 0; j <= m; j++)
-            out[i + j] += x0 * fabs(b.r[0][j]) + x1 * fabs(b.r[1][j]) +
-                          x2 * fabs(b.r[2][j]);
-    }
-}
-
 static void abs_dot(pvec a, int n, pvec b, int m, double *out)
 {
-    if (n == 2 && m == 2)
-        abs_dot_impl(a, 2, b, 2, out);
-    else if (n == 2 && m == 4)
-        abs_dot_impl(a, 2, b, 4, out);
-    else if (n == 2 && m == 6)
-        abs_dot_impl(a, 2, b, 6, out);
-    else
-        abs_dot_impl(a, n, b, m, out);
+    dot_poly_any(a, n, b, m, 1, out);
 }
 
 /* out = |a| |b| coefficient by coefficient (scaled Bernstein). */
