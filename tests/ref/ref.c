@@ -922,7 +922,7 @@ typedef struct event {
 
 typedef struct ctx {
     const boxtoi_query *q;
-    double t0, len, size;
+    double len, size;
     piece pc;
     int nevents, overflow, nroots;
     event ev[REF_MAX_EVENTS];
@@ -1213,24 +1213,24 @@ static int cmp_event(const void *x, const void *y)
  * The events that decide the first contact, moved to the zeros of their
  * gaps.  add_roots refines only the roots its check finds near an event; on
  * a fast turn a root that passes the check can still be 1e-9 of the
- * interval off.  Every event within REF_FIRST_SPAN of the first (sorted
- * events) is moved to its gap's zero within REF_FIRST_SPAN, then the events
- * are sorted again.
+ * interval off.  Every event within REF_FIRST_SPAN of the first is moved to
+ * its gap's zero within REF_FIRST_SPAN.
  */
 #define REF_FIRST_SPAN 1e-8
 
 static void refine_first(ctx *cx)
 {
-    int n = 0;
-    while (n < cx->nevents && cx->ev[n].s <= cx->ev[0].s + REF_FIRST_SPAN)
-        n++;
-    for (int i = 0; i < n; i++) {
+    double first = INFINITY;
+    for (int i = 0; i < cx->nevents; i++)
+        first = fmin(first, cx->ev[i].s);
+    for (int i = 0; i < cx->nevents; i++) {
         event *e = &cx->ev[i];
+        if (e->s > first + REF_FIRST_SPAN)
+            continue;
         cx->pc = e->at;
         double s = refine_root(cx, &e->g, (e->s - e->at.pa) / e->at.pw, REF_FIRST_SPAN);
         e->s = e->at.pa + e->at.pw * s;
     }
-    qsort(cx->ev, cx->nevents, sizeof cx->ev[0], cmp_event);
 }
 
 static int motion_ok(const boxtoi_motion *m)
@@ -1314,7 +1314,6 @@ int ref_solve(const boxtoi_query *q, double deep_tol, ref_answer *out)
     }
     *cx = cx0;
     cx->q = q;
-    cx->t0 = q->t0;
     cx->len = q->t1 - q->t0;
     cx->size = ref_size(q, q->t0);
     out->size = cx->size;
@@ -1336,24 +1335,21 @@ int ref_solve(const boxtoi_query *q, double deep_tol, ref_answer *out)
     if (cx->overflow)
         out->inconsistent = 1;
 
-    /* sorted, the first ones refined, merged event times */
-    qsort(cx->ev, cx->nevents, sizeof cx->ev[0], cmp_event);
+    /* the first ones refined, sorted, merged event times */
     refine_first(cx);
-    double *ev = malloc(sizeof *ev * (cx->nevents + 1));
+    qsort(cx->ev, cx->nevents, sizeof cx->ev[0], cmp_event);
     int m = 0;
-    for (int i = 0; ev && i < cx->nevents; i++)
-        if (m == 0 || cx->ev[i].s - ev[m - 1] > 1e-14)
-            ev[m++] = cx->ev[i].s;
-    if (!ev)
-        out->inconsistent = 1;
+    for (int i = 0; i < cx->nevents; i++)
+        if (m == 0 || cx->ev[i].s - cx->ev[m - 1].s > 1e-14)
+            cx->ev[m++] = cx->ev[i];
     out->nevents = m;
     for (int i = 0; i < m; i++)
-        out->events[i] = q->t0 + cx->len * ev[i];
+        out->events[i] = q->t0 + cx->len * cx->ev[i].s;
 
     /* overlap state on each stretch between events */
     bound[0] = 0.0;
     for (int i = 0; i < m; i++)
-        bound[i + 1] = ev[i];
+        bound[i + 1] = cx->ev[i].s;
     bound[m + 1] = 1.0;
     for (int k = 0; k <= m; k++) {
         double mid = 0.5 * (bound[k] + bound[k + 1]);
@@ -1412,7 +1408,6 @@ int ref_solve(const boxtoi_query *q, double deep_tol, ref_answer *out)
         }
     }
     out->valid = 1;
-    free(ev);
     free(cx);
     free(A);
     free(B);
