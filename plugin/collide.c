@@ -1,6 +1,6 @@
 /*
  * Colliders of the boxtoi class: against itself, against dBox and against
- * dPlane.
+ * dPlane; every other class sees a dBox at the current pose.
  *
  * Every collider first looks at the current poses: boxes touching now get
  * ODE's own contact set (dBoxBox for box-box, the box-plane rule of
@@ -285,14 +285,16 @@ static double pair_interval(const bt_moving *a, const bt_moving *b)
     return isfinite(h) ? h : 0;
 }
 
-/* Motions of a box-box pair.  o1 is a boxtoi box; o2 a boxtoi box or dBox. */
+/* Motions of a box-box pair.  o1 is a boxtoi box; o2 a boxtoi box or dBox,
+   whose body (if any) is predicted over the boxtoi box's step: the time its
+   motion holds, or for a static box the step it was armed with. */
 static void pair_motions(dGeomID o1, dGeomID o2, bt_moving *a, bt_moving *b)
 {
     bt_moving_boxtoi(o1, a);
     if (bt_get(o2)) {
         bt_moving_boxtoi(o2, b);
     } else {
-        double h = isfinite(a->valid) ? a->valid : 0;
+        double h = isfinite(a->valid) ? a->valid : bt_get(o1)->h;
         bt_moving_dbox(o2, h, b);
     }
 }
@@ -828,13 +830,49 @@ static int box_plane(dGeomID o1, dGeomID o2, int flags,
     return n;
 }
 
+/* ---- any other class ------------------------------------------------- */
+
+/*
+ * Every other class (sphere, capsule, cylinder, ray, convex, trimesh,
+ * heightfield): the box at its current pose, as a dBox, with ODE's own
+ * collider for that pair; no search in time.  A dBox made for the call
+ * stands in for the boxtoi box, and the contacts name the boxtoi box.
+ */
+static int collide_box_other(dGeomID o1, dGeomID o2, int flags,
+                             dContactGeom *contact, int skip)
+{
+    bt_data *d = bt_get(o1);
+    if (!d)
+        return 0;
+    dGeomID proxy = dCreateBox(0, d->side[0], d->side[1], d->side[2]);
+    if (!proxy)
+        return 0;
+    const dReal *p = dGeomGetPosition(o1);
+    dGeomSetPosition(proxy, p[0], p[1], p[2]);
+    dGeomSetRotation(proxy, dGeomGetRotation(o1));
+    dReal aabb[6];
+    dGeomGetAABB(proxy, aabb); /* some colliders read the bounds */
+    int n = dCollide(proxy, o2, flags, contact, skip);
+    for (int i = 0; i < n; i++) {
+        dContactGeom *c = CONTACT(contact, i * skip);
+        if (c->g1 == proxy)
+            c->g1 = o1;
+        if (c->g2 == proxy)
+            c->g2 = o1;
+    }
+    dGeomDestroy(proxy);
+    if (n > 0)
+        note_toi(o1, o2, 0);
+    return n;
+}
+
 dColliderFn *bt_get_collider(int num)
 {
     if (num == bt_class() || num == dBoxClass)
         return collide_box_box;
     if (num == dPlaneClass)
         return collide_box_plane;
-    return NULL;
+    return collide_box_other;
 }
 
 /* ---- the stepper's question -------------------------------------------- */

@@ -5,7 +5,16 @@
  * centred on its position) and also knows how it will move over the coming
  * step.  Its collider finds, with the boxtoi solver, the first instant within
  * the step at which it touches another boxtoi box, an ODE dBox or a dPlane, so
- * a fast box no longer passes through a thin wall between two steps.
+ * a fast box no longer passes through a thin wall between two steps.  With
+ * any other class (sphere, capsule, cylinder, ray, convex, trimesh,
+ * heightfield) it collides as a dBox at its current pose, through ODE's own
+ * collider for that pair, with no search in time.
+ *
+ * ODE's spaces propose a pair when the geoms' bounding boxes meet.  A boxtoi
+ * box's bounding box covers its whole motion over the step; a dBox's is
+ * ODE's, at its current pose.  So a fast body should be a boxtoi box: a fast
+ * dBox is predicted over the step (see dBoxtoiPredict) only when its pair is
+ * proposed, that is when it already reaches into a boxtoi box's bounds.
  *
  * Typical loop:
  *
@@ -106,7 +115,8 @@ ODE_BOXTOI_API void dGeomBoxtoiBoxGetMotion(dGeomID g, boxtoi_motion *motion,
  * state (position, velocities, accumulated force and torque, gravity) each
  * time the AABB or a collider needs it, so it follows changes made after
  * this call; dBox geoms attached to bodies are predicted the same way by the
- * collider.  Also resets every box's last time of impact to -1.  Call before
+ * collider of their pair with a boxtoi box, over that box's step (h for a
+ * static one).  Also resets every box's last time of impact to -1.  Call before
  * dSpaceCollide when stepping with plain dWorldStep (the colliders then
  * report future contacts of the step, depth 0, which act as speculative
  * contacts); dWorldStepToContact calls it itself.  world is not used (each
@@ -144,8 +154,10 @@ typedef struct dBoxtoiStepParams {
     dReal min_substep;  /**< seconds; <= 0 means h * 1e-3 (the default).
                              A pair within this time of touching counts as
                              touching now (a resting contact, not an impact),
-                             so impacts closer together are merged and a
-                             sub-step is never shorter than this */
+                             so impacts closer together are merged and
+                             every sub-step but the last of a call (which
+                             takes what is left of h) is at least this
+                             long */
     int quick;          /**< 1: dWorldQuickStep, 0: dWorldStep (default 0) */
     int scale_erp;      /**< 1 (default): during a sub-step of length s < h the
                              world's ERP is scaled by s / h, so that contact

@@ -292,6 +292,45 @@ static void test_analytic(int wall_boxtoi, int nested)
     sim_free(&s);
 }
 
+/* A sphere dropped on a static floor: with a boxtoi floor (ODE's
+   sphere-box contacts, through the class's collider for other classes) it
+   follows the same path as on a dBox floor, and rests on it. */
+static double drop_sphere(int boxtoi_floor, double *path, int nsteps)
+{
+    sim s;
+    sim_init(&s, 0);
+    dGeomID floor = boxtoi_floor ? dCreateBoxtoiBox(s.space, 4, 4, 0.05)
+                                 : dCreateBox(s.space, 4, 4, 0.05);
+    dGeomSetPosition(floor, 0, 0, 0);
+    dBodyID b = dBodyCreate(s.world);
+    dMass m;
+    dMassSetSphere(&m, 500, 0.1);
+    dBodySetMass(b, &m);
+    dBodySetPosition(b, 0.3, -0.2, 0.4);
+    dGeomID ball = dCreateSphere(s.space, 0.1);
+    dGeomSetBody(ball, b);
+    for (int step = 0; step < nsteps; step++) {
+        dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, NULL);
+        path[step] = dBodyGetPosition(b)[2];
+    }
+    double z = dBodyGetPosition(b)[2];
+    sim_free(&s);
+    return z;
+}
+
+static void test_sphere_on_floor(void)
+{
+    enum { N = 120 };
+    double pb[N], pd[N], diff = 0;
+    double zb = drop_sphere(1, pb, N);
+    drop_sphere(0, pd, N);
+    for (int i = 0; i < N; i++)
+        diff = fmax(diff, fabs(pb[i] - pd[i]));
+    is_double(diff, 0, 0, "sphere on a boxtoi floor: the path on a dBox floor");
+    /* resting height: the floor's top (0.025) plus the radius */
+    is_double(zb, 0.125, 0.005, "sphere on a boxtoi floor: rests on it");
+}
+
 /*
  * An explicit motion stays one curve across sub-steps.  A body-driven box
  * hits a wall at 0.3 h, which ends a sub-step; a box without a body, moved
@@ -751,6 +790,7 @@ int main(void)
     test_analytic(0, 1);
     test_analytic(1, 1);
     test_analytic_plane();
+    test_sphere_on_floor();
     test_explicit_substeps();
     test_shots();
     test_stack(0);

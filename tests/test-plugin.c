@@ -174,6 +174,132 @@ static void test_overlap_contacts(void)
     dGeomDestroy(plane);
 }
 
+/* ---- other classes ---------------------------------------------------- */
+
+/* Contacts of a geom of another class against a boxtoi box: those of a dBox
+   at the same pose (ODE's own colliders), naming the boxtoi box, in both
+   argument orders; and closed-form answers for a sphere and a ray. */
+static void test_other_classes(void)
+{
+    unsigned long long s = 4242;
+    dGeomID t = dCreateBoxtoiBox(0, 1, 1, 1), b = dCreateBox(0, 1, 1, 1);
+    dGeomID other[4] = {dCreateSphere(0, 0.4), dCreateCapsule(0, 0.3, 1.2),
+                        dCreateCylinder(0, 0.35, 0.9), dCreateRay(0, 2.5)};
+    static const char *name[4] = {"sphere", "capsule", "cylinder", "ray"};
+    for (int k = 0; k < 4; k++) {
+        int touching = 0, bad = 0, bad_rev = 0;
+        for (int it = 0; it < 1000; it++) {
+            double l[3], p[3], po[3];
+            dMatrix3 R, Ro;
+            dQuaternion q;
+            for (int i = 0; i < 3; i++) {
+                l[i] = urand(&s, 0.2, 2);
+                p[i] = urand(&s, -0.5, 0.5);
+                po[i] = urand(&s, -1.2, 1.2);
+            }
+            random_rotation(&s, R, q);
+            random_rotation(&s, Ro, q);
+            dGeomBoxtoiBoxSetLengths(t, l[0], l[1], l[2]);
+            dGeomBoxSetLengths(b, l[0], l[1], l[2]);
+            place(t, p, R);
+            place(b, p, R);
+            place(other[k], po, Ro);
+            int flags = 1 + it % MAXC;
+            dContactGeom ref[MAXC], got[MAXC];
+            memset(ref, 0, sizeof ref);
+            memset(got, 0, sizeof got);
+            int nr = dCollide(b, other[k], flags, ref, sizeof ref[0]);
+            int ng = dCollide(t, other[k], flags, got, sizeof got[0]);
+            touching += nr > 0;
+            bad += !same_contacts(got, ng, ref, nr, t, other[k], b, other[k]);
+            nr = dCollide(other[k], b, flags, ref, sizeof ref[0]);
+            ng = dCollide(other[k], t, flags, got, sizeof got[0]);
+            bad_rev += !same_contacts(got, ng, ref, nr, other[k], t, other[k], b);
+        }
+        ok(touching > 100, "boxtoi-%s: %d of 1000 poses touch", name[k], touching);
+        is_int(bad, 0, "boxtoi-%s contacts equal dBox-%s, naming the boxtoi box",
+               name[k], name[k]);
+        is_int(bad_rev, 0, "%s-boxtoi contacts equal %s-dBox", name[k], name[k]);
+    }
+
+    /* A sphere of radius 0.4 centred 0.2 outside the face x = 0.5 of a unit
+       box: one contact, depth 0.2, normal along x, on that face. */
+    dMatrix3 I;
+    dRSetIdentity(I);
+    const double origin[3] = {0, 0, 0}, sp[3] = {0.7, 0.1, -0.2};
+    dGeomBoxtoiBoxSetLengths(t, 1, 1, 1);
+    place(t, origin, I);
+    place(other[0], sp, I);
+    dContactGeom c[MAXC];
+    dReal toi = -5;
+    int n = dBoxtoiCollide(t, other[0], MAXC, c, sizeof c[0], &toi);
+    is_int(n, 1, "sphere on a face: one contact");
+    ok(n == 1 && c[0].g1 == t && c[0].g2 == other[0], "sphere: g1 is the boxtoi box");
+    is_double(n == 1 ? c[0].depth : -1, 0.2, 1e-12, "sphere: depth");
+    is_double(n == 1 ? fabs(c[0].normal[0]) : -1, 1, 1e-12, "sphere: normal along x");
+    is_double(n == 1 ? c[0].pos[1] : -1, 0.1, 1e-12, "sphere: contact y on the face");
+    is_double(toi, 0, 0, "sphere: touching now, time of impact 0");
+    is_double(dGeomBoxtoiBoxGetLastTOI(t), 0, 0, "sphere: last TOI 0");
+
+    /* A ray from x = -2 along +x meets the face x = -0.5 at distance 1.5. */
+    dGeomRaySet(other[3], -2, 0.2, 0.1, 1, 0, 0);
+    n = dCollide(other[3], t, MAXC, c, sizeof c[0]);
+    is_int(n, 1, "ray along x hits the box");
+    ok(n == 1 && c[0].g1 == other[3] && c[0].g2 == t, "ray: g2 is the boxtoi box");
+    is_double(n == 1 ? c[0].depth : -1, 1.5, 1e-12, "ray: distance to the face");
+    is_double(n == 1 ? c[0].pos[0] : 0, -0.5, 1e-12, "ray: hit point on x = -0.5");
+    dGeomRaySet(other[3], -2, 0.2, 0.6, 1, 0, 0);
+    is_int(dCollide(other[3], t, MAXC, c, sizeof c[0]), 0, "ray passing above misses");
+
+    for (int k = 0; k < 4; k++)
+        dGeomDestroy(other[k]);
+    dGeomDestroy(t);
+    dGeomDestroy(b);
+}
+
+/* A dBox on a body, predicted over the step a static boxtoi box was armed
+   with: a 0.1 box at x = -2 moving at +10 m/s (no gravity) reaches a unit
+   box at the origin when -2 + 10 t + 0.05 = -0.5, t = 0.145. */
+static void test_dbox_against_static(void)
+{
+    dWorldID w = dWorldCreate();
+    dWorldSetGravity(w, 0, 0, 0);
+    dSpaceID space = dSimpleSpaceCreate(0);
+    dGeomID wall = dCreateBoxtoiBox(space, 1, 1, 1);
+    dBodyID body = dBodyCreate(w);
+    dMass m;
+    dMassSetBox(&m, 100, 0.1, 0.1, 0.1);
+    dBodySetMass(body, &m);
+    dBodySetPosition(body, -2, 0.2, 0.1);
+    dBodySetLinearVel(body, 10, 0, 0);
+    dGeomID bullet = dCreateBox(space, 0.1, 0.1, 0.1);
+    dGeomSetBody(bullet, body);
+    dBoxtoiPredict(w, space, 0.5);
+    dContactGeom c[MAXC];
+    dReal toi = -5;
+    int n = dBoxtoiCollide(wall, bullet, MAXC, c, sizeof c[0], &toi);
+    ok(n >= 1, "moving dBox against a static boxtoi box: contact in the step");
+    is_double(toi, 0.145, 1e-9, "moving dBox: time of impact");
+    int good = n >= 1;
+    for (int i = 0; i < n; i++)
+        good &= c[i].g1 == wall && c[i].g2 == bullet && fabs(c[i].pos[0] + 0.5) < 1e-6
+                && fabs(fabs(c[i].normal[0]) - 1) < 1e-9;
+    ok(good, "moving dBox: contacts on x = -0.5, normal along x");
+    toi = -5;
+    n = dBoxtoiCollide(bullet, wall, MAXC, c, sizeof c[0], &toi);
+    is_double(toi, 0.145, 1e-9, "moving dBox first: same time of impact");
+    /* a step too short to get there: no contact */
+    dBoxtoiPredict(w, space, 0.1);
+    toi = 5;
+    n = dBoxtoiCollide(wall, bullet, MAXC, c, sizeof c[0], &toi);
+    ok(n == 0 && toi == -1, "moving dBox: no contact in a step of 0.1 s");
+    dGeomDestroy(bullet);
+    dGeomDestroy(wall);
+    dBodyDestroy(body);
+    dSpaceDestroy(space);
+    dWorldDestroy(w);
+}
+
 /* ---- dispatch and future contacts ------------------------------------ */
 
 /* A unit boxtoi box at x = -2 moving at +10 m/s (explicit motion, h = 1)
@@ -542,6 +668,8 @@ int main(void)
     dInitODE2(0);
     test_registration();
     test_overlap_contacts();
+    test_other_classes();
+    test_dbox_against_static();
     test_dispatch_future();
     test_swept_aabb();
     test_prediction();
