@@ -86,7 +86,7 @@ static const double ident_q[4] = {1, 0, 0, 0};
 static json_t *parse_line(const char *line)
 {
     json_error_t e;
-    json_t *j = json_loads(line, JSON_DECODE_ANY, &e);
+    json_t *j = json_loads(line, JSON_DECODE_ANY | JSON_ALLOW_NUL, &e);
     if (j == NULL || !json_is_object(j)) {
         diag("answer is not a JSON object: %s", line);
         json_decref(j);
@@ -408,6 +408,8 @@ static const char *reason_text(const char *token)
         return boxtoi_reason_message(BOXTOI_REASON_W_VANISHES);
     if (strcmp(token, "SINGULAR") == 0)
         return boxtoi_reason_message(BOXTOI_REASON_SINGULAR);
+    if (strcmp(token, "OUT_OF_RANGE") == 0)
+        return boxtoi_reason_message(BOXTOI_REASON_OUT_OF_RANGE);
     return NULL;
 }
 
@@ -455,7 +457,9 @@ static void test_errors(const char *args, const char *label, int from_stdin)
             continue;
         }
         /* The id, when the line is an object with one, comes back. */
-        json_t *q = json_loads(line, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL);
+        json_t *q = json_loads(line,
+                               JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL,
+                               NULL);
         json_t *qid = json_is_object(q) ? json_object_get(q, "id") : NULL;
         json_t *aid = json_object_get(ans, "id");
         if ((qid == NULL) != (aid == NULL) || (qid && !json_equal(qid, aid))) {
@@ -519,6 +523,7 @@ static void test_ids(void)
     static const char *ids[] = {
         "0.1", "1e+300", "-0.0", "123456789012345678", "\"a\\\"b\\\\c\\n\\u00e9\"",
         "null", "true", "[1, {\"k\": [false, 2.5]}]", "{}", "-2.2250738585072014e-308",
+        "[\"x\\u0000y\", \"\\u0000\"]",
     };
     char in[8192];
     size_t n = 0;
@@ -533,7 +538,7 @@ static void test_ids(void)
         char want[256];
         snprintf(want, sizeof want, "{\"id\": %s, \"status\": \"miss\"", ids[i]);
         json_t *got = parse_line(r.lines[i]);
-        json_t *wid = json_loads(ids[i], JSON_DECODE_ANY, NULL);
+        json_t *wid = json_loads(ids[i], JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
         ok(got && wid && json_equal(json_object_get(got, "id"), wid),
            "id %s echoed as the same JSON value", ids[i]);
         json_decref(got);

@@ -889,7 +889,8 @@ int tool_answer_line(const char *line, size_t len, const char *file,
     int status = 1;
 
     json_t *root =
-        json_loadb(line, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
+        json_loadb(line, len,
+                   JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
     if (root == NULL) {
         arena_reset();
         json_error_message(&je, line, len, err);
