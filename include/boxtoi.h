@@ -19,14 +19,20 @@
  * Promise: the reported time is never later than the true first contact by
  * more than 1e-9 of the interval length; no contact deeper than 1e-9 of the
  * boxes' size is missed, however brief; at the reported time the boxes are
- * within that distance of touching.  Grazing contacts (the boxes touch without
- * penetrating) lie inside that tolerance and may be reported either way.
- * Swapping A and B gives the same times and point, the kind and features
- * exchanged and the normal negated (also for parallel faces meeting flat,
- * where the face named is chosen from the geometry alone; a graze may name
- * other features).  "The same" is within the tolerances above: each answer's
- * normal is the one at its own time, so a fast turn parts the two by as much
- * as it turns the features in between.  A motion whose w varies much over
+ * within that distance of touching.  Distances are only as exact as the
+ * coordinates they come from: boxes closer than 8 DBL_EPSILON times the
+ * largest coordinate of their swept bounds (about 1e-8 at 5e6 from the
+ * origin) count as touching, so far from the origin both distances above
+ * grow by that much; work in a local frame to keep them small.  Grazing
+ * contacts (the boxes touch without penetrating) lie inside that tolerance
+ * and may be reported either way.  Swapping A and B gives the same times
+ * and point, the kind and features exchanged and the normal negated, also
+ * where the contact allows several answers: parallel faces meeting flat
+ * (the face named is chosen from the geometry alone), parallel edges
+ * meeting, flat boxes in one plane (the axis named is the one the approach
+ * came along); a graze may name other features.  "The same" is within the
+ * tolerances above: each answer's normal is the one at its own time, so a
+ * fast turn parts the two by as much as it turns the features in between.  A motion whose w varies much over
  * the interval (a rigid motion turning nearly a full turn) is solved piece
  * by piece, re-expanded over each; the promise is tested for rigid motions
  * turning up to about 359.8 degrees within the interval.  Nearer a full turn
@@ -155,7 +161,9 @@ typedef struct boxtoi_result {
     double point[3];           /**< a world point common to both boxes at toi */
     double normal[3];          /**< unit world normal at toi, pointing from A to B */
     double depth;              /**< penetration along normal at toi (<= 0 means apart by
-                                    that much); about 0 for HIT, >= 0 for OVERLAP */
+                                    that much); about 0 for HIT; for OVERLAP >= 0, or
+                                    just below 0 for boxes within the touching
+                                    tolerance (see the promise above) */
     int iterations;            /**< work counter: advancing steps taken */
 } boxtoi_result;
 
@@ -169,6 +177,9 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query);
  * Do box A and box B share a point at time t?  Returns 1 (touching or
  * overlapping), 0 (apart), or -1 with *reason set when the input is invalid
  * at t (reason may be NULL).  Only query->a, b, motion_a, motion_b are read.
+ * The test is exact at the poses (to rounding): unlike boxtoi_solve, it has
+ * no touching tolerance, so boxes apart by less than it, as they may be at
+ * a time of impact reported by boxtoi_solve, give 0.
  */
 BOXTOI_API int boxtoi_overlap_at(const boxtoi_query *query, double t,
                                  boxtoi_reason *reason);

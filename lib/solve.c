@@ -1242,10 +1242,20 @@ static void sat_at(const solver *S, double s, sat *st)
     }
 }
 
-/* Signed distance of the box's support along dir from its centre, per generator. */
+/*
+ * Side (+1 or -1) of generator g at which a box's support along dir lies
+ * (side_toward), or along -dir (side_away).  Where g is square to dir (a
+ * zero extent, or a face parallel to the contact), both name the - side,
+ * so that A and B name such a side alike and swapping them swaps names.
+ */
 static signed char side_toward(const double *dir, const double *g)
 {
     return bx_dot3(dir, g) > 0.0 ? 1 : -1;
+}
+
+static signed char side_away(const double *dir, const double *g)
+{
+    return bx_dot3(dir, g) < 0.0 ? 1 : -1;
 }
 
 /*
@@ -1624,7 +1634,7 @@ static void face_contact(const solver *S, const sat *st, int axis, const double 
     const bx_pose *pa = &st->pa, *pb = &st->pb;
     for (int k = 0; k < 3; k++) {
         res->feature_a.side[k] = side_toward(N, pa->axis[k]);
-        res->feature_b.side[k] = (signed char)-side_toward(N, pb->axis[k]);
+        res->feature_b.side[k] = side_away(N, pb->axis[k]);
     }
     /* Face box F (the one whose face axis this is) and the other box O. */
     int of_b = axis >= 3, i = of_b ? axis - 3 : axis;
@@ -1668,8 +1678,8 @@ static int vertex_over_face(const bx_pose *pf, const double *hf, int i,
 }
 
 /*
- * Parallel faces in contact (the best face axis and the other box's best
- * face axis within the face preference of each other, along the same line)
+ * Parallel faces in contact (the best face axis and a face axis of the
+ * other box within the face preference of it, along the same line)
  * read either way: A's face under a vertex of B, or a vertex of A on B's
  * face.  The choice depends on the geometry only, so that swapping A and B
  * swaps the answer: the face over which the other box's named vertex lies
@@ -1683,14 +1693,14 @@ static int flat_face_contact(const solver *S, const sat *st, const pose_pair *pp
                              int best, double *N, boxtoi_result *res)
 {
     int first = best < 3 ? 3 : 0, other = -1;
-    for (int k = first; k < first + 3; k++)
-        if (st->valid[k] && (other < 0 || st->d[k] > st->d[other]))
-            other = k;
-    if (other < 0 || !(st->d[other] >= st->d[best] - S->face_bias))
-        return -1;
     double NO[3];
-    axis_separation(S, st, pp, other, NO);
-    if (!(fabs(bx_dot3(NO, N)) >= 1.0 - 1e-12))
+    for (int k = first; k < first + 3 && other < 0; k++)
+        if (st->valid[k] && st->d[k] >= st->d[best] - S->face_bias) {
+            axis_separation(S, st, pp, k, NO);
+            if (fabs(bx_dot3(NO, N)) >= 1.0 - 1e-12)
+                other = k;
+        }
+    if (other < 0)
         return -1;
     int ia = best < 3 ? best : other, ib = best < 3 ? other : best;
     const double *NA = best < 3 ? N : NO, *NB = best < 3 ? NO : N;
@@ -1723,15 +1733,35 @@ static int flat_face_contact(const solver *S, const sat *st, const pose_pair *pp
     return chosen;
 }
 
-/* Fill kind, features, point, normal and depth from the pose at contact. */
-static void describe_contact(const solver *S, const sat *st, boxtoi_result *res)
+/* Step from the contact to the pose that breaks ties (s units). */
+#define TIE_STEP 1e-6
+
+/* How well an axis names the contact: its separation, faces preferred. */
+static double axis_score(const solver *S, const sat *st, int axis)
 {
-    int best = -1;
+    return st->d[axis] + (axis < 6 ? S->face_bias : 0.0);
+}
+
+/*
+ * Fill kind, features, point, normal and depth from the pose at contact
+ * (st, at s = tau).  The axis named is the most separating one, face axes
+ * preferred by the face bias.  Several axes can be level there, when the
+ * contact is degenerate: parallel edges meeting, flat boxes in one plane.  Then the choice comes from a pose just before tau
+ * (just after, for boxes touching at the start), where the one separating
+ * most is the one the approach came along; and the normal's orientation,
+ * which at tau is only decided by the boxes' thickness along it (none for
+ * a plate's own plane), comes from there too.  Both depend on the geometry
+ * only, so swapping A and B swaps the answer.
+ */
+static void describe_contact(const solver *S, const sat *st, double tau,
+                             boxtoi_result *res)
+{
+    int best = -1, level = 0;
     double best_score = -INFINITY;
     for (int axis = 0; axis < NAXES; axis++) {
         if (!st->valid[axis])
             continue;
-        double score = st->d[axis] + (axis < 6 ? S->face_bias : 0.0);
+        double score = axis_score(S, st, axis);
         if (score > best_score) {
             best_score = score;
             best = axis;
@@ -1739,10 +1769,34 @@ static void describe_contact(const solver *S, const sat *st, boxtoi_result *res)
     }
     if (best < 0)
         best = 0;
+    for (int axis = 0; axis < NAXES; axis++)
+        level += st->valid[axis] && axis_score(S, st, axis) >= best_score - S->face_bias;
     double N[3] = {0.0, 0.0, 0.0};
     pose_pair pp;
     pose_pair_of(st, &pp);
     axis_separation(S, st, &pp, best, N);
+    if (level > 1 || (tau > 0.0 && !(fabs(bx_dot3(N, pp.dc)) > S->face_bias))) {
+        sat ref;
+        double s_ref = tau > 0.0 ? fmax(0.0, tau - TIE_STEP) : fmin(1.0, tau + TIE_STEP);
+        sat_at(S, s_ref, &ref);
+        if (level > 1) {
+            double ref_best = -INFINITY;
+            for (int axis = 0; axis < NAXES; axis++) {
+                if (!st->valid[axis] || !ref.valid[axis] ||
+                    !(axis_score(S, st, axis) >= best_score - S->face_bias))
+                    continue;
+                double score = axis_score(S, &ref, axis);
+                if (score > ref_best) {
+                    ref_best = score;
+                    best = axis;
+                }
+            }
+        }
+        if (tau > 0.0)
+            for (int r = 0; r < 3; r++)
+                pp.dc[r] = ref.pb.c[r] - ref.pa.c[r];
+        axis_separation(S, st, &pp, best, N);
+    }
     const bx_pose *pa = &st->pa, *pb = &st->pb;
     if (best < 6) {
         int flat = flat_face_contact(S, st, &pp, best, N, res);
@@ -1756,7 +1810,7 @@ static void describe_contact(const solver *S, const sat *st, boxtoi_result *res)
         res->kind = BOXTOI_EDGE_EDGE;
         for (int k = 0; k < 3; k++) {
             res->feature_a.side[k] = k == i ? 0 : side_toward(N, pa->axis[k]);
-            res->feature_b.side[k] = k == j ? 0 : (signed char)-side_toward(N, pb->axis[k]);
+            res->feature_b.side[k] = k == j ? 0 : side_away(N, pb->axis[k]);
         }
         for (int r = 0; r < 3; r++) {
             p[r] = pa->c[r];
@@ -2183,7 +2237,7 @@ static boxtoi_result solve_query(const boxtoi_query *query, int split)
     }
     res.state = tau == 0.0 ? BOXTOI_OVERLAP : BOXTOI_HIT;
     res.toi = tau >= 1.0 ? query->t1 : query->t0 + tau * h;
-    describe_contact(&S, &st, &res);
+    describe_contact(&S, &st, tau, &res);
 
     if (query->flags & BOXTOI_SKIP_EXIT)
         return res;

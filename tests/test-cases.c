@@ -788,6 +788,98 @@ static void case_parallel_edges(void)
     ok(fabs(r.normal[2]) <= 1e-9 && r.normal[0] >= ISQ2 - 1e-9,
        "parallel edges: normal in the edges' common normal cone (%.17g %.17g %.17g)",
        r.normal[0], r.normal[1], r.normal[2]);
+    check_swap("parallel edges", &q, &r);
+}
+
+/*
+ * Degenerate first contacts, where several axes are level at toi: the
+ * answer is one of the level ones, and swapping A and B swaps it.  Unit
+ * cubes turned about y by a (A) and b (B), in the xz cross-section the
+ * corner of A furthest along (1, 0, 1) and the corner of B furthest along
+ * -(1, 0, 1) meet at t = 1/2 with B moving by (-2, 0, -0.5): their edges
+ * along y are parallel.  Not all of these meet first there (a face may
+ * touch first); each hit must be symmetric, and most meet at t = 1/2.
+ */
+static void case_level_axes(void)
+{
+    int hits = 0, at_half = 0, asym = 0;
+    for (int ia = 0; ia < 17; ia++)
+        for (int ib = 0; ib < 17; ib++) {
+            double a = (-85.0 + 5.0 * ia) * TU_PI / 180.0;
+            double b = (-40.0 + 5.0 * ib) * TU_PI / 180.0;
+            double ra[3][3], rb[3][3], ca[3] = {0, 0, 0}, cb[3] = {0, 0, 0};
+            tu_rot_y(ra, a);
+            tu_rot_y(rb, b);
+            double best_a = -INFINITY, best_b = INFINITY;
+            for (int v = 0; v < 4; v++) {
+                double lx = (v & 1) ? 0.5 : -0.5, lz = (v & 2) ? 0.5 : -0.5;
+                double xa = ra[0][0] * lx + ra[0][2] * lz, za = ra[2][0] * lx + ra[2][2] * lz;
+                double xb = rb[0][0] * lx + rb[0][2] * lz, zb = rb[2][0] * lx + rb[2][2] * lz;
+                if (xa + za > best_a) {
+                    best_a = xa + za;
+                    ca[0] = xa;
+                    ca[2] = za;
+                }
+                if (xb + zb < best_b) {
+                    best_b = xb + zb;
+                    cb[0] = xb;
+                    cb[2] = zb;
+                }
+            }
+            boxtoi_motion ma, mb;
+            motion_static(&ma, ra, 0, 0, 0);
+            /* B's corner cb sits on A's corner ca at t = 1/2 */
+            double p[2][3] = {{ca[0] - cb[0] + 1.0, 0.2, ca[2] - cb[2] + 0.25},
+                              {-2.0, 0, -0.5}};
+            tu_motion_rot_trans(&mb, rb, p, 1);
+            boxtoi_query q = query_of(cube(0.5), &ma, cube(0.5), &mb, 0.0, 1.0);
+            boxtoi_result r = boxtoi_solve(&q);
+            if (r.state != BOXTOI_HIT)
+                continue;
+            hits++;
+            at_half += fabs(r.toi - 0.5) <= 1e-9;
+            boxtoi_query sq = tu_swapped(&q);
+            boxtoi_result w = boxtoi_solve(&sq);
+            int same = w.state == r.state && fabs(w.toi - r.toi) <= 1e-9 &&
+                       w.kind == tu_swapped_kind(r.kind) &&
+                       memcmp(&w.feature_a, &r.feature_b, sizeof w.feature_a) == 0 &&
+                       memcmp(&w.feature_b, &r.feature_a, sizeof w.feature_b) == 0;
+            for (int k = 0; k < 3; k++)
+                same &= fabs(w.normal[k] + r.normal[k]) <= 1e-9;
+            if (!same) {
+                if (asym < 3)
+                    diag("a = %g, b = %g deg: normal (%.6g %.6g %.6g), swapped (%.6g %.6g %.6g)",
+                         -85.0 + 5.0 * ia, -40.0 + 5.0 * ib, r.normal[0], r.normal[1],
+                         r.normal[2], w.normal[0], w.normal[1], w.normal[2]);
+                asym++;
+            }
+        }
+    ok(hits == 289 && at_half >= 100, "level axes: %d of 289 hit, %d meet at t = 1/2", hits,
+       at_half);
+    is_int(asym, 0, "level axes: swapping A and B swaps every answer");
+
+    /* Two square plates in the plane x = 0; B falls onto A's top edge at
+       t = 1/4 (its bottom 2 - 4t reaches 1).  The plates' own axis x is
+       level (0) throughout, so they only ever touch (no check of overlap
+       after toi); the normal is the approach's, +z. */
+    double id[3][3];
+    tu_identity3(id);
+    boxtoi_motion ma, mb;
+    motion_static(&ma, id, 0, 0, 0);
+    double pz[2][3] = {{0, 0, 3.0}, {0, 0, -4.0}};
+    tu_motion_rot_trans(&mb, id, pz, 1);
+    boxtoi_query q = query_of(make_box(0, -1, -1, 0, 1, 1), &ma, make_box(0, -1, -1, 0, 1, 1),
+                              &mb, 0.0, 1.0);
+    expect e = {.state = BOXTOI_HIT, .toi = 0.25, .check_normal = 1, .normal = {0, 0, 1}};
+    boxtoi_result r = run_case("coplanar plates edge on edge", &q, &e);
+    check_swap("coplanar plates edge on edge", &q, &r);
+
+    /* A point falls through the centre of a plate at t = 3/4, an instant
+       of contact (so no check of overlap after it): normal +z. */
+    q = query_of(make_box(-1, -1, 0, 1, 1, 0), &ma, make_box(0, 0, 0, 0, 0, 0), &mb, 0.0, 1.0);
+    expect f = {.state = BOXTOI_HIT, .toi = 0.75, .check_normal = 1, .normal = {0, 0, 1}};
+    r = run_case("point on a plate", &q, &f);
+    check_swap("point on a plate", &q, &r);
 }
 
 static void case_plate(void)
@@ -1258,6 +1350,7 @@ int main(void)
     case_corner_clip();
     case_grazes();
     case_parallel_edges();
+    case_level_axes();
     case_plate();
     case_t0();
     case_miss();
