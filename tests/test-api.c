@@ -7,6 +7,7 @@
  * turn, degree overflow, answers unchanged under changes of scale, units
  * and world frame, reentrancy (two threads), and the stack a query takes.
  */
+#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -668,6 +669,35 @@ static void test_overlap_at(void)
     is_int(boxtoi_overlap_at(&q, 0.75, NULL), 1, "overlap_at: touching faces count");
     is_int(boxtoi_overlap_at(&q, 0.7, NULL), 0, "overlap_at: apart");
     is_int(boxtoi_overlap_at(&q, 0.8, NULL), 1, "overlap_at: overlapping");
+
+    /* The touching tolerance grows with the coordinates (8 DBL_EPSILON of
+       them): unit cubes 5.4e6 from the origin, B beside A at a gap of about
+       4.7e-9 (0.66e-9 < 8 eps 5.4e6 = 9.6e-9) and falling past it, touch
+       for boxtoi_solve, not for the exact boxtoi_overlap_at; at a gap of
+       about 4e-8 they miss. */
+    const double X = 5.4e6;
+    const double gap[2] = {4.66e-9, 4e-8};
+    for (int g = 0; g < 2; g++) {
+        q = boxtoi_default_query();
+        q.motion_a.c[0][0][3] = X;
+        q.motion_b.degree = 1;
+        q.motion_b.c[0][0][3] = X + 1.0 + gap[g];
+        q.motion_b.c[0][2][3] = 3;
+        q.motion_b.c[1][2][3] = -6;
+        double real = (q.motion_b.c[0][0][3] - 0.5) - (X + 0.5);
+        boxtoi_result r = boxtoi_solve(&q);
+        if (g == 0) {
+            ok(real > 2e-9 && real < 8.0 * DBL_EPSILON * X,
+               "far from the origin: gap %.3g within the coordinate tolerance", real);
+            is_int(r.state, BOXTOI_HIT, "far from the origin: a gap that close touches");
+            ok(fabs(r.depth) <= 8.0 * DBL_EPSILON * (X + 2.0),
+               "far from the origin: depth %.3g, 0 within the tolerance", r.depth);
+            is_int(boxtoi_overlap_at(&q, r.toi, NULL), 0,
+                   "far from the origin: overlap_at, exact, says apart at toi");
+        } else {
+            is_int(r.state, BOXTOI_MISS, "far from the origin: gap %.3g misses", real);
+        }
+    }
 }
 
 /* ---------- rigid motions and products ---------- */
