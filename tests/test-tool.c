@@ -15,10 +15,14 @@
 #include <jansson.h>
 
 #include <math.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* ------------------------------------------------------------------ */
 /* Writing queries                                                     */
@@ -642,6 +646,83 @@ static void test_cli(void)
 }
 
 /* --threads: byte-identical output. */
+/* ------------------------------------------------------------------ */
+/* A co-process: each answer comes while the input stays open          */
+
+/* One line from fd within 30 s (without the newline), or 0. */
+static int read_line_within(int fd, char *buf, size_t cap)
+{
+    size_t n = 0;
+    while (n + 1 < cap) {
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        if (poll(&p, 1, 30000) <= 0)
+            return 0;
+        ssize_t got = read(fd, buf + n, 1);
+        if (got <= 0)
+            return 0;
+        if (buf[n] == '\n') {
+            buf[n] = '\0';
+            return 1;
+        }
+        n++;
+    }
+    return 0;
+}
+
+static void test_coprocess(const char *args)
+{
+    int in[2], out[2];
+    signal(SIGPIPE, SIG_IGN);
+    if (pipe(in) != 0 || pipe(out) != 0)
+        bail("pipe failed");
+    char cmd[4300];
+    snprintf(cmd, sizeof cmd, "exec %s %s", tool_path(), args);
+    pid_t pid = fork();
+    if (pid < 0)
+        bail("fork failed");
+    if (pid == 0) {
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        close(in[0]);
+        close(in[1]);
+        close(out[0]);
+        close(out[1]);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    int answered = 0;
+    for (int i = 1; i <= 3; i++) {
+        char q[256], line[4096], want[64];
+        int n = snprintf(q, sizeof q,
+                         "{\"id\": %d, \"a\": {\"min\": [0,0,0], \"max\": [1,1,1]}, "
+                         "\"b\": {\"min\": [5,0,0], \"max\": [6,1,1]}}\n",
+                         i);
+        if (write(in[1], q, (size_t)n) != n)
+            break;
+        if (!read_line_within(out[0], line, sizeof line))
+            break;
+        snprintf(want, sizeof want, "{\"id\": %d, \"status\": \"miss\"", i);
+        if (strncmp(line, want, strlen(want)) != 0) {
+            diag("answer %d: %s", i, line);
+            break;
+        }
+        answered++;
+    }
+    is_int(answered, 3, "co-process%s: each answer comes before the next query",
+           args);
+    close(in[1]);
+    char rest[256];
+    while (read(out[0], rest, sizeof rest) > 0)
+        continue;
+    close(out[0]);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "co-process%s: exit status 0 at the input's end",
+       args);
+}
+
 static void test_threads(void)
 {
     char args[4400];
@@ -668,5 +749,7 @@ int main(void)
     test_ids();
     test_files();
     test_threads();
+    test_coprocess("");
+    test_coprocess(" --threads 2");
     return tap_failures() ? 1 : 0;
 }

@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -198,8 +199,23 @@ static long flush_chunk(chunk *c, int nthreads)
 }
 
 /*
+ * Has fd more input now, or its end?  Not for a pipe or terminal whose
+ * writer waits: then a co-process waits for the answers so far.  Regular
+ * files are always ready, so they are answered in whole chunks.
+ */
+static int input_ready(int fd)
+{
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    int r;
+    while ((r = poll(&p, 1, 0)) < 0 && errno == EINTR)
+        continue;
+    return r != 0;
+}
+
+/*
  * Read one input (fd) to its end into the chunk, answering the lines read
- * so far whenever CHUNK_LINES of them are waiting, and the rest at the end.
+ * so far whenever CHUNK_LINES of them are waiting or the input pauses
+ * (answers then go out at once), and the rest at the end.
  * label names the input in error answers (NULL: standard input).  Returns
  * 0, 1 when reading failed (reported here), or -1 when writing failed;
  * adds the number of error answers to *errors.
@@ -234,9 +250,10 @@ static int answer_input(chunk *c, int fd, const char *label, int nthreads,
             start = scan = end + 1;
         }
         scan = c->text.len;
-        if (c->nlines >= CHUNK_LINES) {
+        int pause = c->nlines > 0 && c->nlines < CHUNK_LINES && !input_ready(fd);
+        if (c->nlines >= CHUNK_LINES || pause) {
             long e = flush_chunk(c, nthreads);
-            if (e < 0)
+            if (e < 0 || (pause && fflush(stdout) != 0))
                 return -1;
             *errors += e;
             /* Keep the unfinished line. */
