@@ -1746,17 +1746,18 @@ static double axis_score(const solver *S, const sat *st, int axis)
  * Fill kind, features, point, normal and depth from the pose at contact
  * (st, at s = tau).  The axis named is the most separating one, face axes
  * preferred by the face bias.  Several axes can be level there, when the
- * contact is degenerate: parallel edges meeting, flat boxes in one plane.  Then the choice comes from a pose just before tau
- * (just after, for boxes touching at the start), where the one separating
- * most is the one the approach came along; and the normal's orientation,
- * which at tau is only decided by the boxes' thickness along it (none for
- * a plate's own plane), comes from there too.  Both depend on the geometry
- * only, so swapping A and B swaps the answer.
+ * contact is degenerate: parallel edges meeting, flat boxes in one plane.
+ * Then the choice comes from a pose just before tau (just after, for boxes
+ * touching at the start), where the one separating most is the one the
+ * approach came along; and the normal's orientation, which at tau is only
+ * decided by the boxes' thickness along it (none for a plate's own plane),
+ * comes from there too.  Both depend on the geometry only, so swapping A
+ * and B swaps the answer.
  */
 static void describe_contact(const solver *S, const sat *st, double tau,
                              boxtoi_result *res)
 {
-    int best = -1, level = 0;
+    int best = -1;
     double best_score = -INFINITY;
     for (int axis = 0; axis < NAXES; axis++) {
         if (!st->valid[axis])
@@ -1769,21 +1770,23 @@ static void describe_contact(const solver *S, const sat *st, double tau,
     }
     if (best < 0)
         best = 0;
+    uint32_t level = 0; /* the axes within the face bias of the best */
     for (int axis = 0; axis < NAXES; axis++)
-        level += st->valid[axis] && axis_score(S, st, axis) >= best_score - S->face_bias;
+        if (st->valid[axis] && axis_score(S, st, axis) >= best_score - S->face_bias)
+            level |= 1u << axis;
+    int tied = (level & (level - 1)) != 0;
     double N[3] = {0.0, 0.0, 0.0};
     pose_pair pp;
     pose_pair_of(st, &pp);
     axis_separation(S, st, &pp, best, N);
-    if (level > 1 || (tau > 0.0 && !(fabs(bx_dot3(N, pp.dc)) > S->face_bias))) {
+    if (tied || (tau > 0.0 && !(fabs(bx_dot3(N, pp.dc)) > S->face_bias))) {
         sat ref;
         double s_ref = tau > 0.0 ? fmax(0.0, tau - TIE_STEP) : fmin(1.0, tau + TIE_STEP);
         sat_at(S, s_ref, &ref);
-        if (level > 1) {
+        if (tied) {
             double ref_best = -INFINITY;
             for (int axis = 0; axis < NAXES; axis++) {
-                if (!st->valid[axis] || !ref.valid[axis] ||
-                    !(axis_score(S, st, axis) >= best_score - S->face_bias))
+                if (!(level & (1u << axis)) || !ref.valid[axis])
                     continue;
                 double score = axis_score(S, &ref, axis);
                 if (score > ref_best) {
