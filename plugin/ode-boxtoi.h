@@ -22,7 +22,8 @@
  *     dGeomID g = dCreateBoxtoiBox(space, 0.05, 0.05, 0.05);
  *     dGeomSetBody(g, body);
  *     ...
- *     dWorldStepToContact(world, space, h, near_callback, data, contacts, NULL);
+ *     dWorldStepToContact(world, space, h, near_callback, data, contacts,
+ *                         NULL, NULL);   // default parameters, no statistics
  *
  * where near_callback is the usual ODE near callback (dCollide + contact
  * joints into the group `contacts`, which the step empties after each

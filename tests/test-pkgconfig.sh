@@ -1,0 +1,139 @@
+#!/bin/sh
+# The pkg-config files as a user's build reads them: the flags that
+# `pkg-config --cflags --libs boxtoi` and `... ode-boxtoi` print are enough
+# to compile, link and run a program.  The plugin's header declares functions
+# that take the solver's types (dGeomBoxtoiBoxSetMotion takes a
+# boxtoi_motion), so a plugin user calls the solver too: ode-boxtoi must
+# bring libboxtoi onto the link line itself.
+#
+# The .pc files generated in the build tree are read with their libdir and
+# includedir pointed at a directory holding links to the built shared
+# libraries and the two public headers, as an installed tree would.
+# Run from the tests build directory (srcdir: the tests source directory);
+# CC, SAN_CFLAGS and PKG_CONFIG come from the build (AM_TESTS_ENVIRONMENT).
+: "${srcdir:=.}"
+: "${CC:=cc}"
+: "${PKG_CONFIG:=pkg-config}"
+
+if ! command -v "$PKG_CONFIG" >/dev/null 2>&1; then
+    echo "1..0 # SKIP pkg-config not found"
+    exit 0
+fi
+if ! [ -f ../lib/.libs/libboxtoi.so ] || ! [ -f ../plugin/.libs/libode-boxtoi.so ]; then
+    echo "1..0 # SKIP no shared libraries built"
+    exit 0
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/boxtoi-pc.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/lib" "$tmp/include"
+top=$(cd .. && pwd)
+for f in "$top"/lib/.libs/libboxtoi.so* "$top"/plugin/.libs/libode-boxtoi.so*; do
+    ln -s "$f" "$tmp/lib/"
+done
+ln -s "$(cd "$srcdir/../include" && pwd)/boxtoi.h" "$tmp/include/"
+ln -s "$(cd "$srcdir/../plugin" && pwd)/ode-boxtoi.h" "$tmp/include/"
+
+# pc PACKAGE OPTIONS...: pkg-config on the build tree's .pc files.
+pc() {
+    pkg=$1
+    shift
+    PKG_CONFIG_PATH="$top/lib:$top/plugin${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" \
+        "$PKG_CONFIG" --define-variable=libdir="$tmp/lib" \
+        --define-variable=includedir="$tmp/include" "$@" "$pkg"
+}
+
+n=0
+failed=0
+# result OK DESCRIPTION [DETAIL]
+result() {
+    n=$((n + 1))
+    if [ "$1" = 1 ]; then
+        echo "ok $n - $2"
+    else
+        failed=$((failed + 1))
+        echo "not ok $n - $2"
+        [ -n "${3:-}" ] && echo "$3" | sed 's/^/# /'
+    fi
+}
+
+cat >"$tmp/solver.c" <<'EOF'
+#include <boxtoi.h>
+#include <stdio.h>
+int main(void)
+{
+    boxtoi_query q = boxtoi_default_query();
+    q.motion_b.c[0][0][3] = 2.0; /* B starts 2 along x, comes back 2 */
+    q.motion_b.c[1][0][3] = -2.0;
+    q.motion_b.degree = 1;
+    boxtoi_result r = boxtoi_solve(&q);
+    printf("%d %.17g\n", r.state == BOXTOI_HIT, r.toi);
+    return 0;
+}
+EOF
+cat >"$tmp/plugin.c" <<'EOF'
+#include <ode-boxtoi.h>
+#include <stdio.h>
+int main(void)
+{
+    dInitODE2(0);
+    dBoxtoiInit();
+    dSpaceID space = dSimpleSpaceCreate(0);
+    dGeomID a = dCreateBoxtoiBox(space, 1, 1, 1);
+    dGeomID b = dCreateBoxtoiBox(space, 1, 1, 1);
+    boxtoi_motion m;
+    boxtoi_motion_identity(&m);
+    m.c[0][0][3] = 2.0; /* b starts 2 along x and comes back 2 over the step */
+    m.c[1][0][3] = -2.0;
+    m.degree = 1;
+    dGeomSetPosition(b, 2, 0, 0);
+    boxtoi_reason why = dGeomBoxtoiBoxSetMotion(b, &m, 1);
+    dContactGeom c;
+    dReal toi = -1;
+    int k = dBoxtoiCollide(a, b, 1, &c, sizeof c, &toi);
+    printf("%d %d %.17g\n", why == BOXTOI_REASON_NONE, k, (double)toi);
+    dSpaceDestroy(space);
+    dCloseODE();
+    return 0;
+}
+EOF
+
+echo "1..6"
+
+libs=$(pc ode-boxtoi --libs 2>&1)
+case " $libs " in
+*" -lboxtoi "*) ok=1 ;;
+*) ok= ;;
+esac
+result "$ok" "pkg-config --libs ode-boxtoi names -lboxtoi" "$libs"
+case " $libs " in
+*" -lode "*) ok=1 ;;
+*) ok= ;;
+esac
+result "$ok" "pkg-config --libs ode-boxtoi names -lode" "$libs"
+
+# build NAME PACKAGE: compile and link NAME.c with the package's flags only.
+build() {
+    flags=$(pc "$2" --cflags --libs 2>&1) &&
+        $CC $SAN_CFLAGS -o "$tmp/$1" "$tmp/$1.c" $flags -Wl,-rpath,"$tmp/lib" \
+            >"$tmp/$1.log" 2>&1
+}
+
+# run NAME EXPECTED DESCRIPTION: run what build made (fails when it made nothing).
+run() {
+    out=$("$tmp/$1" 2>&1)
+    result "$([ "$out" = "$2" ] && echo 1)" "$3" "got: $out"
+}
+
+# B (unit box at 2 - 2t) first touches A (unit box at 0) when 2 - 2t = 1.
+build solver boxtoi
+result "$([ $? = 0 ] && echo 1)" "a solver program builds with pkg-config boxtoi alone" \
+    "$(cat "$tmp/solver.log" 2>/dev/null)"
+run solver "1 0.5" "it runs: first contact at t = 1/2"
+build plugin ode-boxtoi
+result "$([ $? = 0 ] && echo 1)" \
+    "a plugin program that also calls the solver builds with pkg-config ode-boxtoi alone" \
+    "$(cat "$tmp/plugin.log" 2>/dev/null)"
+run plugin "1 1 0.5" "it runs: the collider reports the contact at t = 1/2"
+
+[ "$failed" = 0 ]
