@@ -121,9 +121,10 @@ typedef enum boxtoi_reason {
     BOXTOI_REASON_INTERVAL_NOT_FINITE, /**< t0 or t1 is NaN or infinite */
     BOXTOI_REASON_INTERVAL_REVERSED,   /**< t0 > t1 */
     BOXTOI_REASON_OUT_OF_RANGE     /**< numbers so large that the polynomials would overflow:
-                                        lengths (corners, the motion's translation
-                                        over w) beyond about 1e60; a motion times
-                                        any positive constant is the same motion */
+                                        lengths beyond about 1e60 (corners; the
+                                        motion's 3x3 part and translation, over w);
+                                        a motion times any positive constant is the
+                                        same motion, in range or not */
 } boxtoi_reason;
 
 /** Which pair of features touches at first contact. */

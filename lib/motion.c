@@ -18,11 +18,15 @@
 
 /*
  * A motion is the same map times any positive constant.  One whose w has
- * its largest scaled Bernstein coefficient outside [W_LOW, W_HIGH] on the
+ * its largest scaled Bernstein coefficient W outside [W_LOW, W_HIGH] on the
  * interval is not prepared (BX_REASON_RESCALE) but scaled first by a power
- * of two that brings it into [1/2, 1) (bx_rescale): otherwise products of a
+ * of two that brings W into [1/2, 1) (bx_rescale): otherwise products of a
  * few w and 3x3 entries would underflow (from about 2^-250), or the motion
- * be refused as out of range.
+ * be refused as out of range.  So is one with W in range whose other
+ * coefficients exceed RANGE_LIMIT but not RANGE_LIMIT W.  The range itself
+ * is a limit on lengths, which do not change with the scale: every
+ * coefficient (3x3 part and the path of the box's centre) at most
+ * RANGE_LIMIT W.
  */
 #define W_LOW 0x1p-96
 #define W_HIGH RANGE_LIMIT
@@ -357,7 +361,8 @@ static boxtoi_reason prepare_general(const boxtoi_motion *motion,
     for (int i = 0; i <= d; i++)
         out->w[i] = sb[i][15];
     scale = max_abs(out->w, d); /* finite: check_motion */
-    if (rescale_exponent(scale))
+    double wmax = scale;
+    if (rescale_exponent(wmax))
         return BX_REASON_RESCALE;
     if (vanishes(out->w, d))
         return BOXTOI_REASON_W_VANISHES;
@@ -383,8 +388,10 @@ static boxtoi_reason prepare_general(const boxtoi_motion *motion,
             scale = m3 > scale ? m3 : scale;
         }
     }
-    if (!(scale <= RANGE_LIMIT))
+    if (!(scale <= RANGE_LIMIT * wmax))
         return BOXTOI_REASON_OUT_OF_RANGE;
+    if (!(scale <= RANGE_LIMIT))
+        return BX_REASON_RESCALE; /* W > 1: its power of two brings all in range */
     return BOXTOI_REASON_NONE;
 }
 
@@ -409,7 +416,9 @@ static boxtoi_reason prepare_general(const boxtoi_motion *motion,
  *   it changes nothing.
  * - the range: the magnitudes (all >= 0) added in any order give at least
  *   the largest of them, since rounding is monotonic; a NaN or an infinity
- *   makes the sum fail the test.
+ *   makes the sum fail the test.  The sum is tested against RANGE_LIMIT
+ *   and against RANGE_LIMIT times the largest w_i, as the largest
+ *   magnitude is there.
  */
 BXP_INLINE int prepare_t0(const boxtoi_motion *motion, const double centre[3],
                          double h, int unit, int d, bx_moving *out)
@@ -438,10 +447,11 @@ BXP_INLINE int prepare_t0(const boxtoi_motion *motion, const double centre[3],
     if (!pos)
         return 0;
     out->flip = 1.0;
-    double sum = 0.0, rw[BXM_CAP], coord = 0.0;
+    double sum = 0.0, rw[BXM_CAP], coord = 0.0, wmax = 0.0;
     BX_UNROLL
     for (int i = 0; i <= d; i++) {
         sum += out->w[i];
+        wmax = out->w[i] > wmax ? out->w[i] : wmax;
         rw[i] = 1.0 / out->w[i]; /* w_i >= W_LOW: finite */
     }
     BX_UNROLL
@@ -475,7 +485,7 @@ BXP_INLINE int prepare_t0(const boxtoi_motion *motion, const double centre[3],
     }
     out->box_coord = coord;
     out->box_known = 1;
-    return sum <= RANGE_LIMIT;
+    return sum <= RANGE_LIMIT && sum <= RANGE_LIMIT * wmax;
 }
 
 static int prepare_t0_any(const boxtoi_motion *motion, const double centre[3],
@@ -537,14 +547,13 @@ boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
     return prepare_general(motion, centre, t0, t1, out);
 }
 
-int bx_rescale(boxtoi_motion *motion, double t0, double t1)
+int bx_rescale(const boxtoi_box *box, boxtoi_motion *motion, double t0, double t1)
 {
-    double w[BXM_CAP];
-    if (check_motion(motion))
+    bx_moving m;
+    if (bx_prepare_partial(box, motion, t0, t1, &m) != BX_REASON_RESCALE)
         return 0;
-    int d = motion->degree;
-    entry_sbern(motion, d, 3, 3, t0, t1, w); /* as entries_sbern forms it */
-    int ex = rescale_exponent(max_abs(w, d));
+    int d = motion->degree, ex;
+    frexp(max_abs(m.w, d), &ex); /* m.w: w converted, before it asked */
     if (!ex)
         return 0;
     for (int k = 0; k <= d; k++)
@@ -557,8 +566,9 @@ int bx_rescale(boxtoi_motion *motion, double t0, double t1)
 /*
  * bx_prepare_partial, and for a motion that asks for rescaling
  * (BX_REASON_RESCALE) bx_prepare_partial of bx_rescale's copy, kept in *copy
- * (which may be motion itself).  A copy that asks again (which
- * rescale_exponent, shared by both tests, rules out) is refused.
+ * (which may be motion itself).  A copy that asks again (which the power
+ * of two rules out: its W is in [1/2, 1), every coefficient within
+ * RANGE_LIMIT W) is refused.
  */
 static boxtoi_reason prepare_partial_rescaling(const boxtoi_box *box,
                                                const boxtoi_motion *motion, double t0,
@@ -570,7 +580,7 @@ static boxtoi_reason prepare_partial_rescaling(const boxtoi_box *box,
         return why;
     if (copy != motion)
         *copy = *motion;
-    why = bx_rescale(copy, t0, t1) ? bx_prepare_partial(box, copy, t0, t1, out) : why;
+    why = bx_rescale(box, copy, t0, t1) ? bx_prepare_partial(box, copy, t0, t1, out) : why;
     return why == BX_REASON_RESCALE ? BOXTOI_REASON_OUT_OF_RANGE : why;
 }
 
@@ -688,12 +698,13 @@ BXP_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
     if (pos != 3)
         return 0;
     a->flip = b->flip = 1.0;
-    bx_v2 sum = {0.0, 0.0}, rw[BXM_CAP];
+    bx_v2 sum = {0.0, 0.0}, rw[BXM_CAP], wmax = {0.0, 0.0};
     BX_UNROLL
     for (int i = 0; i <= d; i++) {
         a->w[i] = w[i][0];
         b->w[i] = w[i][1];
         sum += w[i];
+        wmax = bx_vmax(w[i], wmax); /* w_i > 0: max(w_i, wmax) */
         rw[i] = 1.0 / w[i]; /* w_i >= W_LOW: finite */
     }
     bx_v2 cx = centre[0], cy = centre[1], cz = centre[2], coord = {0.0, 0.0};
@@ -736,7 +747,7 @@ BXP_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
     a->qbound = quick_margin(c[0], d);
     b->qbound = quick_margin(c[1], d);
     a->box_known = b->box_known = 1;
-    return bx_bits(sum <= RANGE_LIMIT) == 3;
+    return (bx_bits(sum <= RANGE_LIMIT) & bx_bits(sum <= RANGE_LIMIT * wmax)) == 3;
 }
 
 static int prepare_t0_2_any(const boxtoi_box *ba, const boxtoi_motion *ma,

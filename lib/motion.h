@@ -41,18 +41,20 @@ typedef struct bx_pose {
 
 /**
  * Returned by bx_prepare, bx_prepare_partial and bx_prepare_pair (never to
- * users) for a motion whose w is far from 1 on the interval: the caller
- * prepares bx_rescale's copy instead, the same map.
+ * users) for a motion given at a scale its numbers cannot be used at (w far
+ * from 1 on the interval, or coefficients too large for the products while
+ * within range of w): the caller prepares bx_rescale's copy instead, the
+ * same map.
  */
 #define BX_REASON_RESCALE ((boxtoi_reason)-1)
 
 /**
- * Scale the motion in place by the power of two that brings the largest
- * scaled Bernstein coefficient of its w on [t0, t1] into [1/2, 1) (exact).
- * Returns 1 when it did, 0 when the motion needs no rescaling (or is
- * invalid in a way bx_prepare names).
+ * When bx_prepare_partial of box and motion on [t0, t1] asks for rescaling,
+ * scale the motion in place by the power of two that brings the largest
+ * scaled Bernstein coefficient of its w on [t0, t1] into [1/2, 1) (exact)
+ * and return 1; else return 0 and leave it.
  */
-int bx_rescale(boxtoi_motion *motion, double t0, double t1);
+int bx_rescale(const boxtoi_box *box, boxtoi_motion *motion, double t0, double t1);
 
 /**
  * The motion over [ta, tb] as a motion of u in [0, 1]: out(u) =

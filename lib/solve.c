@@ -2015,8 +2015,8 @@ static int rescaled_query(const boxtoi_query *query, double t0, double t1,
                           boxtoi_query *q)
 {
     *q = *query;
-    int a = bx_rescale(&q->motion_a, t0, t1);
-    int b = bx_rescale(&q->motion_b, t0, t1);
+    int a = bx_rescale(&q->a, &q->motion_a, t0, t1);
+    int b = bx_rescale(&q->b, &q->motion_b, t0, t1);
     return a || b;
 }
 

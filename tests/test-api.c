@@ -1047,7 +1047,7 @@ static void test_scale(void)
     unsigned long long st = 31337;
     stack_queries(&st, 0, q); /* boxes of size about 1 to 3, interval [0, 1] */
     static const double factor[] = {0x1p-1000, 0x1p-600, 0x1p-300, 3e-80, 0x1p-97,
-                                    0x1p300, 1e61, 0x1p900};
+                                    5e59, 1e60, 0x1p300, 1e61, 0x1p900};
     static const int lengths[] = {-1000, -600, -300, 100, 190};
     int nf = (int)(sizeof factor / sizeof *factor), nl = (int)(sizeof lengths / sizeof *lengths);
     static const int times[] = {-60, -7, 1, 9, 60};
@@ -1133,7 +1133,8 @@ static void test_scale(void)
     }
     ok(hits >= NSTACK / 5 && edges >= 5, "scale: the queries include hits (%d) and "
        "edge-edge contacts (%d)", hits, edges);
-    is_int(bad_motion, 0, "scale: motions times 2^-1000 to 2^900 (and 3e-80, 1e61) give "
+    is_int(bad_motion, 0, "scale: motions times 2^-1000 to 2^900 (and 3e-80, 5e59, 1e60, "
+           "1e61) give "
            "the same answers (largest difference %.3g)", worst);
     is_int(bad_box, 0, "scale: swept box of a motion times a constant unchanged");
     is_int(bad_at, 0, "scale: overlap_at of motions times a constant unchanged");
@@ -1153,6 +1154,64 @@ static void test_scale(void)
     m.c[0][0][3] = 1.0; /* x = 2^1000 */
     is_int(boxtoi_validate(&q[0].a, &m, 0.0, 1.0), BOXTOI_REASON_OUT_OF_RANGE,
            "scale: translation 1 over w = 2^-1000 is out of range");
+
+    /*
+     * The range is on lengths, whatever the scale: B a unit box at x = 1e6
+     * moving to x = 1e6 - 2 (A a unit box at 1e6 - 1.5), hit at 1/4, given
+     * with w = f for f from 1 to 1e70 (translation coefficients f 1e6: past
+     * 1e60 for f >= 1e55 while w is not).  Then lengths past 1e60 over w,
+     * with w in range: translation 1e59 over w = 2^-90, and a 3x3 part
+     * 1e61 I over w = 1, are out of range for every entry point.
+     */
+    static const double wf[] = {1.0, 1e40, 1e54, 1e55, 0x1p190, 1e59, 1e60, 1e61, 1e70};
+    int bad_far = 0;
+    for (int f = 0; f < (int)(sizeof wf / sizeof *wf); f++) {
+        boxtoi_query y = boxtoi_default_query();
+        y.motion_a.c[0][0][3] = 1e6 - 1.5;
+        y.motion_b.degree = 1;
+        y.motion_b.c[0][0][3] = 1e6;
+        y.motion_b.c[1][0][3] = -2.0;
+        scale_motion(&y.motion_a, wf[f]);
+        scale_motion(&y.motion_b, wf[f]);
+        boxtoi_result r = boxtoi_solve(&y);
+        double lo[3], hi[3];
+        boxtoi_reason why = boxtoi_swept_aabb(&y.b, &y.motion_b, 0.0, 1.0, lo, hi);
+        int at = boxtoi_overlap_at(&y, 0.5, NULL);
+        if (r.state != BOXTOI_HIT || fabs(r.toi - 0.25) > 1e-9 || why != BOXTOI_REASON_NONE ||
+            !(fabs(lo[0] - (1e6 - 2.5)) <= 1e-6) || !(fabs(hi[0] - (1e6 + 0.5)) <= 1e-6) ||
+            at != 1) {
+            if (bad_far++ < 3)
+                diag("w = %g: %s toi %.17g, swept box %s [%.17g, %.17g], overlap_at(1/2) %d",
+                     wf[f], boxtoi_state_name(r.state), r.toi, boxtoi_reason_message(why),
+                     lo[0], hi[0], at);
+        }
+    }
+    is_int(bad_far, 0, "scale: a box at 1e6 given with w = 1 to 1e70 answers the same "
+           "(hit at 1/4, swept box, overlap_at)");
+    for (int c = 0; c < 2; c++) {
+        boxtoi_query y = boxtoi_default_query();
+        if (c == 0) {
+            scale_motion(&y.motion_b, 0x1p-90);
+            y.motion_b.c[0][0][3] = 1e59; /* x = 1e59 2^90, about 1.2e86 */
+        } else {
+            for (int i = 0; i < 3; i++)
+                y.motion_b.c[0][i][i] = 1e61; /* a box 1e61 across */
+        }
+        boxtoi_result r = boxtoi_solve(&y);
+        double lo[3], hi[3];
+        boxtoi_reason why_v = boxtoi_validate(&y.b, &y.motion_b, 0.0, 1.0);
+        boxtoi_reason why_s = boxtoi_swept_aabb(&y.b, &y.motion_b, 0.0, 1.0, lo, hi);
+        boxtoi_reason why_a = BOXTOI_REASON_NONE;
+        int at = boxtoi_overlap_at(&y, 0.5, &why_a);
+        ok(r.state == BOXTOI_INVALID && r.reason == BOXTOI_REASON_OUT_OF_RANGE &&
+               r.which == 2 && why_v == BOXTOI_REASON_OUT_OF_RANGE &&
+               why_s == BOXTOI_REASON_OUT_OF_RANGE && at == -1 &&
+               why_a == BOXTOI_REASON_OUT_OF_RANGE,
+           "scale: %s is out of range (solve %s %s, validate %s, swept box %s, overlap_at %s)",
+           c == 0 ? "translation 1e59 over w = 2^-90" : "a 3x3 part 1e61 I",
+           boxtoi_state_name(r.state), boxtoi_reason_message(r.reason),
+           boxtoi_reason_message(why_v), boxtoi_reason_message(why_s), boxtoi_reason_message(why_a));
+    }
 
     /* lengths beyond the documented limit are refused, not answered */
     boxtoi_query x = q[0];
