@@ -1221,6 +1221,46 @@ static void test_scale(void)
        "scale: lengths times 2^200 are out of range (got %s)", boxtoi_state_name(r.state));
 }
 
+/*
+ * BOXTOI_SKIP_EXIT: the exit is not computed (NaN, exit_after_t1 0) and
+ * every other field is what the query without the flag gives, bit for bit.
+ */
+static void test_skip_exit(void)
+{
+    static boxtoi_query q[NSTACK];
+    unsigned long long st = 4242;
+    int exits = 0, lasting = 0, contacts = 0, bad = 0;
+    for (int high = 0; high < 2; high++) {
+        stack_queries(&st, high, q);
+        for (int i = 0; i < NSTACK; i++) {
+            boxtoi_result full = boxtoi_solve(&q[i]);
+            q[i].flags = BOXTOI_SKIP_EXIT;
+            boxtoi_result r = boxtoi_solve(&q[i]);
+            contacts += full.state == BOXTOI_HIT || full.state == BOXTOI_OVERLAP;
+            exits += isfinite(full.exit);
+            lasting += full.exit_after_t1;
+            int same = r.state == full.state && r.reason == full.reason &&
+                       r.which == full.which && r.kind == full.kind &&
+                       r.iterations == full.iterations &&
+                       !memcmp(&r.toi, &full.toi, sizeof r.toi) &&
+                       !memcmp(&r.depth, &full.depth, sizeof r.depth) &&
+                       !memcmp(r.point, full.point, sizeof r.point) &&
+                       !memcmp(r.normal, full.normal, sizeof r.normal) &&
+                       !memcmp(&r.feature_a, &full.feature_a, sizeof r.feature_a) &&
+                       !memcmp(&r.feature_b, &full.feature_b, sizeof r.feature_b);
+            if ((!same || !isnan(r.exit) || r.exit_after_t1) && bad++ < 3)
+                diag("query %d (degree %s): %s toi %.17g exit %.17g after %d; without the "
+                     "flag %s toi %.17g exit %.17g after %d", i, high ? "high" : "low",
+                     boxtoi_state_name(r.state), r.toi, r.exit, r.exit_after_t1,
+                     boxtoi_state_name(full.state), full.toi, full.exit, full.exit_after_t1);
+        }
+    }
+    ok(contacts >= NSTACK / 5 && exits >= NSTACK / 10,
+       "skip exit: the queries include contacts (%d) with an exit (%d; %d last through t1)",
+       contacts, exits, lasting);
+    is_int(bad, 0, "skip exit: exit NaN, exit_after_t1 0, the rest as without the flag");
+}
+
 /* Stack the job's queries take in a thread, in bytes (-1: no thread). */
 static long stack_use(job *j, unsigned char *stack)
 {
@@ -1350,5 +1390,6 @@ int main(void)
     test_threads();
     test_stack();
     test_scale();
+    test_skip_exit();
     return tap_failures() ? 1 : 0;
 }

@@ -372,6 +372,115 @@ static void test_explicit_substeps(void)
     sim_free(&s);
 }
 
+/*
+ * The step parameters that shape sub-steps, without gravity.  A box 0.1 m
+ * across flies at 6 m/s (0.1 m per step) towards a static wall 0.2 m thick
+ * whose face is gap metres ahead; with gap2 > 0 a second one, 5 m away in
+ * y, towards its own wall gap2 ahead.  A body with no geom drifts at 1 m/s
+ * as a clock: the near callbacks note its x, the time into the step of each
+ * collision pass (one per sub-step; the end of the step is noted last).
+ */
+#define NPASS 64
+typedef struct clock_sim {
+    sim s;
+    dBodyID clock;
+    double pass[NPASS]; /* distinct times of the passes, in order */
+    int npass;
+} clock_sim;
+
+static void note_pass(clock_sim *c)
+{
+    double t = dBodyGetPosition(c->clock)[0];
+    if (c->npass < NPASS && (c->npass == 0 || t != c->pass[c->npass - 1]))
+        c->pass[c->npass++] = t;
+}
+
+static void clock_cb(void *data, dGeomID o1, dGeomID o2)
+{
+    note_pass(data);
+    near_cb(data, o1, o2);
+}
+
+static dBoxtoiStepStats shoot(clock_sim *c, double gap, double gap2,
+                              const dBoxtoiStepParams *p, dNearCallback *cb, double x[2])
+{
+    sim *s = &c->s;
+    memset(c, 0, sizeof *c);
+    sim_init(s, 0);
+    dWorldSetGravity(s->world, 0, 0, 0);
+    c->clock = dBodyCreate(s->world);
+    dBodySetLinearVel(c->clock, 1, 0, 0);
+    double side[3] = {0.1, 0.1, 0.1};
+    dBodyID b[2] = {NULL, NULL};
+    for (int k = 0; k < (gap2 > 0 ? 2 : 1); k++) {
+        b[k] = add_body(s, 1, side, NULL);
+        dBodySetGyroscopicMode(b[k], 0);
+        dBodySetPosition(b[k], 0, 5 * k, 0);
+        dBodySetLinearVel(b[k], 6, 0, 0);
+        dGeomID wall = dCreateBox(s->space, 0.2, 1, 1);
+        dGeomSetPosition(wall, 0.05 + (k ? gap2 : gap) + 0.1, 5 * k, 0);
+    }
+    dBoxtoiStepStats st;
+    dWorldStepToContact(s->world, s->space, H, cb, c, s->contacts, p, &st);
+    for (int k = 0; k < 2; k++)
+        x[k] = b[k] ? dBodyGetPosition(b[k])[0] : 0;
+    note_pass(c);
+    sim_free(s);
+    return st;
+}
+
+static void test_step_params(void)
+{
+    static clock_sim c;
+    double x[2];
+    dBoxtoiStepStats st;
+    dBoxtoiStepParams p = dBoxtoiDefaultStepParams();
+
+    /*
+     * rest_depth: the box would end the step 0.05 m into the wall (its
+     * face 0.05 ahead, 0.1 of travel).  A margin below that makes the
+     * contact at h/2 an impact; one above leaves the pair to ODE's next
+     * step, so the box flies freely, as with dWorldStep.
+     */
+    p.rest_depth = 0.04;
+    st = shoot(&c, 0.05, -1, &p, clock_cb, x);
+    ok(st.impacts >= 1 && fabs(st.first_toi - 0.5 * H) <= 1e-12 && x[0] < 0.0501,
+       "rest_depth 0.04 m < 0.05 m: an impact at h/2 (first_toi %.17g h, impacts %d, "
+       "x %.17g)", st.first_toi / H, st.impacts, x[0]);
+    p.rest_depth = 0.06;
+    st = shoot(&c, 0.05, -1, &p, clock_cb, x);
+    ok(st.impacts == 0 && st.first_toi == -1 && st.substeps == 1 &&
+           fabs(x[0] - 0.1) <= 1e-12,
+       "rest_depth 0.06 m > 0.05 m: no impact, one sub-step, free flight (impacts %d, "
+       "substeps %d, x %.17g)", st.impacts, st.substeps, x[0]);
+
+    /*
+     * min_substep: two boxes reach their walls at 0.3 h and 0.302 h.  By
+     * default (h / 1000) the second contact is a sub-step of its own; with
+     * min_substep = h / 100 it is within that of the first and touches in
+     * the first one's pass, and no sub-step but the last is shorter.
+     */
+    double g1 = 6 * 0.3 * H, g2 = 6 * 0.302 * H;
+    p = dBoxtoiDefaultStepParams();
+    st = shoot(&c, g1, g2, &p, clock_cb, x);
+    int second = 0;
+    for (int i = 0; i < c.npass; i++)
+        second |= fabs(c.pass[i] - 0.302 * H) <= 1e-9 * H;
+    ok(fabs(st.first_toi - 0.3 * H) <= 1e-12 && second,
+       "min_substep h/1000: impacts at 0.3 h and 0.302 h each get a pass (first_toi %.17g h)",
+       st.first_toi / H);
+    p.min_substep = 0.01 * H;
+    st = shoot(&c, g1, g2, &p, clock_cb, x);
+    double shortest = INFINITY;
+    for (int i = 1; i + 1 < c.npass; i++)
+        shortest = fmin(shortest, c.pass[i] - c.pass[i - 1]);
+    ok(fabs(st.first_toi - 0.3 * H) <= 1e-12 && c.npass >= 3 &&
+           shortest >= 0.01 * H * (1 - 1e-9) && fabs(x[1] - x[0]) <= 0.0003,
+       "min_substep h/100: the two impacts merge at 0.3 h; no sub-step but the last shorter "
+       "than h/100 (%d passes, shortest %.3g h; the boxes stop at %.6f and %.6f m)",
+       c.npass, shortest / H, x[0], x[1]);
+}
+
 /* A box falling on the ground, spinning about z (its bottom stays level). */
 static void test_analytic_plane(void)
 {
@@ -792,6 +901,7 @@ int main(void)
     test_analytic_plane();
     test_sphere_on_floor();
     test_explicit_substeps();
+    test_step_params();
     test_shots();
     test_stack(0);
     test_stack(1);
