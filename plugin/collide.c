@@ -909,13 +909,15 @@ static int touching_now(dGeomID o1, dGeomID o2, double *depth_now)
 }
 
 /* Smallest side of a box (zero extents included). */
+/* The box's smallest side of non-zero length (a flat panel's thickness does
+   not count: a margin from it would be 0); 0 for a point. */
 static double min_side(const boxtoi_box *b)
 {
     double m = INFINITY;
     for (int i = 0; i < 3; i++)
-        if (b->hi[i] - b->lo[i] < m)
+        if (b->hi[i] - b->lo[i] > 0 && b->hi[i] - b->lo[i] < m)
             m = b->hi[i] - b->lo[i];
-    return m;
+    return isfinite(m) ? m : 0;
 }
 
 /* Shrink a box by delta on every face, keeping at least half of each

@@ -171,7 +171,8 @@ typedef struct dBoxtoiStepParams {
                              rotating into a thin wall after hitting it.
                              <= 0 (the default) means automatic:
                              max(2 |gravity| h^2, 2% of the smaller box's
-                             smallest side), so that a box resting on a
+                             smallest side; sides of length 0, as of a flat
+                             panel, not counted), so that a box resting on a
                              static support, which the free-body prediction
                              lets fall by |gravity| h^2, is not an impact.
                              A pair apart at a sub-step's start is an impact

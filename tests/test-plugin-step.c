@@ -481,6 +481,40 @@ static void test_step_params(void)
        c.npass, shortest / H, x[0], x[1]);
 }
 
+/*
+ * Sides of length 0: a 10 cm box at 200 m/s, turning at 1 rad/s about z,
+ * against a static boxtoi panel of thickness 0 at x = 2, and a flat plate
+ * (x side 0) against a 1 cm wall, without gravity.  The automatic resting
+ * margin comes from the sides of non-zero length; from the zero side it
+ * would be 0, and a touching pair could never become an impact again.
+ */
+static void test_flat_boxes(void)
+{
+    static const double wall_t[2] = {0, 0.01}, box_t[2] = {0.1, 0};
+    for (int k = 0; k < 2; k++) {
+        sim s;
+        sim_init(&s, 0);
+        dWorldSetGravity(s.world, 0, 0, 0);
+        dGeomID wall = dCreateBoxtoiBox(s.space, wall_t[k], 3, 3);
+        dGeomSetPosition(wall, 2, 0, 0);
+        dBodyID b = dBodyCreate(s.world);
+        dMass m;
+        dMassSetBox(&m, 500, 0.1, 0.1, 0.1);
+        dBodySetMass(b, &m);
+        dGeomSetBody(dCreateBoxtoiBox(s.space, box_t[k], 0.1, 0.1), b);
+        dBodySetLinearVel(b, 200, 0, 0);
+        dBodySetAngularVel(b, 0, 0, 1);
+        double most = -INFINITY;
+        for (int step = 0; step < 60; step++) {
+            dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, NULL);
+            most = fmax(most, dBodyGetPosition(b)[0]);
+        }
+        ok(most < 2, "%s at 200 m/s does not pass the wall's mid-plane x = 2 (largest x %.6f)",
+           k ? "a flat plate" : "a box against a panel of thickness 0", most);
+        sim_free(&s);
+    }
+}
+
 /* A box falling on the ground, spinning about z (its bottom stays level). */
 static void test_analytic_plane(void)
 {
@@ -902,6 +936,7 @@ int main(void)
     test_sphere_on_floor();
     test_explicit_substeps();
     test_step_params();
+    test_flat_boxes();
     test_shots();
     test_stack(0);
     test_stack(1);
