@@ -167,10 +167,41 @@ static void set_free(body_set *s)
     memset(s, 0, sizeof *s);
 }
 
+static void collect_space(body_set *s, dSpaceID space);
+
+/* A quadtree walked by colliding it with a probe box larger than any world. */
+typedef struct quad_walk {
+    body_set *s;
+    dGeomID probe;
+} quad_walk;
+
+static void quad_found(void *data, dGeomID o1, dGeomID o2)
+{
+    quad_walk *w = data;
+    dGeomID g = o1 == w->probe ? o2 : o1;
+    dBodyID b;
+    if (dGeomIsSpace(g))
+        collect_space(w->s, (dSpaceID)g);
+    else if ((b = dGeomGetBody(g)))
+        set_add(w->s, b);
+}
+
 static void collect_space(body_set *s, dSpaceID space)
 {
     if (dSpaceGetClass(space) == dQuadTreeSpaceClass) {
-        /* a quadtree cannot list its geoms: take the boxtoi boxes' bodies */
+        /*
+         * A quadtree cannot list its geoms, but colliding it with a box
+         * 1e30 across (every category) proposes each enabled one.  (A
+         * plane's infinite AABB misses those at the tree's edge.)  Without
+         * the probe, at least the boxtoi boxes' bodies.
+         */
+        quad_walk w = {s, dCreateBox(0, (dReal)1e30, (dReal)1e30, (dReal)1e30)};
+        if (w.probe) {
+            dGeomSetCategoryBits(w.probe, ~0ul);
+            dGeomSetCollideBits(w.probe, ~0ul);
+            dSpaceCollide2((dGeomID)space, w.probe, &w, quad_found);
+            dGeomDestroy(w.probe);
+        }
         for (bt_data *d = bt_first(); d; d = d->next) {
             dBodyID b;
             if (bt_in_space(d->geom, space) && (b = dGeomGetBody(d->geom)))
