@@ -259,21 +259,32 @@ int main(void)
             } else {
                 is_string(state, "hit", "link %d, %s: state", k, oname[j]);
                 double where = 0;
-                int r = apart_during(k - 1, j, toi - 1e-7, &where);
-                ok(r == 1, "link %d and the %s apart for t in [0, toi - 1e-7]%s", k,
+                int r = apart_during(k - 1, j, toi - 1e-9, &where);
+                ok(r == 1, "link %d and the %s apart for t in [0, toi - 1e-9]%s", k,
                    oname[j], r == 0 ? " (they touch earlier)" : r < 0 ? " (unproved)" : "");
                 if (r != 1)
                     diag("toi %.17g, trouble at t = %.17g", toi, where);
                 obb l = link_at(k - 1, toi);
                 double sep = separation(&l, &obst[j]);
-                ok(fabs(sep) <= 1e-7, "link %d touches the %s at toi = %.17g "
+                ok(fabs(sep) <= 1e-9, "link %d touches the %s at toi = %.17g "
                    "(separation %.3g)", k, oname[j], toi, sep);
                 double da = outside(&l, point), db = outside(&obst[j], point);
-                ok(da <= 1e-6 && db <= 1e-6,
+                ok(da <= 1e-9 && db <= 1e-9,
                    "link %d, %s: contact point in both boxes (off by %.3g, %.3g)", k,
                    oname[j], da, db);
                 double nl = sqrt(e * e + f * f + g * g);
                 is_double(nl, 1, 1e-9, "link %d, %s: unit normal", k, oname[j]);
+                /* along the normal, from the link to the obstacle, the two
+                   boxes' projections just meet: the gap between the link's
+                   furthest and the obstacle's nearest point is 0 */
+                const double nv[3] = {e / nl, f / nl, g / nl};
+                double gap = dot(nv, obst[j].c) - dot(nv, l.c);
+                for (int m = 0; m < 3; m++)
+                    gap -= l.h[m] * fabs(dot(nv, l.ax[m])) +
+                           obst[j].h[m] * fabs(dot(nv, obst[j].ax[m]));
+                ok(fabs(gap) <= 1e-9, "link %d, %s: the normal points from the link to "
+                   "the obstacle, square to the contact (gap along it %.3g)", k, oname[j],
+                   gap);
             }
             if (toi < first_seen[k - 1]) {
                 first_seen[k - 1] = toi;
