@@ -19,7 +19,9 @@
  *      contact point lies on both boxes within that distance, and the
  *      normal is a unit vector, within 1e-9 of the normal of the features
  *      named (computed here from the motions), pointing from A's centre
- *      towards B's;
+ *      towards B's; for an overlap at t0, the point lies in both boxes, the
+ *      depth is the reference's penetration depth and the normal one of its
+ *      directions, from A to B;
  *   5. with A and B swapped the answer passes the same checks, and, for
  *      contacts that get deeper than 1e-9 size, it is the mirror image:
  *      same times and point, features exchanged, normal negated (up to
@@ -500,10 +502,36 @@ static int feature_normal(const boxtoi_query *q, const boxtoi_result *r, double 
     return 1;
 }
 
+/*
+ * How far the boxes' projections on the unit direction n overlap at t, B's
+ * side ahead: the supports of A along n and of B along -n past the
+ * centres' offset, sum_k h_k |n . u_k| over both boxes (u_k the columns of
+ * the 3x3 part over w) minus n . (cB - cA).
+ */
+static double overlap_along(const boxtoi_query *q, double t, const double n[3])
+{
+    const boxtoi_box *box[2] = {&q->a, &q->b};
+    const boxtoi_motion *m[2] = {&q->motion_a, &q->motion_b};
+    double v = 0.0, c[2][3];
+    for (int j = 0; j < 2; j++) {
+        double r[4][4], lc[3];
+        ref_motion_at(m[j], t, r);
+        for (int i = 0; i < 3; i++)
+            lc[i] = 0.5 * (box[j]->lo[i] + box[j]->hi[i]);
+        ref_apply(m[j], t, lc, c[j]);
+        for (int k = 0; k < 3; k++) {
+            double u = (n[0] * r[0][k] + n[1] * r[1][k] + n[2] * r[2][k]) / r[3][3];
+            v += 0.5 * (box[j]->hi[k] - box[j]->lo[k]) * fabs(u);
+        }
+    }
+    return v - (n[0] * (c[1][0] - c[0][0]) + n[1] * (c[1][1] - c[0][1]) +
+                n[2] * (c[1][2] - c[0][2]));
+}
+
 typedef struct check {
     int verdict;
     int geom_bad;   /* the reported contact fails check 4 (HIT) */
-    int point_bad;  /* the point of an OVERLAP is not on both boxes */
+    int point_bad;  /* the contact of an OVERLAP fails check 4 */
     int exit_checked, exit_bad, exit_strict;
     double dt;      /* |toi - reference toi| / L for agreeing hits */
     int bad_state;  /* FAILED, UNKNOWN or INVALID */
@@ -658,6 +686,26 @@ static void judge(const boxtoi_query *q, const boxtoi_result *res,
                          "normal, %.17g along the centres' offset",
                          res->normal[0], res->normal[1], res->normal[2], off, along);
             }
+        }
+    }
+
+    /*
+     * check 4 at an overlap: the depth is the penetration depth (the
+     * reference's, from the faces of the Minkowski difference), and the
+     * normal a direction of it from A to B: the overlap of the two boxes'
+     * projections on it, B's side ahead, is that depth (any other
+     * direction, or the normal negated, overlaps more).
+     */
+    if (res->state == BOXTOI_OVERLAP && !ck->point_bad) {
+        double nref[3];
+        double pd = ref_penetration(q, q->t0, nref);
+        double along = overlap_along(q, q->t0, res->normal);
+        if (!(fabs(res->depth - pd) <= tolx) || !(along <= pd + tolx)) {
+            ck->point_bad = 1;
+            snprintf(ck->geom_why, sizeof ck->geom_why,
+                     "overlap depth %.17g, reference penetration %.17g; overlap along "
+                     "the normal (%.17g, %.17g, %.17g) %.17g", res->depth, pd,
+                     res->normal[0], res->normal[1], res->normal[2], along);
         }
     }
 
@@ -1073,7 +1121,8 @@ int main(void)
         ok(p->geom_bad == 0, "%s: at hits the boxes touch, the point is on "
            "both and the normal is the features' unit normal, %d bad", kind_name[k],
            p->geom_bad);
-        ok(p->point_bad == 0, "%s: at overlaps the point lies in both boxes, "
+        ok(p->point_bad == 0, "%s: at overlaps the point lies in both boxes, the "
+           "depth is the penetration depth and the normal its direction from A to B, "
            "%d of %d bad", kind_name[k], p->point_bad, p->overlap);
         ok(p->exit_bad == 0, "%s: exit within %g size, %d of %d differ "
            "(%d beyond %g size)", kind_name[k], EXIT_REL_TOL, p->exit_bad,
