@@ -38,24 +38,8 @@ pso=$plugin/libode-boxtoi.so
 pobjs=$(ls "$plugin"/*.o 2>/dev/null)
 [ -z "$pobjs" ] && [ -f "$plugin/libode-boxtoi.a" ] && pobjs=$plugin/libode-boxtoi.a
 
-n=0
-failed=0
-# result OK DESCRIPTION [DETAIL]: one TAP line (and the detail as a comment).
-result() {
-    n=$((n + 1))
-    if [ "$1" = 1 ]; then
-        echo "ok $n - $2"
-    else
-        failed=$((failed + 1))
-        echo "not ok $n - $2"
-        [ -n "${3:-}" ] && echo "$3" | sed 's/^/# /'
-    fi
-}
-# skip DESCRIPTION REASON
-skip() {
-    n=$((n + 1))
-    echo "ok $n - $1 # SKIP $2"
-}
+# shellcheck source=tap/basic.sh
+. "$srcdir/tap/basic.sh"
 # undefined FILES...: names of the undefined symbols, without versions.
 undefined() {
     nm -u "$@" 2>/dev/null | awk 'NF >= 2 && $(NF - 1) ~ /^[Uw]$/ {print $NF}' |

@@ -43,19 +43,8 @@ pc() {
         --define-variable=includedir="$tmp/include" "$@" "$pkg"
 }
 
-n=0
-failed=0
-# result OK DESCRIPTION [DETAIL]
-result() {
-    n=$((n + 1))
-    if [ "$1" = 1 ]; then
-        echo "ok $n - $2"
-    else
-        failed=$((failed + 1))
-        echo "not ok $n - $2"
-        [ -n "${3:-}" ] && echo "$3" | sed 's/^/# /'
-    fi
-}
+# shellcheck source=tap/basic.sh
+. "$srcdir/tap/basic.sh"
 
 cat >"$tmp/solver.c" <<'EOF'
 #include <boxtoi.h>
