@@ -1111,6 +1111,27 @@ static int axis_exit(solver *S, int axis, double tau, double stop, int bound,
     return 0;
 }
 
+/*
+ * Is this an edge axis a_i x b_j whose edges stay parallel over the whole
+ * interval?  Then the products of b_j with A's other two directions (q
+ * numbers 3 m + j, m != i, for rigid and general motions alike) vanish to
+ * rounding, the axis function is zero but for rounding, and it separates
+ * nowhere: its rounding must not be read as the end of a contact.
+ */
+static int axis_degenerate(solver *S, int axis)
+{
+    if (axis < 6)
+        return 0;
+    int i = (axis - 6) / 3, j = (axis - 6) % 3;
+    for (int m = 0; m < 3; m++)
+        if (m != i) {
+            need_q(S, 3 * m + j);
+            if (!S->qzero[3 * m + j])
+                return 0;
+        }
+    return 1;
+}
+
 /* Normalised separation along every axis at one pose. */
 typedef struct sat {
     double d[NAXES];     /* gap along the axis (negative: overlap) */
@@ -2283,7 +2304,7 @@ static boxtoi_result solve_query(const boxtoi_query *query, int split)
     for (int k = 0; k < NAXES; k++) {
         double r;
         int axis = order[k];
-        if (inside & (1u << axis))
+        if ((inside & (1u << axis)) || axis_degenerate(&S, axis))
             continue;
         /*
          * The bound cannot dismiss an axis seen apart at the probe (before

@@ -792,6 +792,76 @@ static void case_parallel_edges(void)
 }
 
 /*
+ * Boxes turned alike, so that edges of A stay parallel to edges of B: those
+ * edge axes are zero throughout and separate nowhere, and must not end a
+ * contact.  In the boxes' common frame (orientation from the quaternion q,
+ * constant), B is the unit cube at rest; A, a cube of half side 1/8 at
+ * (-1 + 4t, -3/8, -1/4), passes through B from t = 3/32 (its face reaches
+ * x = -1/2) to 13/32 (it leaves x = 1/2), or a point at (-1 + 4t, 1/4,
+ * 1/8) from 1/8 to 3/8; or A, a unit cube at (-1.5 + t, dy, dz), pushes
+ * into B from t = 1/2 to the end.
+ */
+static void case_parallel_exit(void)
+{
+    static const double quats[5][4] = {
+        {0.23485798824452428, -0.18763862207291035, 0.63167417411717974, 0.71457764491879605},
+        {0.67687179083455085, 0.20485942613599292, 0.54571261622619094, -0.44952745721170978},
+        {-0.22800562063960442, 0.52752965687058817, -0.30071646910659711, -0.76111464529780881},
+        {0.5, 0.5, 0.5, 0.5},
+        {0.8, 0.0, 0.6, 0.0}};
+    int bad = 0;
+    for (int k = 0; k < 5; k++) {
+        /* B: [Rq 0; 0 |q|^2], Rq the unnormalised rotation of q; A the same
+           times the translation: [Rq Rq c(t); 0 |q|^2] */
+        boxtoi_motion mb;
+        double zero[1][3] = {{0, 0, 0}}, r[3][3];
+        tu_rigid_motion(&mb, &quats[k], 0, zero, 0, 0.0);
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                r[i][j] = mb.c[0][i][j];
+        for (int push = 0; push < 2; push++) {
+            /* A's centre in the common frame: c0 + t v */
+            double c0[3] = {-1.0, -0.375, -0.25}, v[3] = {4.0, 0, 0};
+            if (push) {
+                c0[0] = -1.5;
+                c0[1] = k % 2 ? 0.1 : -0.375;
+                c0[2] = k % 2 ? 0.1 : 0.5;
+                v[0] = 1.0;
+            } else if (k == 2) { /* a point (A of size 0) along y = 1/4, z = 1/8 */
+                c0[1] = 0.25;
+                c0[2] = 0.125;
+            }
+            double p0[3], p1[3];
+            tu_mul3v((const double(*)[3])r, c0, p0);
+            tu_mul3v((const double(*)[3])r, v, p1);
+            boxtoi_motion ma = mb;
+            ma.degree = 1;
+            for (int i = 0; i < 3; i++) {
+                ma.c[0][i][3] = p0[i];
+                ma.c[1][i][3] = p1[i];
+            }
+            double h = push ? 0.5 : k == 2 ? 0.0 : 0.125;
+            boxtoi_query q = query_of(cube(h), &ma, cube(0.5), &mb, 0, 1);
+            for (int swap = 0; swap < 2; swap++) {
+                boxtoi_query x = swap ? tu_swapped(&q) : q;
+                boxtoi_result res = boxtoi_solve(&x);
+                /* passing: from x + h = -1/2 to x - h = 1/2, x = -1 + 4t */
+                double toi = push ? 0.5 : (0.5 - h) / 4, exit = (1.5 + h) / 4;
+                int good = res.state == BOXTOI_HIT && fabs(res.toi - toi) <= 1e-12 &&
+                           (push ? res.exit_after_t1 == 1
+                                 : !res.exit_after_t1 && fabs(res.exit - exit) <= 1e-12);
+                if (!good && bad++ < 4)
+                    diag("q %d, %s%s: %s toi %.17g exit %.17g (after t1 %d)", k,
+                         push ? "pushing in" : "passing through", swap ? ", swapped" : "",
+                         boxtoi_state_name(res.state), res.toi, res.exit, res.exit_after_t1);
+            }
+        }
+    }
+    is_int(bad, 0, "parallel edges throughout: the contact ends when the boxes part "
+           "(passing through), or after t1 (pushing in), in both orders");
+}
+
+/*
  * Degenerate first contacts, where several axes are level at toi: the
  * answer is one of the level ones, and swapping A and B swaps it.  Unit
  * cubes turned about y by a (A) and b (B), in the xz cross-section the
@@ -1352,6 +1422,7 @@ int main(void)
     case_grazes();
     case_parallel_edges();
     case_level_axes();
+    case_parallel_exit();
     case_plate();
     case_t0();
     case_miss();
