@@ -547,13 +547,16 @@ boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
     return prepare_general(motion, centre, t0, t1, out);
 }
 
-int bx_rescale(const boxtoi_box *box, boxtoi_motion *motion, double t0, double t1)
+/*
+ * The motion times the power of two that brings the largest magnitude of w
+ * (its scaled Bernstein coefficients on the interval, as preparing it
+ * converted them before asking for rescaling) into [1/2, 1); 0 when it is
+ * there already.
+ */
+static int rescale_by_w(boxtoi_motion *motion, const double *w)
 {
-    bx_moving m;
-    if (bx_prepare_partial(box, motion, t0, t1, &m) != BX_REASON_RESCALE)
-        return 0;
     int d = motion->degree, ex;
-    frexp(max_abs(m.w, d), &ex); /* m.w: w converted, before it asked */
+    frexp(max_abs(w, d), &ex);
     if (!ex)
         return 0;
     for (int k = 0; k <= d; k++)
@@ -563,9 +566,17 @@ int bx_rescale(const boxtoi_box *box, boxtoi_motion *motion, double t0, double t
     return 1;
 }
 
+int bx_rescale(const boxtoi_box *box, boxtoi_motion *motion, double t0, double t1)
+{
+    bx_moving m;
+    return bx_prepare_partial(box, motion, t0, t1, &m) == BX_REASON_RESCALE &&
+           rescale_by_w(motion, m.w);
+}
+
 /*
  * bx_prepare_partial, and for a motion that asks for rescaling
- * (BX_REASON_RESCALE) bx_prepare_partial of bx_rescale's copy, kept in *copy
+ * (BX_REASON_RESCALE) bx_prepare_partial of its copy rescaled as bx_rescale
+ * rescales it (from the w that first preparation converted), kept in *copy
  * (which may be motion itself).  A copy that asks again (which the power
  * of two rules out: its W is in [1/2, 1), every coefficient within
  * RANGE_LIMIT W) is refused.
@@ -580,7 +591,8 @@ static boxtoi_reason prepare_partial_rescaling(const boxtoi_box *box,
         return why;
     if (copy != motion)
         *copy = *motion;
-    why = bx_rescale(box, copy, t0, t1) ? bx_prepare_partial(box, copy, t0, t1, out) : why;
+    /* out->w: w as converted before it asked */
+    why = rescale_by_w(copy, out->w) ? bx_prepare_partial(box, copy, t0, t1, out) : why;
     return why == BX_REASON_RESCALE ? BOXTOI_REASON_OUT_OF_RANGE : why;
 }
 

@@ -908,7 +908,6 @@ static int touching_now(dGeomID o1, dGeomID o2, double *depth_now)
     return n > 0;
 }
 
-/* Smallest side of a box (zero extents included). */
 /* The box's smallest side of non-zero length (a flat panel's thickness does
    not count: a margin from it would be 0); 0 for a point. */
 static double min_side(const boxtoi_box *b)

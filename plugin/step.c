@@ -192,8 +192,9 @@ static void collect_space(body_set *s, dSpaceID space)
         /*
          * A quadtree cannot list its geoms, but colliding it with a box
          * 1e30 across (every category) proposes each enabled one.  (A
-         * plane's infinite AABB misses those at the tree's edge.)  Without
-         * the probe, at least the boxtoi boxes' bodies.
+         * plane's infinite AABB misses those at the tree's edge.)  The
+         * boxtoi boxes' bodies are added from their own list too, which
+         * also holds disabled ones (and serves if the probe cannot be made).
          */
         quad_walk w = {s, dCreateBox(0, (dReal)1e30, (dReal)1e30, (dReal)1e30)};
         if (w.probe) {
