@@ -288,6 +288,15 @@ typedef struct dBoxtoiStepStats {
  *    sub-step only;
  *  - pairs whose bodies are connected by a joint other than a contact are
  *    not searched for impacts (the usual near callback skips them);
+ *  - a pair with a boxtoi box (against a boxtoi box, a dBox or a plane),
+ *    touching or meeting within the step, that the near callback did not
+ *    collide (or, inside a sub-space, did not reach), or collided, got
+ *    contacts for and attached no joint to the pair's bodies for (a
+ *    sensor), is the callback's choice: for the rest of the step it is
+ *    neither searched for impacts nor checked, so a box flying through a
+ *    trigger volume does not spend sub-steps on it.  A pair the callback
+ *    ignores only at times (a one-way platform) stays ignored until the
+ *    step ends;
  *  - the space may hold sub-spaces: the pairs inside them are searched for
  *    impacts and checked like the others, while the near callback gets,
  *    as from dSpaceCollide, the pairs involving a space and expands them

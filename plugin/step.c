@@ -384,6 +384,7 @@ typedef struct pair_rec {
     double toi;
     int called;      /* a collider ran for it during the near callback */
     int ncontacts;   /* and gave this many contacts */
+    int joints;      /* joints on its bodies before the near callback */
 } pair_rec;
 
 /* A pair given speculative contacts when a sub-step is redone. */
@@ -392,6 +393,21 @@ typedef struct forced_pair {
     dReal normal[3]; /* from o2 towards o1 */
     int called, ncontacts;
 } forced_pair;
+
+/*
+ * Pairs the near callback was given, or whose space it was given, and made
+ * no contact joints for: sensors, or pairs it filters out.  They stay out
+ * of the impact search and of the check for the rest of the step, so that
+ * a box moving through a trigger volume does not spend sub-steps on it.  A
+ * pair is known to be ignored once the callback has had it: when it did
+ * not collide it, or collided it, got contacts and attached none.
+ */
+typedef struct pair_set {
+    dGeomID (*v)[2];
+    size_t n, cap;
+    size_t *slots;   /* open addressing: index + 1, 0 = empty */
+    size_t scap;
+} pair_set;
 
 typedef struct pair_pass {
     bt_toi_params q;
@@ -405,6 +421,7 @@ typedef struct pair_pass {
     double window;   /* the colliders' window while the index is active */
     forced_pair *forced; /* pairs given speculative contacts in a redo */
     size_t nforced, forced_cap;
+    pair_set ignored;
 } pair_pass;
 
 static _Thread_local const pair_pass *active_ = NULL;
@@ -427,6 +444,56 @@ static size_t hash_pair(dGeomID a, dGeomID b, size_t cap)
 static int same_pair(const pair_rec *r, dGeomID a, dGeomID b)
 {
     return (r->o1 == a && r->o2 == b) || (r->o1 == b && r->o2 == a);
+}
+
+static int set_has(const pair_set *s, dGeomID a, dGeomID b)
+{
+    if (!s->scap)
+        return 0;
+    size_t j = hash_pair(a, b, s->scap);
+    while (s->slots[j]) {
+        dGeomID *e = s->v[s->slots[j] - 1];
+        if ((e[0] == a && e[1] == b) || (e[0] == b && e[1] == a))
+            return 1;
+        j = (j + 1) & (s->scap - 1);
+    }
+    return 0;
+}
+
+/* Adds the pair (out of memory: it is simply not remembered). */
+static void set_put(pair_set *s, dGeomID a, dGeomID b)
+{
+    if (set_has(s, a, b))
+        return;
+    if (s->n == s->cap) {
+        size_t nc = s->cap ? s->cap * 2 : 16;
+        dGeomID (*nv)[2] = realloc(s->v, nc * sizeof *nv);
+        if (!nv)
+            return;
+        s->v = nv;
+        s->cap = nc;
+    }
+    if (2 * (s->n + 1) > s->scap) {
+        size_t nc = s->scap ? s->scap * 2 : 32;
+        size_t *ns = calloc(nc, sizeof *ns);
+        if (!ns)
+            return;
+        free(s->slots);
+        s->slots = ns;
+        s->scap = nc;
+        for (size_t i = 0; i < s->n; i++) {
+            size_t j = hash_pair(s->v[i][0], s->v[i][1], nc);
+            while (ns[j])
+                j = (j + 1) & (nc - 1);
+            ns[j] = i + 1;
+        }
+    }
+    s->v[s->n][0] = a;
+    s->v[s->n][1] = b;
+    size_t j = hash_pair(a, b, s->scap);
+    while (s->slots[j])
+        j = (j + 1) & (s->scap - 1);
+    s->slots[j] = ++s->n;
 }
 
 static void pass_push(pair_pass *pp, dGeomID o1, dGeomID o2, int user,
@@ -453,6 +520,7 @@ static void pass_push(pair_pass *pp, dGeomID o1, dGeomID o2, int user,
     r->toi = toi;
     r->called = 0;
     r->ncontacts = 0;
+    r->joints = 0;
 }
 
 /* Index the analysed pairs. */
@@ -566,9 +634,28 @@ static int pair_is_candidate(dGeomID o1, dGeomID o2)
     return 1;
 }
 
+/* Joints attached to the bodies of a pair's geoms. */
+static int pair_joints(const pair_rec *r)
+{
+    dBodyID b1 = dGeomGetBody(r->o1), b2 = dGeomGetBody(r->o2);
+    return (b1 ? dBodyGetNumJoints(b1) : 0) + (b2 ? dBodyGetNumJoints(b2) : 0);
+}
+
+/* Whether the near callback can be seen to ignore the pair: a pair with
+   something ahead (kind 1 to 3: a box or plane partner, touching or
+   meeting within the step) that it did not collide, or collided and got
+   contacts for without attaching a joint to the pair's bodies (a sensor).
+   Forced pairs are noted in the forced list, not here. */
+static int callback_ignored(const pair_pass *pp, const pair_rec *r)
+{
+    if (r->kind < 1 || forced_find(pp, r->o1, r->o2))
+        return 0;
+    return !r->called || (r->ncontacts > 0 && pair_joints(r) == r->joints);
+}
+
 static void analyse(pair_pass *pp, dGeomID o1, dGeomID o2, int user)
 {
-    if (!pair_is_candidate(o1, o2)) {
+    if (!pair_is_candidate(o1, o2) || set_has(&pp->ignored, o1, o2)) {
         if (user)
             pass_push(pp, o1, o2, 1, -1, 0, 0);
         return;
@@ -657,7 +744,7 @@ static void forced_push(pair_pass *pp, dGeomID o1, dGeomID o2,
 
 static void verify_pair(verify_pass *vp, dGeomID o1, dGeomID o2)
 {
-    if (!pair_is_candidate(o1, o2))
+    if (!pair_is_candidate(o1, o2) || set_has(&vp->pp->ignored, o1, o2))
         return;
     const pair_rec *r = pass_find(vp->pp, o1, o2);
     if (forced_find(vp->pp, o1, o2))
@@ -849,9 +936,24 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                         pp.forced[i].called = 0;
                         pp.forced[i].ncontacts = 0;
                     }
+                    /* the pairs inside sub-spaces are seen as a whole:
+                       no joint on their bodies after the callback */
                     for (size_t i = 0; i < pp.n; i++)
-                        if (pp.v[i].user)
-                            near_callback(data, pp.v[i].o1, pp.v[i].o2);
+                        if (!pp.v[i].user && pp.v[i].kind >= 1)
+                            pp.v[i].joints = pair_joints(&pp.v[i]);
+                    for (size_t i = 0; i < pp.n; i++) {
+                        pair_rec *r = &pp.v[i];
+                        if (!r->user)
+                            continue;
+                        if (r->kind >= 1)
+                            r->joints = pair_joints(r);
+                        near_callback(data, r->o1, r->o2);
+                        if (callback_ignored(&pp, r))
+                            set_put(&pp.ignored, r->o1, r->o2);
+                    }
+                    for (size_t i = 0; i < pp.n; i++)
+                        if (!pp.v[i].user && callback_ignored(&pp, &pp.v[i]))
+                            set_put(&pp.ignored, pp.v[i].o1, pp.v[i].o2);
                     /* forced pairs the callback was not given above */
                     for (size_t i = 0; i < pp.nforced; i++)
                         if (!pp.forced[i].called)
@@ -938,6 +1040,8 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
     free(pp.v);
     free(pp.slots);
     free(pp.forced);
+    free(pp.ignored.v);
+    free(pp.ignored.slots);
     if (stats)
         *stats = st;
     return ok ? 1 : 0;

@@ -334,7 +334,7 @@ static void test_sphere_on_floor(void)
 /*
  * An explicit motion stays one curve across sub-steps.  A body-driven box
  * hits a wall at 0.3 h, which ends a sub-step; a box without a body, moved
- * by an explicit motion x(t) = 60 t, reaches a static box at 0.7 h.  The
+ * by an explicit motion x(t) = 60 t, reaches a box at rest at 0.7 h.  The
  * second sub-step must see that impact 0.4 h into it (with the motion
  * restarting at t = 0 it would fall after the end of the step).
  */
@@ -361,8 +361,11 @@ static void test_explicit_substeps(void)
     m.c[1][0][3] = 60;
     is_int(dGeomBoxtoiBoxSetMotion(e, &m, H), BOXTOI_REASON_NONE,
            "explicit motion accepted");
-    dGeomID target = dCreateBox(s.space, 0.02, 1, 1);
-    dGeomSetPosition(target, 0.05 + 60 * 0.7 * H + 0.01, 5, 0);
+    /* a body for the target, so that the near callback collides the pair
+       (it skips pairs without bodies: no impact to step to then) */
+    double tside[3] = {0.02, 1, 1};
+    dBodyID tb = add_body(&s, 0, tside, NULL);
+    dBodySetPosition(tb, 0.05 + 60 * 0.7 * H + 0.01, 5, 0);
 
     dBoxtoiStepStats st;
     dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
@@ -552,6 +555,81 @@ static void test_forces_every_space(void)
            "%s space: a force on a sphere's body acts over all %d sub-steps (vz %.17g)",
            name[kind], st.substeps, dBodyGetLinearVel(sph)[2]);
         sim_free(&s);
+    }
+}
+
+/*
+ * Sensors: a 10 cm box at 150 m/s, without gravity, flies through a 0.5 m
+ * thick trigger volume (x = 1.25 to 1.75) towards a 1 cm wall at x = 2.5.
+ * The near callback makes no contact joints for the trigger: it either
+ * returns at once, or collides the pair and only counts the overlap.  The
+ * trigger is a boxtoi box in the space, or a dBox in a sub-space.  The box
+ * must reach the wall (stop at x = 2.445, touching it) as without the
+ * trigger; when the trigger's pair counted as an impact each time the box
+ * got deeper into it, the sub-steps ran out and the speculative contacts
+ * given for the wall stopped the box in mid-air at x = 1.309.
+ */
+typedef struct sensor_sim {
+    sim s;
+    dGeomID trigger;
+    int collide;   /* collide the trigger's pairs (and count), or skip */
+    int overlaps;  /* trigger pairs found touching */
+} sensor_sim;
+
+static void sensor_cb(void *data, dGeomID o1, dGeomID o2)
+{
+    sensor_sim *ss = data;
+    if (expand_spaces(data, o1, o2, sensor_cb))
+        return;
+    if (o1 != ss->trigger && o2 != ss->trigger) {
+        near_cb(&ss->s, o1, o2);
+        return;
+    }
+    if (!ss->collide)
+        return;
+    dContactGeom c[MAXC];
+    if (dCollide(o1, o2, MAXC, c, sizeof c[0]) > 0)
+        ss->overlaps++;
+}
+
+static void test_sensors(void)
+{
+    for (int k = 0; k < 4; k++) {
+        sensor_sim ss;
+        memset(&ss, 0, sizeof ss);
+        sim_init(&ss.s, 1);
+        dWorldSetGravity(ss.s.world, 0, 0, 0);
+        ss.collide = k & 1;
+        int nested = k >> 1;
+        dGeomID wall = dCreateBoxtoiBox(ss.s.space, 0.01, 3, 3);
+        dGeomSetPosition(wall, 2.5, 0, 0);
+        if (nested)
+            ss.trigger = dCreateBox(dSimpleSpaceCreate(ss.s.space), 0.5, 3, 3);
+        else
+            ss.trigger = dCreateBoxtoiBox(ss.s.space, 0.5, 3, 3);
+        dGeomSetPosition(ss.trigger, 1.5, 0, 0);
+        double side[3] = {0.1, 0.1, 0.1};
+        dBodyID b = add_body(&ss.s, 1, side, NULL);
+        dBodySetLinearVel(b, 150, 0, 0);
+        int speculative = 0, substeps = 0;
+        for (int step = 0; step < 5; step++) {
+            dBoxtoiStepStats st;
+            dWorldStepToContact(ss.s.world, ss.s.space, H, sensor_cb, &ss,
+                                ss.s.contacts, NULL, &st);
+            speculative += st.speculative;
+            if (step == 0)
+                substeps = st.substeps;
+        }
+        double x = dBodyGetPosition(b)[0];
+        ok(fabs(x - 2.445) < 1e-3 && !speculative && (!ss.collide || ss.overlaps > 0),
+           "%s trigger, %s: the box stops at the wall (x %.6f, 2.445 expected), "
+           "%d sub-steps in the first step, no speculative contacts (%d), "
+           "trigger overlaps seen %d",
+           nested ? "a dBox in a sub-space as" : "a boxtoi box as",
+           ss.collide ? "collided without joints" : "not collided",
+           x, substeps, speculative, ss.overlaps);
+        dSpaceSetCleanup(ss.s.space, 1);
+        sim_free(&ss.s);
     }
 }
 
@@ -978,6 +1056,7 @@ int main(void)
     test_step_params();
     test_flat_boxes();
     test_forces_every_space();
+    test_sensors();
     test_shots();
     test_stack(0);
     test_stack(1);
