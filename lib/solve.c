@@ -1330,6 +1330,40 @@ static int clip_rect(double (*poly)[2], int n, const double h[2])
     return n;
 }
 
+/*
+ * The centre of a convex polygon (2D): its centroid by area, so that
+ * repeated or collinear vertices (clipping leaves them where edges meet
+ * the rectangle's sides) do not pull it; for a polygon of no area (a
+ * segment or a point), the centre of its points' bounding box.
+ */
+static void polygon_centre(const double (*poly)[2], int n, double *c)
+{
+    double lo[2] = {poly[0][0], poly[0][1]}, hi[2] = {lo[0], lo[1]};
+    for (int k = 1; k < n; k++)
+        for (int a = 0; a < 2; a++) {
+            lo[a] = fmin(lo[a], poly[k][a]);
+            hi[a] = fmax(hi[a], poly[k][a]);
+        }
+    c[0] = 0.5 * (lo[0] + hi[0]);
+    c[1] = 0.5 * (lo[1] + hi[1]);
+    /* about the box's centre, for accuracy far from the origin */
+    double area = 0.0, sx = 0.0, sy = 0.0;
+    for (int k = 0; k < n; k++) {
+        const double *p = poly[k], *q = poly[(k + 1) % n];
+        double px = p[0] - c[0], py = p[1] - c[1];
+        double qx = q[0] - c[0], qy = q[1] - c[1];
+        double w = px * qy - qx * py;
+        area += w;
+        sx += (px + qx) * w;
+        sy += (py + qy) * w;
+    }
+    double span = fmax(hi[0] - lo[0], hi[1] - lo[1]);
+    if (fabs(area) > 1e-12 * span * span) {
+        c[0] += sx / (3.0 * area);
+        c[1] += sy / (3.0 * area);
+    }
+}
+
 /* v clamped to [-h, h]. */
 static double clampd(double v, double h)
 {
@@ -1399,11 +1433,10 @@ static int section_point(const bx_pose *pf, const double *hf, int i,
     int nc = clip_rect(pts, np, h2);
     if (nc == 0)
         return 0;
-    double coord[3] = {0, 0, 0};
-    for (int k = 0; k < nc; k++) {
-        coord[a1] += pts[k][0] / nc;
-        coord[a2] += pts[k][1] / nc;
-    }
+    double coord[3], mid[2];
+    polygon_centre((const double (*)[2])pts, nc, mid);
+    coord[a1] = mid[0];
+    coord[a2] = mid[1];
     coord[i] = level;
     for (int r = 0; r < 3; r++)
         point[r] = pf->c[r] + coord[0] * pf->axis[0][r] +
@@ -1491,13 +1524,10 @@ static void face_contact_point(const bx_pose *pf, const double *hf, int i,
         v2 = poly[0][1] + tm * (poly[1][1] - poly[0][1]);
     } else {
         int nc = np == 4 ? clip_rect(poly, np, h2) : 0;
-        int m = nc > 0 ? nc : np;
-        for (int k = 0; k < m; k++) {
-            u += poly[k][0];
-            v2 += poly[k][1];
-        }
-        u /= m;
-        v2 /= m;
+        double mid[2];
+        polygon_centre((const double (*)[2])poly, nc > 0 ? nc : np, mid);
+        u = mid[0];
+        v2 = mid[1];
     }
     double coord[3];
     coord[i] = level;

@@ -862,6 +862,79 @@ static void case_parallel_exit(void)
 }
 
 /*
+ * Faces meeting flat, both boxes turned by one random constant rotation R
+ * (the frame): B at rest, centred on the origin; A, with other half
+ * extents, comes along axis k from the side s and meets B's face at
+ * t = 1/2, off centre across the face.  Extents and offsets are multiples
+ * of 1/8, so that the faces' rectangles often share a side or a corner.
+ * The contact is the rectangle where the faces overlap, read from the
+ * extents in the frame: its centre, R times it, is the point, in both
+ * orders.  (The centre was the mean of the clipped outline's corners,
+ * pulled off centre by the repeated corners that shared sides leave.)
+ */
+static void case_flat_shared_orientation(void)
+{
+    unsigned long long rng = 0x5eed0f1a7ull;
+    int bad = 0, n = 300;
+    for (int c = 0; c < n; c++) {
+        double q[1][4], zero[1][3] = {{0, 0, 0}}, r[3][3], hA[3], hB[3], o[3];
+        tu_rand_unit_quaternion(&rng, q[0]);
+        boxtoi_motion mb;
+        tu_rigid_motion(&mb, (const double(*)[4])q, 0, zero, 0, 0.0);
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                r[i][j] = mb.c[0][i][j];
+        double w = mb.c[0][3][3];
+        int k = (int)tu_rand(&rng, 0, 3), s = tu_rand(&rng, -1, 1) < 0 ? -1 : 1;
+        for (int j = 0; j < 3; j++) {
+            hA[j] = (1 + (int)tu_rand(&rng, 0, 8)) / 8.0;
+            hB[j] = (1 + (int)tu_rand(&rng, 0, 8)) / 8.0;
+            /* across the face: an overlap of at least 1/8 */
+            int m = (int)(8 * (hA[j] + hB[j])) - 1;
+            o[j] = (int)tu_rand(&rng, -m, m + 1) / 8.0;
+        }
+        /* A's centre in the frame: o across, s (hB + hA + 2 (1/2 - t)) along k */
+        double c0[3] = {o[0], o[1], o[2]}, v[3] = {0, 0, 0}, want_f[3], want[3];
+        c0[k] = s * (hB[k] + hA[k] + 1.0);
+        v[k] = -2.0 * s;
+        for (int j = 0; j < 3; j++)
+            want_f[j] = j == k ? s * hB[k]
+                               : 0.5 * (fmax(o[j] - hA[j], -hB[j]) + fmin(o[j] + hA[j], hB[j]));
+        tu_mul3v((const double(*)[3])r, want_f, want);
+        for (int j = 0; j < 3; j++)
+            want[j] /= w;
+        double p0[3], p1[3];
+        tu_mul3v((const double(*)[3])r, c0, p0);
+        tu_mul3v((const double(*)[3])r, v, p1);
+        boxtoi_motion ma = mb;
+        ma.degree = 1;
+        for (int i = 0; i < 3; i++) {
+            ma.c[0][i][3] = p0[i];
+            ma.c[1][i][3] = p1[i];
+        }
+        boxtoi_box a = make_box(-hA[0], -hA[1], -hA[2], hA[0], hA[1], hA[2]);
+        boxtoi_box b = make_box(-hB[0], -hB[1], -hB[2], hB[0], hB[1], hB[2]);
+        boxtoi_query x = query_of(a, &ma, b, &mb, 0, 1);
+        for (int swap = 0; swap < 2; swap++) {
+            boxtoi_query y = swap ? tu_swapped(&x) : x;
+            boxtoi_result res = boxtoi_solve(&y);
+            double err = 0;
+            for (int j = 0; j < 3; j++)
+                err = fmax(err, fabs(res.point[j] - want[j]));
+            if (res.state == BOXTOI_HIT && fabs(res.toi - 0.5) <= 1e-9 && err <= 1e-9)
+                continue;
+            if (bad++ < 4)
+                diag("case %d%s: %s toi %.17g, point (%.17g %.17g %.17g), "
+                     "%.3g from the faces' overlap's centre", c, swap ? ", swapped" : "",
+                     boxtoi_state_name(res.state), res.toi, res.point[0],
+                     res.point[1], res.point[2], err);
+        }
+    }
+    is_int(bad, 0, "faces meeting flat in a shared turned frame: the point is the "
+           "centre of the faces' overlap, in both orders (%d cases)", n);
+}
+
+/*
  * Degenerate first contacts, where several axes are level at toi: the
  * answer is one of the level ones, and swapping A and B swaps it.  Unit
  * cubes turned about y by a (A) and b (B), in the xz cross-section the
@@ -1423,6 +1496,7 @@ int main(void)
     case_parallel_edges();
     case_level_axes();
     case_parallel_exit();
+    case_flat_shared_orientation();
     case_plate();
     case_t0();
     case_miss();
