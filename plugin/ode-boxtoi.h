@@ -163,7 +163,15 @@ typedef struct dBoxtoiStepParams {
     int scale_erp;      /**< 1 (default): during a sub-step of length s < h the
                              world's ERP is scaled by s / h, so that contact
                              and joint error correction (ERP * error / s)
-                             keeps the speed of a full step; 0: unchanged */
+                             keeps the speed of a full step; so are the ERPs
+                             that joints keep for themselves (ODE copies the
+                             world's when a joint is made): the ERP of ball,
+                             fixed, double-ball, double-hinge and
+                             transmission joints, the stops' ERPs, the
+                             hinge-2's suspension ERP (its spring constant
+                             ERP / (h CFM) is kept).  A contact whose surface
+                             sets dContactSoftERP keeps its soft_erp.
+                             0: unchanged */
     dReal rest_depth;   /**< metres; a pair touching at a sub-step's start is a
                              resting contact, and becomes a new impact (a
                              sub-step ends there) only when it would get

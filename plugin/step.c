@@ -35,8 +35,9 @@
  * bodies are put back (ODE clears them after each step), so they act over
  * the whole step.  Only bodies reachable from the space's geoms (directly or
  * through joints) are restored.  During a sub-step of length s < h the
- * world's ERP is scaled by s/h (when scale_erp is set), so that the error
- * correction speed ERP * depth / s stays what a full step would use.
+ * world's ERP, and the ERPs that the joints of those bodies keep for
+ * themselves, are scaled by s/h (when scale_erp is set), so that the error
+ * correction speed ERP * error / s stays what a full step would use.
  */
 #include <math.h>
 #include <stdint.h>
@@ -72,6 +73,15 @@ typedef struct saved_body {
     int best_enabled;
 } saved_body;
 
+/* An ERP a joint keeps for itself (ODE copies the world's when the joint is
+   made): scaled with the world's in short sub-steps. */
+typedef struct joint_erp {
+    dJointID joint;
+    void (*set)(dJointID, int, dReal);
+    int param;
+    dReal value;     /* the joint's own, restored after each sub-step */
+} joint_erp;
+
 typedef struct body_set {
     size_t *slots;    /* open addressing: index in list + 1, 0 = empty */
     size_t cap;       /* power of two */
@@ -79,6 +89,8 @@ typedef struct body_set {
     saved_body *list;
     size_t list_cap;
     int failed;       /* out of memory */
+    joint_erp *erps;  /* the joints' own ERPs */
+    size_t nerps, erps_cap;
 } body_set;
 
 static size_t hash_ptr(const void *p, size_t cap)
@@ -164,6 +176,7 @@ static void set_free(body_set *s)
 {
     free(s->slots);
     free(s->list);
+    free(s->erps);
     memset(s, 0, sizeof *s);
 }
 
@@ -223,6 +236,83 @@ static void collect_space(body_set *s, dSpaceID space)
     }
 }
 
+/*
+ * The ERPs a joint keeps for itself, by type: the ball, fixed, double-ball,
+ * double-hinge and transmission joints' ERP, the stops' ERPs of the joints
+ * with limits, and the hinge-2's suspension ERP (scaled with the sub-step,
+ * the suspension keeps its spring constant ERP / (h CFM)).
+ */
+typedef dReal joint_get_fn(dJointID, int);
+typedef void joint_set_fn(dJointID, int, dReal);
+static const struct {
+    int type;
+    joint_get_fn *get;
+    joint_set_fn *set;
+    int nparams;
+    int params[3];
+} joint_erp_kinds[] = {
+    {dJointTypeBall, dJointGetBallParam, dJointSetBallParam, 1, {dParamERP}},
+    {dJointTypeFixed, dJointGetFixedParam, dJointSetFixedParam, 1, {dParamERP}},
+    {dJointTypeDBall, dJointGetDBallParam, dJointSetDBallParam, 1, {dParamERP}},
+    {dJointTypeDHinge, dJointGetDHingeParam, dJointSetDHingeParam, 1, {dParamERP}},
+    {dJointTypeTransmission, dJointGetTransmissionParam, dJointSetTransmissionParam,
+     1, {dParamERP}},
+    {dJointTypeHinge, dJointGetHingeParam, dJointSetHingeParam, 1, {dParamStopERP}},
+    {dJointTypeSlider, dJointGetSliderParam, dJointSetSliderParam, 1, {dParamStopERP}},
+    {dJointTypeHinge2, dJointGetHinge2Param, dJointSetHinge2Param, 3,
+     {dParamStopERP, dParamStopERP2, dParamSuspensionERP}},
+    {dJointTypeUniversal, dJointGetUniversalParam, dJointSetUniversalParam, 2,
+     {dParamStopERP, dParamStopERP2}},
+    {dJointTypePR, dJointGetPRParam, dJointSetPRParam, 2, {dParamStopERP, dParamStopERP2}},
+    {dJointTypePiston, dJointGetPistonParam, dJointSetPistonParam, 2,
+     {dParamStopERP, dParamStopERP2}},
+    {dJointTypePU, dJointGetPUParam, dJointSetPUParam, 3,
+     {dParamStopERP, dParamStopERP2, dParamStopERP3}},
+    {dJointTypeAMotor, dJointGetAMotorParam, dJointSetAMotorParam, 3,
+     {dParamStopERP, dParamStopERP2, dParamStopERP3}},
+    {dJointTypeLMotor, dJointGetLMotorParam, dJointSetLMotorParam, 3,
+     {dParamStopERP, dParamStopERP2, dParamStopERP3}},
+};
+
+/* Note the own ERPs of joint jt, met from body b (each joint once: from its
+   first body, or from its only one). */
+static void note_joint(body_set *s, dJointID jt, dBodyID b)
+{
+    dBodyID b0 = dJointGetBody(jt, 0), b1 = dJointGetBody(jt, 1);
+    if (!(b0 == b || (!b0 && b1 == b)))
+        return;
+    int type = (int)dJointGetType(jt);
+    for (size_t k = 0; k < sizeof joint_erp_kinds / sizeof joint_erp_kinds[0]; k++) {
+        if (joint_erp_kinds[k].type != type)
+            continue;
+        for (int i = 0; i < joint_erp_kinds[k].nparams; i++) {
+            if (s->nerps == s->erps_cap) {
+                size_t nc = s->erps_cap ? 2 * s->erps_cap : 16;
+                joint_erp *ne = realloc(s->erps, nc * sizeof *ne);
+                if (!ne)
+                    return;
+                s->erps = ne;
+                s->erps_cap = nc;
+            }
+            joint_erp *e = &s->erps[s->nerps++];
+            e->joint = jt;
+            e->set = joint_erp_kinds[k].set;
+            e->param = joint_erp_kinds[k].params[i];
+            e->value = joint_erp_kinds[k].get(jt, e->param);
+        }
+        return;
+    }
+}
+
+/* Set the joints' own ERPs to f times their values (f = 1: restore). */
+static void scale_joint_erps(const body_set *s, dReal f)
+{
+    for (size_t k = 0; k < s->nerps; k++) {
+        const joint_erp *e = &s->erps[k];
+        e->set(e->joint, e->param, f == 1 ? e->value : e->value * f);
+    }
+}
+
 static void collect_bodies(body_set *s, dSpaceID space)
 {
     collect_space(s, space);
@@ -232,6 +322,8 @@ static void collect_bodies(body_set *s, dSpaceID space)
         int nj = dBodyGetNumJoints(b);
         for (int j = 0; j < nj; j++) {
             dJointID jt = dBodyGetJoint(b, j);
+            if (dJointGetType(jt) != dJointTypeContact)
+                note_joint(s, jt, b);
             for (int e = 0; e < 2; e++) {
                 dBodyID o = dJointGetBody(jt, e);
                 if (o && o != b)
@@ -968,11 +1060,15 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             if (speculative)
                 st.speculative = 1;
             int scaled = p.scale_erp && s != h;
-            if (scaled)
+            if (scaled) {
                 dWorldSetERP(world, erp * s / h);
+                scale_joint_erps(&bodies, s / h);
+            }
             ok = p.quick ? dWorldQuickStep(world, s) : dWorldStep(world, s);
-            if (scaled)
+            if (scaled) {
                 dWorldSetERP(world, erp);
+                scale_joint_erps(&bodies, 1);
+            }
             if (contacts)
                 dJointGroupEmpty(contacts);
             if (!ok || !verify || pp.failed)
