@@ -77,7 +77,12 @@ ODE_BOXTOI_API int dBoxtoiInit(void);
 /** The class number, or -1 before dBoxtoiInit(). */
 ODE_BOXTOI_API int dBoxtoiGetClass(void);
 
-/** Create a boxtoi box with full side lengths lx, ly, lz (like dCreateBox). */
+/**
+ * Create a boxtoi box with full side lengths lx, ly, lz (like dCreateBox).
+ * Attach it to a body directly (with a geom offset if needed): inside a
+ * dGeomTransform (deprecated in ODE) it has no body of its own and is
+ * treated as a box at rest at its current pose.
+ */
 ODE_BOXTOI_API dGeomID dCreateBoxtoiBox(dSpaceID space, dReal lx, dReal ly,
                                         dReal lz);
 
