@@ -174,9 +174,11 @@ typedef struct dBoxtoiStepParams {
                              fixed, double-ball, double-hinge and
                              transmission joints, the stops' ERPs, the
                              hinge-2's suspension ERP (its spring constant
-                             ERP / (h CFM) is kept).  A contact whose surface
-                             sets dContactSoftERP keeps its soft_erp.
-                             0: unchanged */
+                             ERP / (h CFM) is kept), for the joints of bodies
+                             reached from the space's geoms (directly or
+                             through joints), noted just before each sub-step.
+                             A contact whose surface sets dContactSoftERP
+                             keeps its soft_erp.  0: unchanged */
     dReal rest_depth;   /**< metres; a pair touching at a sub-step's start is a
                              resting contact, and becomes a new impact (a
                              sub-step ends there) only when it would get
@@ -260,7 +262,10 @@ typedef struct dBoxtoiStepStats {
  *    contacts again when impacts are still ahead.  stats->substeps counts
  *    these sub-steps too; stats->speculative reports that it happened;
  *  - the sub-step that takes the rest of the step, and every speculative
- *    one, is checked afterwards (max_redos > 0, contacts not NULL): each
+ *    one (every sub-step, when a body reached from the space has a joint
+ *    other than a contact: predictions ignore joint forces, and a wheel
+ *    dragged by its car may reach a wall before the impact that ends the
+ *    sub-step), is checked afterwards (max_redos > 0, contacts not NULL): each
  *    body's actual path over it is known then (ODE moved it by
  *    p0 + t v1 and normalize(q0 + (t/2) (0, w1) q0), recovered from the
  *    saved start pose and the end pose, so it holds with the gyroscopic
@@ -307,9 +312,11 @@ typedef struct dBoxtoiStepStats {
  *    contacts for and attached no joint to the pair's bodies for (a
  *    sensor), is the callback's choice: for the rest of the step it is
  *    neither searched for impacts nor checked, so a box flying through a
- *    trigger volume does not spend sub-steps on it.  A pair the callback
- *    ignores only at times (a one-way platform) stays ignored until the
- *    step ends;
+ *    trigger volume does not spend sub-steps on it.  A sensor the callback
+ *    collides is known only once it touches, so entering it costs up to
+ *    two sub-steps (many entered in one step can use up max_substeps).  A
+ *    pair the callback ignores only at times (a one-way platform) stays
+ *    ignored until the step ends;
  *  - the space may hold sub-spaces: the pairs inside them are searched for
  *    impacts and checked like the others, while the near callback gets,
  *    as from dSpaceCollide, the pairs involving a space and expands them

@@ -89,6 +89,7 @@ typedef struct body_set {
     saved_body *list;
     size_t list_cap;
     int failed;       /* out of memory */
+    int jointed;      /* some body has a joint other than a contact */
     joint_erp *erps;  /* the joints' own ERPs */
     size_t nerps, erps_cap;
 } body_set;
@@ -304,12 +305,34 @@ static void note_joint(body_set *s, dJointID jt, dBodyID b)
     }
 }
 
-/* Set the joints' own ERPs to f times their values (f = 1: restore). */
-static void scale_joint_erps(const body_set *s, dReal f)
+/*
+ * Scale the own ERPs of the joints on the set's bodies by f for one
+ * sub-step: noted afresh just before it (the near callback may have made
+ * or destroyed joints), and put back by restore_joint_erps just after it.
+ */
+static void scale_joint_erps(body_set *s, dReal f)
+{
+    s->nerps = 0;
+    for (size_t k = 0; k < s->count; k++) {
+        dBodyID b = s->list[k].body;
+        int nj = dBodyGetNumJoints(b);
+        for (int j = 0; j < nj; j++) {
+            dJointID jt = dBodyGetJoint(b, j);
+            if (dJointGetType(jt) != dJointTypeContact)
+                note_joint(s, jt, b);
+        }
+    }
+    for (size_t k = 0; k < s->nerps; k++) {
+        const joint_erp *e = &s->erps[k];
+        e->set(e->joint, e->param, e->value * f);
+    }
+}
+
+static void restore_joint_erps(const body_set *s)
 {
     for (size_t k = 0; k < s->nerps; k++) {
         const joint_erp *e = &s->erps[k];
-        e->set(e->joint, e->param, f == 1 ? e->value : e->value * f);
+        e->set(e->joint, e->param, e->value);
     }
 }
 
@@ -323,7 +346,7 @@ static void collect_bodies(body_set *s, dSpaceID space)
         for (int j = 0; j < nj; j++) {
             dJointID jt = dBodyGetJoint(b, j);
             if (dJointGetType(jt) != dJointTypeContact)
-                note_joint(s, jt, b);
+                s->jointed = 1;
             for (int e = 0; e < 2; e++) {
                 dBodyID o = dJointGetBody(jt, e);
                 if (o && o != b)
@@ -476,7 +499,9 @@ typedef struct pair_rec {
     double toi;
     int called;      /* a collider ran for it during the near callback */
     int ncontacts;   /* and gave this many contacts */
-    int joints;      /* joints on its bodies before the near callback */
+    int joints;      /* joints on its bodies when the near callback was given
+                        it (inside a sub-space: when a collider ran for it) */
+    int joined;      /* and the callback attached joints to them since */
 } pair_rec;
 
 /* A pair given speculative contacts when a sub-step is redone. */
@@ -514,9 +539,12 @@ typedef struct pair_pass {
     forced_pair *forced; /* pairs given speculative contacts in a redo */
     size_t nforced, forced_cap;
     pair_set ignored;
+    size_t *noted;   /* pairs inside sub-spaces collided during the current
+                        call of the near callback (indices) */
+    size_t nnoted, noted_cap;
 } pair_pass;
 
-static _Thread_local const pair_pass *active_ = NULL;
+static _Thread_local pair_pass *active_ = NULL;
 
 static size_t hash_pair(dGeomID a, dGeomID b, size_t cap)
 {
@@ -613,6 +641,7 @@ static void pass_push(pair_pass *pp, dGeomID o1, dGeomID o2, int user,
     r->called = 0;
     r->ncontacts = 0;
     r->joints = 0;
+    r->joined = 0;
 }
 
 /* Index the analysed pairs. */
@@ -642,6 +671,13 @@ static void pass_index(pair_pass *pp)
             j = (j + 1) & (pp->scap - 1);
         pp->slots[j] = i + 1;
     }
+}
+
+/* Joints attached to the bodies of a pair's geoms. */
+static int pair_joints(const pair_rec *r)
+{
+    dBodyID b1 = dGeomGetBody(r->o1), b2 = dGeomGetBody(r->o2);
+    return (b1 ? dBodyGetNumJoints(b1) : 0) + (b2 ? dBodyGetNumJoints(b2) : 0);
 }
 
 static pair_rec *pass_find(const pair_pass *pp, dGeomID o1, dGeomID o2)
@@ -681,7 +717,7 @@ int bt_step_forced(dGeomID o1, dGeomID o2, dReal normal[3])
 
 void bt_step_note(dGeomID o1, dGeomID o2, int n)
 {
-    const pair_pass *pp = active_;
+    pair_pass *pp = active_;
     if (!pp)
         return;
     forced_pair *f = forced_find(pp, o1, o2);
@@ -691,10 +727,39 @@ void bt_step_note(dGeomID o1, dGeomID o2, int n)
         return;
     }
     pair_rec *r = pass_find(pp, o1, o2);
-    if (r) {
-        r->called = 1;
-        r->ncontacts += n > 0 ? n : 0;
+    if (!r)
+        return;
+    if (!r->user && !r->called) {
+        /* inside a sub-space: its joints are counted again when the call
+           of the near callback that reached it returns */
+        r->joints = pair_joints(r);
+        if (pp->nnoted == pp->noted_cap) {
+            size_t nc = pp->noted_cap ? 2 * pp->noted_cap : 16;
+            size_t *nn = realloc(pp->noted, nc * sizeof *nn);
+            if (nn) {
+                pp->noted = nn;
+                pp->noted_cap = nc;
+            }
+        }
+        if (pp->nnoted < pp->noted_cap)
+            pp->noted[pp->nnoted++] = (size_t)(r - pp->v);
+        else
+            r->joined = 1; /* cannot tell: not ignored */
     }
+    r->called = 1;
+    r->ncontacts += n > 0 ? n : 0;
+}
+
+/* After a call of the near callback: did it attach joints to the bodies of
+   the sub-space pairs it collided? */
+static void settle_noted(pair_pass *pp)
+{
+    for (size_t k = 0; k < pp->nnoted; k++) {
+        pair_rec *r = &pp->v[pp->noted[k]];
+        if (pair_joints(r) != r->joints)
+            r->joined = 1;
+    }
+    pp->nnoted = 0;
 }
 
 int bt_step_apart(dGeomID o1, dGeomID o2)
@@ -726,23 +791,20 @@ static int pair_is_candidate(dGeomID o1, dGeomID o2)
     return 1;
 }
 
-/* Joints attached to the bodies of a pair's geoms. */
-static int pair_joints(const pair_rec *r)
-{
-    dBodyID b1 = dGeomGetBody(r->o1), b2 = dGeomGetBody(r->o2);
-    return (b1 ? dBodyGetNumJoints(b1) : 0) + (b2 ? dBodyGetNumJoints(b2) : 0);
-}
-
 /* Whether the near callback can be seen to ignore the pair: a pair with
    something ahead (kind 1 to 3: a box or plane partner, touching or
    meeting within the step) that it did not collide, or collided and got
    contacts for without attaching a joint to the pair's bodies (a sensor).
-   Forced pairs are noted in the forced list, not here. */
+   Forced pairs are noted in the forced list, not here; a pair inside a
+   sub-space met from several pairs of the space is judged by its indexed
+   copy, the one the colliders note. */
 static int callback_ignored(const pair_pass *pp, const pair_rec *r)
 {
     if (r->kind < 1 || forced_find(pp, r->o1, r->o2))
         return 0;
-    return !r->called || (r->ncontacts > 0 && pair_joints(r) == r->joints);
+    if (!r->user && pass_find(pp, r->o1, r->o2) != r)
+        return 0;
+    return !r->called || (r->ncontacts > 0 && !r->joined);
 }
 
 static void analyse(pair_pass *pp, dGeomID o1, dGeomID o2, int user)
@@ -994,14 +1056,19 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
         dReal s = last ? rem : (dReal)tau;
 
         /* the final sub-step and the speculative ones are checked
-           afterwards against the paths the bodies actually took */
-        int verify = max_redos > 0 && space && near_callback && contacts
-                     && (last || speculative);
+           afterwards against the paths the bodies actually took; so is
+           every other one when joints hold the bodies, since the
+           predictions follow free bodies (a wheel dragged by its car may
+           reach a wall before the impact that ends the sub-step) */
+        int check = max_redos > 0 && space && near_callback && contacts;
+        int verify = check && (last || speculative);
         if ((!last || verify) && !saved) {
             if (space)
                 collect_bodies(&bodies, space);
             saved = 1;
         }
+        if (check && bodies.jointed)
+            verify = 1;
         if (verify && bodies.failed)
             verify = 0;
         if (verify)
@@ -1023,16 +1090,13 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                     for (size_t i = 0; i < pp.n; i++) {
                         pp.v[i].called = 0;
                         pp.v[i].ncontacts = 0;
+                        pp.v[i].joined = 0;
                     }
+                    pp.nnoted = 0;
                     for (size_t i = 0; i < pp.nforced; i++) {
                         pp.forced[i].called = 0;
                         pp.forced[i].ncontacts = 0;
                     }
-                    /* the pairs inside sub-spaces are seen as a whole:
-                       no joint on their bodies after the callback */
-                    for (size_t i = 0; i < pp.n; i++)
-                        if (!pp.v[i].user && pp.v[i].kind >= 1)
-                            pp.v[i].joints = pair_joints(&pp.v[i]);
                     for (size_t i = 0; i < pp.n; i++) {
                         pair_rec *r = &pp.v[i];
                         if (!r->user)
@@ -1040,6 +1104,9 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                         if (r->kind >= 1)
                             r->joints = pair_joints(r);
                         near_callback(data, r->o1, r->o2);
+                        if (r->kind >= 1 && pair_joints(r) != r->joints)
+                            r->joined = 1;
+                        settle_noted(&pp);
                         if (callback_ignored(&pp, r))
                             set_put(&pp.ignored, r->o1, r->o2);
                     }
@@ -1048,9 +1115,11 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                             set_put(&pp.ignored, pp.v[i].o1, pp.v[i].o2);
                     /* forced pairs the callback was not given above */
                     for (size_t i = 0; i < pp.nforced; i++)
-                        if (!pp.forced[i].called)
+                        if (!pp.forced[i].called) {
                             near_callback(data, pp.forced[i].o1,
                                           pp.forced[i].o2);
+                            settle_noted(&pp);
+                        }
                 }
                 active_ = NULL;
                 bt_set_window(-1);
@@ -1067,7 +1136,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             ok = p.quick ? dWorldQuickStep(world, s) : dWorldStep(world, s);
             if (scaled) {
                 dWorldSetERP(world, erp);
-                scale_joint_erps(&bodies, 1);
+                restore_joint_erps(&bodies);
             }
             if (contacts)
                 dJointGroupEmpty(contacts);
@@ -1138,6 +1207,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
     free(pp.forced);
     free(pp.ignored.v);
     free(pp.ignored.slots);
+    free(pp.noted);
     if (stats)
         *stats = st;
     return ok ? 1 : 0;
