@@ -791,6 +791,22 @@ static void case_parallel_edges(void)
     check_swap("parallel edges", &q, &r);
 }
 
+/* The constant motion mb = [r 0; 0 w] (a frame) times a translation along
+   c0 + t v in that frame: [r r (c0 + t v); 0 w]. */
+static void moving_in_frame(const boxtoi_motion *mb, double r[3][3], const double c0[3],
+                            const double v[3], boxtoi_motion *ma)
+{
+    double p0[3], p1[3];
+    tu_mul3v((const double(*)[3])r, c0, p0);
+    tu_mul3v((const double(*)[3])r, v, p1);
+    *ma = *mb;
+    ma->degree = 1;
+    for (int i = 0; i < 3; i++) {
+        ma->c[0][i][3] = p0[i];
+        ma->c[1][i][3] = p1[i];
+    }
+}
+
 /*
  * Boxes turned alike, so that edges of A stay parallel to edges of B: those
  * edge axes are zero throughout and separate nowhere, and must not end a
@@ -831,15 +847,8 @@ static void case_parallel_exit(void)
                 c0[1] = 0.25;
                 c0[2] = 0.125;
             }
-            double p0[3], p1[3];
-            tu_mul3v((const double(*)[3])r, c0, p0);
-            tu_mul3v((const double(*)[3])r, v, p1);
-            boxtoi_motion ma = mb;
-            ma.degree = 1;
-            for (int i = 0; i < 3; i++) {
-                ma.c[0][i][3] = p0[i];
-                ma.c[1][i][3] = p1[i];
-            }
+            boxtoi_motion ma;
+            moving_in_frame(&mb, r, c0, v, &ma);
             double h = push ? 0.5 : k == 2 ? 0.0 : 0.125;
             boxtoi_query q = query_of(cube(h), &ma, cube(0.5), &mb, 0, 1);
             for (int swap = 0; swap < 2; swap++) {
@@ -903,15 +912,8 @@ static void case_flat_shared_orientation(void)
         tu_mul3v((const double(*)[3])r, want_f, want);
         for (int j = 0; j < 3; j++)
             want[j] /= w;
-        double p0[3], p1[3];
-        tu_mul3v((const double(*)[3])r, c0, p0);
-        tu_mul3v((const double(*)[3])r, v, p1);
-        boxtoi_motion ma = mb;
-        ma.degree = 1;
-        for (int i = 0; i < 3; i++) {
-            ma.c[0][i][3] = p0[i];
-            ma.c[1][i][3] = p1[i];
-        }
+        boxtoi_motion ma;
+        moving_in_frame(&mb, r, c0, v, &ma);
         boxtoi_box a = make_box(-hA[0], -hA[1], -hA[2], hA[0], hA[1], hA[2]);
         boxtoi_box b = make_box(-hB[0], -hB[1], -hB[2], hB[0], hB[1], hB[2]);
         boxtoi_query x = query_of(a, &ma, b, &mb, 0, 1);
