@@ -1331,10 +1331,13 @@ static int clip_rect(double (*poly)[2], int n, const double h[2])
 }
 
 /*
- * The centre of a convex polygon (2D): its centroid by area, so that
- * repeated or collinear vertices (clipping leaves them where edges meet
- * the rectangle's sides) do not pull it; for a polygon of no area (a
- * segment or a point), the centre of its points' bounding box.
+ * The centre of a convex polygon (2D), its corners in order: the mean of
+ * its proper corners (clipping repeats corners, and leaves points on sides,
+ * where sides meet the rectangle's; either would pull the mean), which lies
+ * inside it; for a polygon of no area within rounding (a segment, a point,
+ * a sliver), the centre of its corners' bounding box, so that a point that
+ * rounding leaves on a segment does not move it.  Either way the same
+ * region read from the other box gives the same point.
  */
 static void polygon_centre(const double (*poly)[2], int n, double *c)
 {
@@ -1346,21 +1349,35 @@ static void polygon_centre(const double (*poly)[2], int n, double *c)
         }
     c[0] = 0.5 * (lo[0] + hi[0]);
     c[1] = 0.5 * (lo[1] + hi[1]);
-    /* about the box's centre, for accuracy far from the origin */
-    double area = 0.0, sx = 0.0, sy = 0.0;
+    double span = fmax(hi[0] - lo[0], hi[1] - lo[1]), area = 0.0;
     for (int k = 0; k < n; k++) {
         const double *p = poly[k], *q = poly[(k + 1) % n];
-        double px = p[0] - c[0], py = p[1] - c[1];
-        double qx = q[0] - c[0], qy = q[1] - c[1];
-        double w = px * qy - qx * py;
-        area += w;
-        sx += (px + qx) * w;
-        sy += (py + qy) * w;
+        area += (p[0] - c[0]) * (q[1] - c[1]) - (q[0] - c[0]) * (p[1] - c[1]);
     }
-    double span = fmax(hi[0] - lo[0], hi[1] - lo[1]);
-    if (fabs(area) > 1e-12 * span * span) {
-        c[0] += sx / (3.0 * area);
-        c[1] += sy / (3.0 * area);
+    double lim = 1e-9 * span * span;
+    if (!(fabs(area) > lim))
+        return;
+    /* each corner once (the first of a run of repeats), and only where
+       the sides before and after it (to the neighbouring distinct corners)
+       are not in one line */
+    double tol = 1e-9 * span, sx = 0.0, sy = 0.0;
+    int m = 0;
+    for (int k = 0; k < n; k++) {
+        const double *p = poly[(k + n - 1) % n], *q = poly[k], *r = q;
+        if (fabs(p[0] - q[0]) <= tol && fabs(p[1] - q[1]) <= tol)
+            continue;
+        for (int j = 1; j < n && fabs(r[0] - q[0]) <= tol && fabs(r[1] - q[1]) <= tol; j++)
+            r = poly[(k + j) % n];
+        double turn = (q[0] - p[0]) * (r[1] - q[1]) - (q[1] - p[1]) * (r[0] - q[0]);
+        if (fabs(turn) > lim) {
+            sx += q[0];
+            sy += q[1];
+            m++;
+        }
+    }
+    if (m > 0) {
+        c[0] = sx / m;
+        c[1] = sy / m;
     }
 }
 
