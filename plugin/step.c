@@ -59,6 +59,18 @@ dBoxtoiStepParams dBoxtoiDefaultStepParams(void)
     return p;
 }
 
+/* The array v (elements of elem bytes, room for *cap) with room for twice as
+   many, or for first when empty; NULL when out of memory (v and *cap are
+   then unchanged). */
+static void *grow_array(void *v, size_t *cap, size_t elem, size_t first)
+{
+    size_t nc = *cap ? 2 * *cap : first;
+    void *nv = realloc(v, nc * elem);
+    if (nv)
+        *cap = nc;
+    return nv;
+}
+
 /* ---- the set of bodies whose accumulators are restored -------------- */
 
 typedef struct saved_body {
@@ -138,14 +150,12 @@ static int set_add(body_set *s, dBodyID b)
         j = (j + 1) & (s->cap - 1);
     }
     if (s->count == s->list_cap) {
-        size_t nc = s->list_cap ? s->list_cap * 2 : 64;
-        saved_body *nl = realloc(s->list, nc * sizeof *nl);
+        saved_body *nl = grow_array(s->list, &s->list_cap, sizeof *nl, 64);
         if (!nl) {
             s->failed = 1;
             return 0;
         }
         s->list = nl;
-        s->list_cap = nc;
     }
     saved_body *e = &s->list[s->count++];
     s->slots[j] = s->count;
@@ -288,12 +298,10 @@ static void note_joint(body_set *s, dJointID jt, dBodyID b)
             continue;
         for (int i = 0; i < joint_erp_kinds[k].nparams; i++) {
             if (s->nerps == s->erps_cap) {
-                size_t nc = s->erps_cap ? 2 * s->erps_cap : 16;
-                joint_erp *ne = realloc(s->erps, nc * sizeof *ne);
+                joint_erp *ne = grow_array(s->erps, &s->erps_cap, sizeof *ne, 16);
                 if (!ne)
                     return;
                 s->erps = ne;
-                s->erps_cap = nc;
             }
             joint_erp *e = &s->erps[s->nerps++];
             e->joint = jt;
@@ -561,9 +569,15 @@ static size_t hash_pair(dGeomID a, dGeomID b, size_t cap)
     return (size_t)h & (cap - 1);
 }
 
+/* The pairs (a0, a1) and (b0, b1) are the same, in either order. */
+static int same_geoms(dGeomID a0, dGeomID a1, dGeomID b0, dGeomID b1)
+{
+    return (a0 == b0 && a1 == b1) || (a0 == b1 && a1 == b0);
+}
+
 static int same_pair(const pair_rec *r, dGeomID a, dGeomID b)
 {
-    return (r->o1 == a && r->o2 == b) || (r->o1 == b && r->o2 == a);
+    return same_geoms(r->o1, r->o2, a, b);
 }
 
 static int set_has(const pair_set *s, dGeomID a, dGeomID b)
@@ -573,7 +587,7 @@ static int set_has(const pair_set *s, dGeomID a, dGeomID b)
     size_t j = hash_pair(a, b, s->scap);
     while (s->slots[j]) {
         dGeomID *e = s->v[s->slots[j] - 1];
-        if ((e[0] == a && e[1] == b) || (e[0] == b && e[1] == a))
+        if (same_geoms(e[0], e[1], a, b))
             return 1;
         j = (j + 1) & (s->scap - 1);
     }
@@ -586,12 +600,10 @@ static void set_put(pair_set *s, dGeomID a, dGeomID b)
     if (set_has(s, a, b))
         return;
     if (s->n == s->cap) {
-        size_t nc = s->cap ? s->cap * 2 : 16;
-        dGeomID (*nv)[2] = realloc(s->v, nc * sizeof *nv);
+        dGeomID (*nv)[2] = grow_array(s->v, &s->cap, sizeof *nv, 16);
         if (!nv)
             return;
         s->v = nv;
-        s->cap = nc;
     }
     if (2 * (s->n + 1) > s->scap) {
         size_t nc = s->scap ? s->scap * 2 : 32;
@@ -622,14 +634,12 @@ static void pass_push(pair_pass *pp, dGeomID o1, dGeomID o2, int user,
     if (pp->failed)
         return;
     if (pp->n == pp->cap) {
-        size_t nc = pp->cap ? pp->cap * 2 : 256;
-        pair_rec *nv = realloc(pp->v, nc * sizeof *nv);
+        pair_rec *nv = grow_array(pp->v, &pp->cap, sizeof *nv, 256);
         if (!nv) {
             pp->failed = 1;
             return;
         }
         pp->v = nv;
-        pp->cap = nc;
     }
     pair_rec *r = &pp->v[pp->n++];
     r->o1 = o1;
@@ -698,7 +708,7 @@ static forced_pair *forced_find(const pair_pass *pp, dGeomID o1, dGeomID o2)
 {
     for (size_t i = 0; pp && i < pp->nforced; i++) {
         forced_pair *f = &pp->forced[i];
-        if ((f->o1 == o1 && f->o2 == o2) || (f->o1 == o2 && f->o2 == o1))
+        if (same_geoms(f->o1, f->o2, o1, o2))
             return f;
     }
     return NULL;
@@ -734,12 +744,9 @@ void bt_step_note(dGeomID o1, dGeomID o2, int n)
            of the near callback that reached it returns */
         r->joints = pair_joints(r);
         if (pp->nnoted == pp->noted_cap) {
-            size_t nc = pp->noted_cap ? 2 * pp->noted_cap : 16;
-            size_t *nn = realloc(pp->noted, nc * sizeof *nn);
-            if (nn) {
+            size_t *nn = grow_array(pp->noted, &pp->noted_cap, sizeof *nn, 16);
+            if (nn)
                 pp->noted = nn;
-                pp->noted_cap = nc;
-            }
         }
         if (pp->nnoted < pp->noted_cap)
             pp->noted[pp->nnoted++] = (size_t)(r - pp->v);
@@ -880,12 +887,10 @@ static void forced_push(pair_pass *pp, dGeomID o1, dGeomID o2,
                         const double n[3])
 {
     if (pp->nforced == pp->forced_cap) {
-        size_t nc = pp->forced_cap ? pp->forced_cap * 2 : 16;
-        forced_pair *nf = realloc(pp->forced, nc * sizeof *nf);
+        forced_pair *nf = grow_array(pp->forced, &pp->forced_cap, sizeof *nf, 16);
         if (!nf)
             return;
         pp->forced = nf;
-        pp->forced_cap = nc;
     }
     forced_pair *f = &pp->forced[pp->nforced++];
     f->o1 = o1;
