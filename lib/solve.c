@@ -1300,15 +1300,28 @@ static int to_local(const bx_pose *p, const double *x, double *out)
     return 1;
 }
 
-/* Clip a convex polygon (2D) to the rectangle |x| <= h[0], |y| <= h[1]. */
-static int clip_rect(double (*poly)[2], int n, const double h[2])
+/* v clamped to [-h, h]. */
+static double clampd(double v, double h)
+{
+    return v > h ? h : v < -h ? -h : v;
+}
+
+/*
+ * Clip a convex polygon (2D, corners in order) to the rectangle
+ * |x| <= h[0], |y| <= h[1], into out (16 corners at most); poly is left as
+ * it was.  Returns the number of corners, 0 when nothing is left.
+ */
+static int clip_rect(const double (*poly)[2], int n, const double h[2], double (*out)[2])
 {
     double tmp[16][2];
-    for (int edge = 0; edge < 4; edge++) {
+    if (n > 16)
+        n = 16;
+    memcpy(out, poly, (size_t)n * sizeof *tmp);
+    for (int edge = 0; edge < 4 && n > 0; edge++) {
         int axis = edge / 2, m = 0;
         double sgn = edge % 2 ? -1.0 : 1.0;
         for (int i = 0; i < n; i++) {
-            const double *p = poly[i], *q = poly[(i + 1) % n];
+            const double *p = out[i], *q = out[(i + 1) % n];
             double dp = h[axis] - sgn * p[axis], dq = h[axis] - sgn * q[axis];
             if (dp >= 0.0 && m < 16) {
                 tmp[m][0] = p[0];
@@ -1323,11 +1336,53 @@ static int clip_rect(double (*poly)[2], int n, const double h[2])
             }
         }
         n = m;
-        memcpy(poly, tmp, (size_t)n * sizeof *tmp);
-        if (n == 0)
-            return 0;
+        memcpy(out, tmp, (size_t)n * sizeof *tmp);
     }
     return n;
+}
+
+/*
+ * The two regions, a polygon (n corners in order; 2: a segment, 1: a
+ * point) and the rectangle |x| <= h[0], |y| <= h[1], are apart or meet
+ * only within rounding: the midpoint of their closest points, distances
+ * measured with the coordinates scaled by len (the lengths of the units).
+ */
+static void closest_to_rect(const double (*poly)[2], int n, const double h[2],
+                            const double len[2], double *mid)
+{
+    double best = INFINITY;
+    mid[0] = clampd(poly[0][0], h[0]);
+    mid[1] = clampd(poly[0][1], h[1]);
+    for (int k = 0; k < n; k++) {
+        /* a corner of the polygon and its nearest point of the rectangle */
+        double r0 = clampd(poly[k][0], h[0]), r1 = clampd(poly[k][1], h[1]);
+        double e0 = (poly[k][0] - r0) * len[0], e1 = (poly[k][1] - r1) * len[1];
+        double d = e0 * e0 + e1 * e1;
+        if (d < best) {
+            best = d;
+            mid[0] = 0.5 * (poly[k][0] + r0);
+            mid[1] = 0.5 * (poly[k][1] + r1);
+        }
+        if (n < 2 || (n == 2 && k == 1))
+            continue;
+        /* a corner of the rectangle and its nearest point of side k */
+        const double *p = poly[k], *q = poly[(k + 1) % n];
+        double s0 = (q[0] - p[0]) * len[0], s1 = (q[1] - p[1]) * len[1];
+        double ss = s0 * s0 + s1 * s1;
+        for (int c = 0; c < 4 && ss > 0.0; c++) {
+            double c0 = (c & 1) ? h[0] : -h[0], c1 = (c & 2) ? h[1] : -h[1];
+            double u = ((c0 - p[0]) * len[0] * s0 + (c1 - p[1]) * len[1] * s1) / ss;
+            u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
+            double x0 = p[0] + u * (q[0] - p[0]), x1 = p[1] + u * (q[1] - p[1]);
+            double f0 = (x0 - c0) * len[0], f1 = (x1 - c1) * len[1];
+            d = f0 * f0 + f1 * f1;
+            if (d < best) {
+                best = d;
+                mid[0] = 0.5 * (x0 + c0);
+                mid[1] = 0.5 * (x1 + c1);
+            }
+        }
+    }
 }
 
 /*
@@ -1337,9 +1392,10 @@ static int clip_rect(double (*poly)[2], int n, const double h[2])
  * inside it; for a polygon of no area within rounding (a segment, a point,
  * a sliver), the centre of its corners' bounding box, so that a point that
  * rounding leaves on a segment does not move it.  Either way the same
- * region read from the other box gives the same point.
+ * region read from the other box gives the same point.  Returns 0 for a
+ * polygon of no area.
  */
-static void polygon_centre(const double (*poly)[2], int n, double *c)
+static int polygon_centre(const double (*poly)[2], int n, double *c)
 {
     double lo[2] = {poly[0][0], poly[0][1]}, hi[2] = {lo[0], lo[1]};
     for (int k = 1; k < n; k++)
@@ -1356,7 +1412,7 @@ static void polygon_centre(const double (*poly)[2], int n, double *c)
     }
     double lim = 1e-9 * span * span;
     if (!(fabs(area) > lim))
-        return;
+        return 0;
     /* each corner once (the first of a run of repeats), and only where
        the sides before and after it (to the neighbouring distinct corners)
        are not in one line */
@@ -1379,12 +1435,7 @@ static void polygon_centre(const double (*poly)[2], int n, double *c)
         c[0] = sx / m;
         c[1] = sy / m;
     }
-}
-
-/* v clamped to [-h, h]. */
-static double clampd(double v, double h)
-{
-    return v > h ? h : v < -h ? -h : v;
+    return 1;
 }
 
 /*
@@ -1447,11 +1498,12 @@ static int section_point(const bx_pose *pf, const double *hf, int i,
         pts[j + 1][1] = p1;
     }
     double h2[2] = {hf[a1], hf[a2]};
-    int nc = clip_rect(pts, np, h2);
+    double clipped[16][2];
+    int nc = clip_rect((const double (*)[2])pts, np, h2, clipped);
     if (nc == 0)
         return 0;
     double coord[3], mid[2];
-    polygon_centre((const double (*)[2])pts, nc, mid);
+    polygon_centre((const double (*)[2])clipped, nc, mid);
     coord[a1] = mid[0];
     coord[a2] = mid[1];
     coord[i] = level;
@@ -1525,27 +1577,53 @@ static void face_contact_point(const bx_pose *pf, const double *hf, int i,
                       point))
         goto name_vertex;
     level = clampd(level, hf[i]);
+    /*
+     * Where the regions meet in a segment or a point (a corner on a side, a
+     * side along a side), rounding leaves them apart, or crossing by a
+     * sliver that a side nearly along the rectangle's cuts anywhere along
+     * it.  So a side of the segment's or polygon's within a few touching
+     * tolerances of the rectangle's side does not cut: the polygon is then
+     * clipped to the rectangle grown by that much; regions still apart give
+     * the midpoint of their closest points.
+     */
+    double len[2] = {sqrt(bx_dot3(pf->axis[a1], pf->axis[a1])),
+                     sqrt(bx_dot3(pf->axis[a2], pf->axis[a2]))}, grown[2];
+    for (int a = 0; a < 2; a++)
+        grown[a] = h2[a] + (len[a] > 0.0 ? 4.0 * tol / len[a] : 0.0);
+    double mid[2];
     if (np == 2) {
         /* A segment: keep the part inside the rectangle, by parameter. */
         double t0 = 0.0, t1 = 1.0;
         for (int ax = 0; ax < 2; ax++) {
             double p0 = poly[0][ax], d = poly[1][ax] - poly[0][ax];
-            if (d == 0.0)
+            if (d == 0.0 || (fabs(p0) <= grown[ax] && fabs(poly[1][ax]) <= grown[ax] &&
+                             fabs(d) <= grown[ax] - h2[ax]))
                 continue;
             double ta = (-h2[ax] - p0) / d, tb = (h2[ax] - p0) / d;
             t0 = fmax(t0, fmin(ta, tb));
             t1 = fmin(t1, fmax(ta, tb));
         }
-        double tm = t0 <= t1 ? 0.5 * (t0 + t1) : 0.5;
-        u = poly[0][0] + tm * (poly[1][0] - poly[0][0]);
-        v2 = poly[0][1] + tm * (poly[1][1] - poly[0][1]);
+        double tm = 0.5 * (t0 + t1);
+        mid[0] = poly[0][0] + tm * (poly[1][0] - poly[0][0]);
+        mid[1] = poly[0][1] + tm * (poly[1][1] - poly[0][1]);
+        if (!(t0 <= t1))
+            closest_to_rect((const double (*)[2])poly, np, h2, len, mid);
+    } else if (np == 4) {
+        double clipped[16][2];
+        int nc = clip_rect((const double (*)[2])poly, np, h2, clipped);
+        if (nc == 0 || !polygon_centre((const double (*)[2])clipped, nc, mid)) {
+            nc = clip_rect((const double (*)[2])poly, np, grown, clipped);
+            if (nc > 0)
+                polygon_centre((const double (*)[2])clipped, nc, mid);
+            else
+                closest_to_rect((const double (*)[2])poly, np, h2, len, mid);
+        }
     } else {
-        int nc = np == 4 ? clip_rect(poly, np, h2) : 0;
-        double mid[2];
-        polygon_centre((const double (*)[2])poly, nc > 0 ? nc : np, mid);
-        u = mid[0];
-        v2 = mid[1];
+        mid[0] = poly[0][0];
+        mid[1] = poly[0][1];
     }
+    u = mid[0];
+    v2 = mid[1];
     double coord[3];
     coord[i] = level;
     coord[a1] = clampd(u, h2[0]);

@@ -876,14 +876,20 @@ static void case_parallel_exit(void)
  * extents, comes along axis k from the side s and meets B's face at
  * t = 1/2, off centre across the face.  Extents and offsets are multiples
  * of 1/8, so that the faces' rectangles often share a side or a corner.
- * The contact is the rectangle where the faces overlap, read from the
+ * The contact is the box where the two overlap at t = 1/2, read from the
  * extents in the frame: its centre, R times it, is the point, in both
  * orders.  (The centre was the mean of the clipped outline's corners,
  * pulled off centre by the repeated corners that shared sides leave.)
+ * With `edges`, A also comes along one or both other axes, at its own
+ * speed, to meet B edge to edge or corner to corner at t = 1/2: the
+ * contact is then a segment or a point, which rounding in the frame leaves
+ * a sliver or nothing when the rectangles are clipped exactly.  (Its point
+ * was cut short along the segment, or taken from what an empty clip left
+ * behind, up to 0.8 off.)
  */
-static void case_flat_shared_orientation(void)
+static void flat_shared_orientation(int edges, unsigned long long seed)
 {
-    unsigned long long rng = 0x5eed0f1a7ull;
+    unsigned long long rng = seed;
     int bad = 0, n = 300;
     for (int c = 0; c < n; c++) {
         double q[1][4], zero[1][3] = {{0, 0, 0}}, r[3][3], hA[3], hB[3], o[3];
@@ -894,21 +900,31 @@ static void case_flat_shared_orientation(void)
             for (int j = 0; j < 3; j++)
                 r[i][j] = mb.c[0][i][j];
         double w = mb.c[0][3][3];
-        int k = (int)tu_rand(&rng, 0, 3), s = tu_rand(&rng, -1, 1) < 0 ? -1 : 1;
+        int k = (int)tu_rand(&rng, 0, 3), meet[3] = {0, 0, 0};
+        meet[k] = 1;
+        if (edges) {
+            int j = (k + 1 + (int)tu_rand(&rng, 0, 2)) % 3;
+            meet[j] = 1;
+            meet[3 - k - j] = tu_rand(&rng, 0, 1) < 0.3;
+        }
+        double c0[3], v[3], want_f[3], want[3];
         for (int j = 0; j < 3; j++) {
             hA[j] = (1 + (int)tu_rand(&rng, 0, 8)) / 8.0;
             hB[j] = (1 + (int)tu_rand(&rng, 0, 8)) / 8.0;
             /* across the face: an overlap of at least 1/8 */
             int m = (int)(8 * (hA[j] + hB[j])) - 1;
             o[j] = (int)tu_rand(&rng, -m, m + 1) / 8.0;
+            v[j] = 0.0;
+            if (meet[j]) {
+                /* A's centre at t = 1/2 on the plane where the faces meet */
+                double s = tu_rand(&rng, -1, 1) < 0 ? -1.0 : 1.0;
+                o[j] = s * (hA[j] + hB[j]);
+                v[j] = j == k ? -2.0 * s : -s * (1 + (int)tu_rand(&rng, 0, 4)) / 4.0;
+            }
+            c0[j] = o[j] - 0.5 * v[j];
         }
-        /* A's centre in the frame: o across, s (hB + hA + 2 (1/2 - t)) along k */
-        double c0[3] = {o[0], o[1], o[2]}, v[3] = {0, 0, 0}, want_f[3], want[3];
-        c0[k] = s * (hB[k] + hA[k] + 1.0);
-        v[k] = -2.0 * s;
         for (int j = 0; j < 3; j++)
-            want_f[j] = j == k ? s * hB[k]
-                               : 0.5 * (fmax(o[j] - hA[j], -hB[j]) + fmin(o[j] + hA[j], hB[j]));
+            want_f[j] = 0.5 * (fmax(o[j] - hA[j], -hB[j]) + fmin(o[j] + hA[j], hB[j]));
         tu_mul3v((const double(*)[3])r, want_f, want);
         for (int j = 0; j < 3; j++)
             want[j] /= w;
@@ -927,13 +943,115 @@ static void case_flat_shared_orientation(void)
                 continue;
             if (bad++ < 4)
                 diag("case %d%s: %s toi %.17g, point (%.17g %.17g %.17g), "
-                     "%.3g from the faces' overlap's centre", c, swap ? ", swapped" : "",
+                     "%.3g from the overlap's centre", c, swap ? ", swapped" : "",
                      boxtoi_state_name(res.state), res.toi, res.point[0],
                      res.point[1], res.point[2], err);
         }
     }
-    is_int(bad, 0, "faces meeting flat in a shared turned frame: the point is the "
-           "centre of the faces' overlap, in both orders (%d cases)", n);
+    if (edges)
+        is_int(bad, 0, "edges and corners meeting in a shared turned frame: the point is "
+               "the centre of the segment, or the point, where they meet, in both "
+               "orders (%d cases)", n);
+    else
+        is_int(bad, 0, "faces meeting flat in a shared turned frame: the point is the "
+               "centre of the faces' overlap, in both orders (%d cases)", n);
+}
+
+static void case_flat_shared_orientation(void)
+{
+    flat_shared_orientation(0, 0x5eed0f1a7ull);
+    flat_shared_orientation(1, 0x5eed0f1a8ull);
+}
+
+/*
+ * A corner of a turned face landing on an edge: in a random frame R, A at
+ * rest, centred on the origin; B turned about z by the rational rotation
+ * of the quaternion (c, 0, 0, s) (not a multiple of 90 degrees), its
+ * corner furthest along -x on its bottom face reaching (hA_x, y, hA_z),
+ * on A's top edge (or at its corner), at t = 1/2, coming down and in.
+ * Before, A's top plane separates them; at t = 1/2 that corner is the one
+ * point they share, so it is the point, in both orders.  (Clipping B's
+ * bottom face to A's top face left nothing, a point, within rounding, and
+ * the point was taken from what the clip left behind, up to 0.6 off B.)
+ */
+static void case_turned_corner_on_edge(void)
+{
+    unsigned long long rng = 0x7c0e4e5ull;
+    int bad = 0, n = 300;
+    for (int id = 0; id < n; id++) {
+        double q[1][4], zero[1][3] = {{0, 0, 0}}, hA[3], hB[3];
+        tu_rand_unit_quaternion(&rng, q[0]);
+        boxtoi_motion frame;
+        tu_rigid_motion(&frame, (const double(*)[4])q, 0, zero, 0, 0.0);
+        for (int j = 0; j < 3; j++) {
+            hA[j] = (1 + (int)tu_rand(&rng, 0, 12)) / 8.0;
+            hB[j] = (1 + (int)tu_rand(&rng, 0, 12)) / 8.0;
+        }
+        int cq, sq;
+        do {
+            cq = (int)tu_rand(&rng, -4, 5);
+            sq = (int)tu_rand(&rng, -4, 5);
+        } while (cq == 0 || sq == 0 || cq == sq || cq == -sq);
+        /* B's turn times W = c^2 + s^2, exact in integers */
+        double W = cq * cq + sq * sq, rz[3][3] = {{cq * cq - sq * sq, -2.0 * cq * sq, 0},
+                                                   {2.0 * cq * sq, cq * cq - sq * sq, 0},
+                                                   {0, 0, W}};
+        double corner[3] = {0, 0, -hB[2]}, best = INFINITY;
+        for (int v = 0; v < 4; v++) {
+            double x = (v & 1) ? hB[0] : -hB[0], y = (v & 2) ? hB[1] : -hB[1];
+            double turned = rz[0][0] * x + rz[0][1] * y;
+            if (turned < best) {
+                best = turned;
+                corner[0] = x;
+                corner[1] = y;
+            }
+        }
+        /* where the corner lands on A's top edge x = hA_x, z = hA_z */
+        int m = (int)(8 * hA[1]);
+        double yc = (int)tu_rand(&rng, -m, m + 1) / 8.0;
+        double land[3] = {hA[0], yc, hA[2]};
+        double vel[3] = {-(1 + (int)tu_rand(&rng, 0, 8)) / 8.0, 0.0,
+                         -(1 + (int)tu_rand(&rng, 0, 8)) / 4.0};
+        if (fabs(yc) < hA[1])
+            vel[1] = (int)tu_rand(&rng, -4, 5) / 8.0;
+        /* B in the frame: [rz W (d + t vel); 0 W], d placing the corner */
+        boxtoi_motion turn;
+        memset(&turn, 0, sizeof turn);
+        turn.degree = 1;
+        for (int i = 0; i < 3; i++) {
+            double rc = 0.0;
+            for (int j = 0; j < 3; j++) {
+                turn.c[0][i][j] = rz[i][j];
+                rc += rz[i][j] * corner[j];
+            }
+            turn.c[0][i][3] = W * (land[i] - 0.5 * vel[i]) - rc;
+            turn.c[1][i][3] = W * vel[i];
+        }
+        turn.c[0][3][3] = W;
+        boxtoi_motion mb;
+        boxtoi_motion_multiply(&mb, &frame, &turn);
+        double want[3];
+        boxtoi_motion_apply(&frame, 0.0, land, want);
+        boxtoi_box a = make_box(-hA[0], -hA[1], -hA[2], hA[0], hA[1], hA[2]);
+        boxtoi_box b = make_box(-hB[0], -hB[1], -hB[2], hB[0], hB[1], hB[2]);
+        boxtoi_query x = query_of(a, &frame, b, &mb, 0, 1);
+        for (int swap = 0; swap < 2; swap++) {
+            boxtoi_query y = swap ? tu_swapped(&x) : x;
+            boxtoi_result res = boxtoi_solve(&y);
+            double err = 0;
+            for (int j = 0; j < 3; j++)
+                err = fmax(err, fabs(res.point[j] - want[j]));
+            if (res.state == BOXTOI_HIT && fabs(res.toi - 0.5) <= 1e-9 && err <= 1e-9)
+                continue;
+            if (bad++ < 4)
+                diag("case %d%s: %s toi %.17g, point (%.17g %.17g %.17g), "
+                     "%.3g from the corner", id, swap ? ", swapped" : "",
+                     boxtoi_state_name(res.state), res.toi, res.point[0],
+                     res.point[1], res.point[2], err);
+        }
+    }
+    is_int(bad, 0, "a turned face's corner landing on an edge of a face: the corner is "
+           "the point, in both orders (%d cases)", n);
 }
 
 /*
@@ -1499,6 +1617,7 @@ int main(void)
     case_level_axes();
     case_parallel_exit();
     case_flat_shared_orientation();
+    case_turned_corner_on_edge();
     case_plate();
     case_t0();
     case_miss();
