@@ -30,9 +30,12 @@
  * where the contact allows several answers: parallel faces meeting flat
  * (the face named is chosen from the geometry alone), parallel edges
  * meeting, flat boxes in one plane (the axis named is the one the approach
- * came along); a graze may name other features.  "The same" is within the
- * tolerances above: each answer's normal is the one at its own time, so a
- * fast turn parts the two by as much as it turns the features in between.  A motion whose w varies much over
+ * came along; between edges or corners closing at equal speeds, the one
+ * chosen from the geometry alone), plates in one plane or points at one
+ * place already touching at t0; a graze may name other features.  "The
+ * same" is within the tolerances above: each answer's normal is the one at
+ * its own time, so a fast turn parts the two by as much as it turns the
+ * features in between.  A motion whose w varies much over
  * the interval (a rigid motion turning nearly a full turn) is solved piece
  * by piece, re-expanded over each; the promise is tested for rigid motions
  * turning up to about 359.8 degrees within the interval.  Nearer a full turn

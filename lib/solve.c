@@ -1155,6 +1155,50 @@ static void pose_pair_of(const sat *st, pose_pair *pp)
 }
 
 /*
+ * Does the line of unit vector n come before that of m?  A line is read
+ * with the sign that makes the first of its z, y, x components not about 0
+ * positive, and lines compare by z, then y, then x, the larger first:
+ * from the geometry alone, so that the same lines read from the other box
+ * (the normals negated) come in the same order.
+ */
+static int line_first(const double *n, const double *m)
+{
+    const double eps = 1e-9;
+    double sn = 0.0, sm = 0.0;
+    for (int r = 2; r >= 0 && sn == 0.0; r--)
+        if (fabs(n[r]) > eps)
+            sn = n[r] > 0.0 ? 1.0 : -1.0;
+    for (int r = 2; r >= 0 && sm == 0.0; r--)
+        if (fabs(m[r]) > eps)
+            sm = m[r] > 0.0 ? 1.0 : -1.0;
+    for (int r = 2; r >= 0; r--)
+        if (fabs(sn * n[r] - sm * m[r]) > eps)
+            return sn * n[r] > sm * m[r];
+    return 0;
+}
+
+/*
+ * Where the centres' offset along a unit normal n is within tol of 0
+ * (plates in one plane), it cannot orient n from A to B.  Then n is read
+ * with the sign line_first gives its line, times the sign of the first of
+ * the offset's z, y, x components beyond tol: swapping A and B negates the
+ * offset, so the normal.  Centres within tol of each other leave n as it is.
+ */
+static void orient_by_offset(double *n, const double *dc, double tol)
+{
+    double sl = 0.0, so = 0.0;
+    for (int r = 2; r >= 0 && sl == 0.0; r--)
+        if (fabs(n[r]) > 1e-9)
+            sl = n[r] > 0.0 ? 1.0 : -1.0;
+    for (int r = 2; r >= 0 && so == 0.0; r--)
+        if (fabs(dc[r]) > tol)
+            so = dc[r] > 0.0 ? 1.0 : -1.0;
+    if (sl * so < 0.0)
+        for (int r = 0; r < 3; r++)
+            n[r] = -n[r];
+}
+
+/*
  * Separation along one axis at the poses (sat.d), or -INFINITY when the
  * axis is degenerate (|n| <= 1e-9 |u| |v|, parallel edges); when n_out is
  * given, also the unit axis oriented from A to B.  Face axes of rigid boxes
@@ -1192,9 +1236,13 @@ static double axis_separation(const solver *S, const sat *st,
     double sum = 0.0;
     for (int k = 0; k < 3; k++)
         sum += fabs(bx_dot3(n, pa->g[k])) + fabs(bx_dot3(n, pb->g[k]));
-    if (n_out)
+    double gap = bx_dot3(n, pp->dc) - sum;
+    if (n_out) {
         memcpy(n_out, n, sizeof n);
-    return bx_dot3(n, pp->dc) - sum;
+        if (!(fabs(gap + sum) > S->tol))
+            orient_by_offset(n_out, pp->dc, S->tol);
+    }
+    return gap;
 }
 
 /*
@@ -1925,23 +1973,32 @@ static void describe_contact(const solver *S, const sat *st, double tau,
     pose_pair pp;
     pose_pair_of(st, &pp);
     axis_separation(S, st, &pp, best, N);
-    if (tied || (tau > 0.0 && !(fabs(bx_dot3(N, pp.dc)) > S->face_bias))) {
+    int undecided = !(fabs(bx_dot3(N, pp.dc)) > S->face_bias);
+    if (tied || undecided) {
         sat ref;
         double s_ref = tau > 0.0 ? fmax(0.0, tau - TIE_STEP) : fmin(1.0, tau + TIE_STEP);
         sat_at(S, s_ref, &ref);
         if (tied) {
-            double ref_best = -INFINITY;
-            for (int axis = 0; axis < NAXES; axis++) {
-                if (!(level & (1u << axis)) || !ref.valid[axis])
+            double ref_best = -INFINITY, NB[3] = {0.0, 0.0, 0.0};
+            for (int axis = 0; axis < NAXES; axis++)
+                if ((level & (1u << axis)) && ref.valid[axis])
+                    ref_best = fmax(ref_best, axis_score(S, &ref, axis));
+            /* axes that separate alike there too (equal closing speeds):
+               the one along the line that comes first */
+            for (int axis = 0, first = 1; axis < NAXES; axis++) {
+                if (!(level & (1u << axis)) || !ref.valid[axis] ||
+                    !(axis_score(S, &ref, axis) >= ref_best - S->tol))
                     continue;
-                double score = axis_score(S, &ref, axis);
-                if (score > ref_best) {
-                    ref_best = score;
+                double NC[3];
+                axis_separation(S, st, &pp, axis, NC);
+                if (first || line_first(NC, NB)) {
                     best = axis;
+                    memcpy(NB, NC, sizeof NB);
+                    first = 0;
                 }
             }
         }
-        if (tau > 0.0)
+        if (tau > 0.0 || undecided)
             for (int r = 0; r < 3; r++)
                 pp.dc[r] = ref.pb.c[r] - ref.pa.c[r];
         axis_separation(S, st, &pp, best, N);

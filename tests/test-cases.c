@@ -887,10 +887,22 @@ static void case_parallel_exit(void)
  * was cut short along the segment, or taken from what an empty clip left
  * behind, up to 0.8 off.)
  */
-static void flat_shared_orientation(int edges, unsigned long long seed)
+static int swap_mirrors(const boxtoi_result *r, const boxtoi_result *w)
+{
+    int good = w->state == r->state && fabs(w->toi - r->toi) <= 1e-12 &&
+               w->kind == tu_swapped_kind(r->kind) &&
+               memcmp(&w->feature_a, &r->feature_b, sizeof w->feature_a) == 0 &&
+               memcmp(&w->feature_b, &r->feature_a, sizeof w->feature_b) == 0;
+    for (int k = 0; k < 3; k++)
+        if (!(fabs(w->normal[k] + r->normal[k]) <= 1e-9))
+            good = 0;
+    return good;
+}
+
+static void flat_shared_orientation(int edges, int equal_speeds, unsigned long long seed)
 {
     unsigned long long rng = seed;
-    int bad = 0, n = 300;
+    int bad = 0, bad_swap = 0, n = 300;
     for (int c = 0; c < n; c++) {
         double q[1][4], zero[1][3] = {{0, 0, 0}}, r[3][3], hA[3], hB[3], o[3];
         tu_rand_unit_quaternion(&rng, q[0]);
@@ -919,7 +931,8 @@ static void flat_shared_orientation(int edges, unsigned long long seed)
                 /* A's centre at t = 1/2 on the plane where the faces meet */
                 double s = tu_rand(&rng, -1, 1) < 0 ? -1.0 : 1.0;
                 o[j] = s * (hA[j] + hB[j]);
-                v[j] = j == k ? -2.0 * s : -s * (1 + (int)tu_rand(&rng, 0, 4)) / 4.0;
+                v[j] = j == k || equal_speeds ? -2.0 * s
+                                              : -s * (1 + (int)tu_rand(&rng, 0, 4)) / 4.0;
             }
             c0[j] = o[j] - 0.5 * v[j];
         }
@@ -932,22 +945,44 @@ static void flat_shared_orientation(int edges, unsigned long long seed)
         moving_in_frame(&mb, r, c0, v, &ma);
         boxtoi_box a = make_box(-hA[0], -hA[1], -hA[2], hA[0], hA[1], hA[2]);
         boxtoi_box b = make_box(-hB[0], -hB[1], -hB[2], hB[0], hB[1], hB[2]);
-        boxtoi_query x = query_of(a, &ma, b, &mb, 0, 1);
+        boxtoi_query x = query_of(a, &ma, b, &mb, 0, 1), y = tu_swapped(&x);
+        boxtoi_result res[2] = {boxtoi_solve(&x), boxtoi_solve(&y)};
         for (int swap = 0; swap < 2; swap++) {
-            boxtoi_query y = swap ? tu_swapped(&x) : x;
-            boxtoi_result res = boxtoi_solve(&y);
             double err = 0;
             for (int j = 0; j < 3; j++)
-                err = fmax(err, fabs(res.point[j] - want[j]));
-            if (res.state == BOXTOI_HIT && fabs(res.toi - 0.5) <= 1e-9 && err <= 1e-9)
+                err = fmax(err, fabs(res[swap].point[j] - want[j]));
+            if (res[swap].state == BOXTOI_HIT && fabs(res[swap].toi - 0.5) <= 1e-9 &&
+                err <= 1e-9)
                 continue;
             if (bad++ < 4)
                 diag("case %d%s: %s toi %.17g, point (%.17g %.17g %.17g), "
                      "%.3g from the overlap's centre", c, swap ? ", swapped" : "",
-                     boxtoi_state_name(res.state), res.toi, res.point[0],
-                     res.point[1], res.point[2], err);
+                     boxtoi_state_name(res[swap].state), res[swap].toi,
+                     res[swap].point[0], res[swap].point[1], res[swap].point[2], err);
+        }
+        if (!swap_mirrors(&res[0], &res[1]) && bad_swap++ < 4) {
+            char fa[16], fb[16], ga[16], gb[16];
+            tu_feature_name(&res[0].feature_a, fa);
+            tu_feature_name(&res[0].feature_b, fb);
+            tu_feature_name(&res[1].feature_a, ga);
+            tu_feature_name(&res[1].feature_b, gb);
+            diag("case %d: %s / %s normal (%.17g %.17g %.17g); swapped %s / %s "
+                 "normal (%.17g %.17g %.17g)", c, fa, fb, res[0].normal[0],
+                 res[0].normal[1], res[0].normal[2], ga, gb, res[1].normal[0],
+                 res[1].normal[1], res[1].normal[2]);
         }
     }
+    if (equal_speeds) {
+        is_int(bad, 0, "edges and corners meeting at equal speeds in a shared turned "
+               "frame: the point is the centre of where they meet, in both orders "
+               "(%d cases)", n);
+        is_int(bad_swap, 0, "edges and corners meeting at equal speeds: swapping A and B "
+               "swaps the features and negates the normal (%d cases)", n);
+        return;
+    }
+    is_int(bad_swap, 0, "%s in a shared turned frame: swapping A and B swaps the "
+           "features and negates the normal (%d cases)",
+           edges ? "edges and corners meeting" : "faces meeting flat", n);
     if (edges)
         is_int(bad, 0, "edges and corners meeting in a shared turned frame: the point is "
                "the centre of the segment, or the point, where they meet, in both "
@@ -959,8 +994,68 @@ static void flat_shared_orientation(int edges, unsigned long long seed)
 
 static void case_flat_shared_orientation(void)
 {
-    flat_shared_orientation(0, 0x5eed0f1a7ull);
-    flat_shared_orientation(1, 0x5eed0f1a8ull);
+    flat_shared_orientation(0, 0, 0x5eed0f1a7ull);
+    flat_shared_orientation(1, 0, 0x5eed0f1a8ull);
+    flat_shared_orientation(1, 1, 0x5eed0f1a9ull);
+}
+
+/*
+ * Contacts at t0 whose normal the centres cannot orient: in a random frame,
+ * plates (no z extent) in one plane overlapping, or edge to edge, and
+ * drifting in it; or two points at one place, B leaving in a random
+ * direction.  The centres' offset along the normal is 0, so it decided
+ * nothing, and both orders kept one orientation.  Swapping A and B must
+ * swap the features and negate the normal.
+ */
+static void case_undecided_normal_at_t0(void)
+{
+    unsigned long long rng = 0x91a7e5ull;
+    int bad = 0, n = 400;
+    for (int c = 0; c < n; c++) {
+        double q[1][4], zero[1][3] = {{0, 0, 0}}, r[3][3], hA[3] = {0, 0, 0},
+                        hB[3] = {0, 0, 0}, c0[3] = {0, 0, 0}, v[3] = {0, 0, 0};
+        tu_rand_unit_quaternion(&rng, q[0]);
+        boxtoi_motion mb, ma;
+        tu_rigid_motion(&mb, (const double(*)[4])q, 0, zero, 0, 0.0);
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                r[i][j] = mb.c[0][i][j];
+        int points = c % 4 == 3;
+        for (int j = 0; j < 3; j++) {
+            if (points) {
+                v[j] = (int)tu_rand(&rng, -8, 9) / 8.0;
+                continue;
+            }
+            if (j == 2)
+                break;
+            hA[j] = (1 + (int)tu_rand(&rng, 0, 8)) / 8.0;
+            hB[j] = (1 + (int)tu_rand(&rng, 0, 8)) / 8.0;
+            int m = (int)(8 * (hA[j] + hB[j]));
+            c0[j] = (int)tu_rand(&rng, -m, m + 1) / 8.0;
+            v[j] = (int)tu_rand(&rng, -4, 5) / 8.0;
+        }
+        moving_in_frame(&mb, r, c0, v, &ma);
+        boxtoi_box a = make_box(-hA[0], -hA[1], -hA[2], hA[0], hA[1], hA[2]);
+        boxtoi_box b = make_box(-hB[0], -hB[1], -hB[2], hB[0], hB[1], hB[2]);
+        boxtoi_query x = query_of(a, &ma, b, &mb, 0, 1), y = tu_swapped(&x);
+        boxtoi_result r0 = boxtoi_solve(&x), r1 = boxtoi_solve(&y);
+        if (r0.state == BOXTOI_OVERLAP && r0.toi == 0.0 && swap_mirrors(&r0, &r1))
+            continue;
+        if (bad++ < 4) {
+            char fa[16], fb[16], ga[16], gb[16];
+            tu_feature_name(&r0.feature_a, fa);
+            tu_feature_name(&r0.feature_b, fb);
+            tu_feature_name(&r1.feature_a, ga);
+            tu_feature_name(&r1.feature_b, gb);
+            diag("case %d (%s): %s %s / %s normal (%.17g %.17g %.17g); swapped %s %s / "
+                 "%s normal (%.17g %.17g %.17g)", c, points ? "points" : "plates",
+                 boxtoi_state_name(r0.state), fa, fb, r0.normal[0], r0.normal[1],
+                 r0.normal[2], boxtoi_state_name(r1.state), ga, gb, r1.normal[0],
+                 r1.normal[1], r1.normal[2]);
+        }
+    }
+    is_int(bad, 0, "plates in one plane, or points at one place, at t0: touching, and "
+           "swapping A and B swaps the features and negates the normal (%d cases)", n);
 }
 
 /*
@@ -1618,6 +1713,7 @@ int main(void)
     case_parallel_exit();
     case_flat_shared_orientation();
     case_turned_corner_on_edge();
+    case_undecided_normal_at_t0();
     case_plate();
     case_t0();
     case_miss();
