@@ -1313,18 +1313,19 @@ static void sat_at(const solver *S, double s, sat *st)
 
 /*
  * Side (+1 or -1) of generator g at which a box's support along dir lies
- * (side_toward), or along -dir (side_away).  Where g is square to dir (a
- * zero extent, or a face parallel to the contact), both name the - side,
- * so that A and B name such a side alike and swapping them swaps names.
+ * (side_toward), or along -dir (side_away).  Where g is square to dir
+ * within 1e-12 (a zero extent, or a face parallel to the contact), both
+ * name the - side, so that A and B name such a side alike and swapping them
+ * swaps names, whatever sign rounding gives the product.
  */
 static signed char side_toward(const double *dir, const double *g)
 {
-    return bx_dot3(dir, g) > 0.0 ? 1 : -1;
+    return bx_dot3(dir, g) > 1e-12 * sqrt(bx_dot3(g, g)) ? 1 : -1;
 }
 
 static signed char side_away(const double *dir, const double *g)
 {
-    return bx_dot3(dir, g) < 0.0 ? 1 : -1;
+    return bx_dot3(dir, g) < -1e-12 * sqrt(bx_dot3(g, g)) ? 1 : -1;
 }
 
 /*
@@ -1438,12 +1439,15 @@ static void closest_to_rect(const double (*poly)[2], int n, const double h[2],
  * its proper corners (clipping repeats corners, and leaves points on sides,
  * where sides meet the rectangle's; either would pull the mean), which lies
  * inside it; for a polygon of no area within rounding (a segment, a point,
- * a sliver), the centre of its corners' bounding box, so that a point that
- * rounding leaves on a segment does not move it.  Either way the same
- * region read from the other box gives the same point.  Returns 0 for a
- * polygon of no area.
+ * a sliver: narrower than 4 eps, eps the coordinates' own rounding, or
+ * than 1e-9 of its extent), the centre of its corners' bounding box, so
+ * that a point that rounding leaves on a segment does not move it.  Corners
+ * within max(eps, 1e-9 of the extent) of the one before, or of the line
+ * through their neighbours, are repeats and points on sides.  Either way
+ * the same region read from the other box gives the same point.  Returns 0
+ * for a polygon of no area.
  */
-static int polygon_centre(const double (*poly)[2], int n, double *c)
+static int polygon_centre(const double (*poly)[2], int n, double eps, double *c)
 {
     double lo[2] = {poly[0][0], poly[0][1]}, hi[2] = {lo[0], lo[1]};
     for (int k = 1; k < n; k++)
@@ -1453,18 +1457,17 @@ static int polygon_centre(const double (*poly)[2], int n, double *c)
         }
     c[0] = 0.5 * (lo[0] + hi[0]);
     c[1] = 0.5 * (lo[1] + hi[1]);
-    double span = fmax(hi[0] - lo[0], hi[1] - lo[1]), area = 0.0;
+    double span = fmax(hi[0] - lo[0], hi[1] - lo[1]), area2 = 0.0;
     for (int k = 0; k < n; k++) {
         const double *p = poly[k], *q = poly[(k + 1) % n];
-        area += (p[0] - c[0]) * (q[1] - c[1]) - (q[0] - c[0]) * (p[1] - c[1]);
+        area2 += (p[0] - c[0]) * (q[1] - c[1]) - (q[0] - c[0]) * (p[1] - c[1]);
     }
-    double lim = 1e-9 * span * span;
-    if (!(fabs(area) > lim))
+    /* twice the area against twice that of a strip of width 2 eps */
+    if (!(fabs(area2) > fmax(1e-9 * span * span, 4.0 * eps * span)))
         return 0;
-    /* each corner once (the first of a run of repeats), and only where
-       the sides before and after it (to the neighbouring distinct corners)
-       are not in one line */
-    double tol = 1e-9 * span, sx = 0.0, sy = 0.0;
+    /* each corner once (the first of a run of repeats), and only where it
+       lies off the line through the neighbouring distinct corners */
+    double tol = fmax(1e-9 * span, eps), sx = 0.0, sy = 0.0;
     int m = 0;
     for (int k = 0; k < n; k++) {
         const double *p = poly[(k + n - 1) % n], *q = poly[k], *r = q;
@@ -1473,7 +1476,7 @@ static int polygon_centre(const double (*poly)[2], int n, double *c)
         for (int j = 1; j < n && fabs(r[0] - q[0]) <= tol && fabs(r[1] - q[1]) <= tol; j++)
             r = poly[(k + j) % n];
         double turn = (q[0] - p[0]) * (r[1] - q[1]) - (q[1] - p[1]) * (r[0] - q[0]);
-        if (fabs(turn) > lim) {
+        if (fabs(turn) > tol * hypot(r[0] - p[0], r[1] - p[1])) {
             sx += q[0];
             sy += q[1];
             m++;
@@ -1494,7 +1497,7 @@ static int polygon_centre(const double (*poly)[2], int n, double *c)
  */
 static int section_point(const bx_pose *pf, const double *hf, int i,
                          double level, const bx_pose *po, const double *ho,
-                         double *point)
+                         double eps, double *point)
 {
     double vloc[8][3], pts[16][2], cx = 0.0, cy = 0.0;
     int a1 = (i + 1) % 3, a2 = (i + 2) % 3, np = 0;
@@ -1551,7 +1554,7 @@ static int section_point(const bx_pose *pf, const double *hf, int i,
     if (nc == 0)
         return 0;
     double coord[3], mid[2];
-    polygon_centre((const double (*)[2])clipped, nc, mid);
+    polygon_centre((const double (*)[2])clipped, nc, eps, mid);
     coord[a1] = mid[0];
     coord[a2] = mid[1];
     coord[i] = level;
@@ -1615,13 +1618,21 @@ static void face_contact_point(const bx_pose *pf, const double *hf, int i,
         level += loc[i];
     }
     level /= np;
+    /* the rectangle grown by a few touching tolerances (below), and that
+       margin, which bounds the rounding of the coordinates */
+    double len[2] = {sqrt(bx_dot3(pf->axis[a1], pf->axis[a1])),
+                     sqrt(bx_dot3(pf->axis[a2], pf->axis[a2]))}, grown[2], eps = 0.0;
+    for (int a = 0; a < 2; a++) {
+        grown[a] = h2[a] + (len[a] > 0.0 ? 4.0 * tol / len[a] : 0.0);
+        eps = fmax(eps, grown[a] - h2[a]);
+    }
     /*
      * Overlapping: take the section of O half way between its deepest point
      * and F's face (inside F's extent), which lies in both boxes.
      */
     double face = hf[i] * (bx_dot3(dir, pf->axis[i]) >= 0.0 ? 1.0 : -1.0);
     if (fabs(level - face) > tol_level &&
-        section_point(pf, hf, i, clampd(0.5 * (level + face), hf[i]), po, ho,
+        section_point(pf, hf, i, clampd(0.5 * (level + face), hf[i]), po, ho, eps,
                       point))
         goto name_vertex;
     level = clampd(level, hf[i]);
@@ -1634,10 +1645,6 @@ static void face_contact_point(const bx_pose *pf, const double *hf, int i,
      * clipped to the rectangle grown by that much; regions still apart give
      * the midpoint of their closest points.
      */
-    double len[2] = {sqrt(bx_dot3(pf->axis[a1], pf->axis[a1])),
-                     sqrt(bx_dot3(pf->axis[a2], pf->axis[a2]))}, grown[2];
-    for (int a = 0; a < 2; a++)
-        grown[a] = h2[a] + (len[a] > 0.0 ? 4.0 * tol / len[a] : 0.0);
     double mid[2];
     if (np == 2) {
         /* A segment: keep the part inside the rectangle, by parameter. */
@@ -1659,10 +1666,10 @@ static void face_contact_point(const bx_pose *pf, const double *hf, int i,
     } else if (np == 4) {
         double clipped[16][2];
         int nc = clip_rect((const double (*)[2])poly, np, h2, clipped);
-        if (nc == 0 || !polygon_centre((const double (*)[2])clipped, nc, mid)) {
+        if (nc == 0 || !polygon_centre((const double (*)[2])clipped, nc, eps, mid)) {
             nc = clip_rect((const double (*)[2])poly, np, grown, clipped);
             if (nc > 0)
-                polygon_centre((const double (*)[2])clipped, nc, mid);
+                polygon_centre((const double (*)[2])clipped, nc, eps, mid);
             else
                 closest_to_rect((const double (*)[2])poly, np, h2, len, mid);
         }
@@ -1682,14 +1689,17 @@ static void face_contact_point(const bx_pose *pf, const double *hf, int i,
 name_vertex:;
     /*
      * Name the vertex of O's feature nearest the point; the one on the +
-     * side where the point lies half way (within 1e-9 of the extent), so
-     * that rounding does not pick the name.
+     * side where the point lies half way (within 1e-9 of the extent, or a
+     * few touching tolerances), so that rounding does not pick the name.
      */
     double ol[3];
     if (nfree > 0 && to_local(po, point, ol))
         for (int k = 0; k < 3; k++)
-            if (isfree[k])
-                oside[k] = ol[k] >= -1e-9 * ho[k] ? 1 : -1;
+            if (isfree[k]) {
+                double lk = sqrt(bx_dot3(po->axis[k], po->axis[k]));
+                double half_way = 1e-9 * ho[k] + (lk > 0.0 ? 4.0 * tol / lk : 0.0);
+                oside[k] = ol[k] >= -half_way ? 1 : -1;
+            }
 }
 
 /*
@@ -1942,13 +1952,14 @@ static double axis_score(const solver *S, const sat *st, int axis)
  * preferred by the face bias.  Several axes can be level there, when the
  * contact is degenerate: parallel edges meeting, flat boxes in one plane.
  * Then the choice comes from a pose just before tau (just after, for boxes
- * touching at the start), where the one separating most is the one the
+ * touching at the start of the query; a piece after the first, arrived,
+ * looks before its start), where the one separating most is the one the
  * approach came along; and the normal's orientation, which at tau is only
  * decided by the boxes' thickness along it (none for a plate's own plane),
  * comes from there too.  Both depend on the geometry only, so swapping A
  * and B swaps the answer.
  */
-static void describe_contact(const solver *S, const sat *st, double tau,
+static void describe_contact(const solver *S, const sat *st, double tau, int arrived,
                              boxtoi_result *res)
 {
     int best = -1;
@@ -1968,15 +1979,36 @@ static void describe_contact(const solver *S, const sat *st, double tau,
     for (int axis = 0; axis < NAXES; axis++)
         if (st->valid[axis] && axis_score(S, st, axis) >= best_score - S->face_bias)
             level |= 1u << axis;
-    int tied = (level & (level - 1)) != 0;
     double N[3] = {0.0, 0.0, 0.0};
     pose_pair pp;
     pose_pair_of(st, &pp);
+    /*
+     * An edge pair level with a face along the same line (edges lying in
+     * parallel faces that meet flat) says no more than the face, whose
+     * support is the contact; it leaves the tie, or a tilt that brings the
+     * faces together would name edges that need not meet.
+     */
+    if ((level & (level - 1)) != 0)
+        for (int axis = 6; axis < NAXES; axis++) {
+            if (!(level & (1u << axis)))
+                continue;
+            double NE[3], NF[3];
+            axis_separation(S, st, &pp, axis, NE);
+            for (int f = 0; f < 6; f++)
+                if ((level & (1u << f)) && (axis_separation(S, st, &pp, f, NF),
+                                            fabs(bx_dot3(NE, NF)) >= 1.0 - 1e-12)) {
+                    level &= ~(1u << axis);
+                    break;
+                }
+        }
+    int tied = (level & (level - 1)) != 0;
     axis_separation(S, st, &pp, best, N);
     int undecided = !(fabs(bx_dot3(N, pp.dc)) > S->face_bias);
+    int before = tau > 0.0 || arrived;
     if (tied || undecided) {
         sat ref;
-        double s_ref = tau > 0.0 ? fmax(0.0, tau - TIE_STEP) : fmin(1.0, tau + TIE_STEP);
+        double s_ref = tau > 0.0 ? fmax(0.0, tau - TIE_STEP)
+                                 : arrived ? -TIE_STEP : fmin(1.0, tau + TIE_STEP);
         sat_at(S, s_ref, &ref);
         if (tied) {
             double ref_best = -INFINITY, NB[3] = {0.0, 0.0, 0.0};
@@ -1998,7 +2030,7 @@ static void describe_contact(const solver *S, const sat *st, double tau,
                 }
             }
         }
-        if (tau > 0.0 || undecided)
+        if (before || undecided)
             for (int r = 0; r < 3; r++)
                 pp.dc[r] = ref.pb.c[r] - ref.pa.c[r];
         axis_separation(S, st, &pp, best, N);
@@ -2223,16 +2255,21 @@ static int rescaled_query(const boxtoi_query *query, double t0, double t1,
     return a || b;
 }
 
-static boxtoi_result solve_query(const boxtoi_query *query, int split);
+/* How solve_query takes its interval (flags). */
+#define SOLVE_SPLIT 1u   /* may cut it into pieces (solve_pieces) */
+#define SOLVE_ARRIVED 2u /* a piece after the first: a contact at its start
+                            is an arrival, described from before it */
+
+static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode);
 
 /* solve_query of a query whose motions asked for rescaling. */
 static BX_NOINLINE boxtoi_result solve_rescaled(const boxtoi_query *query, int which,
-                                                int split)
+                                                unsigned mode)
 {
     boxtoi_query q;
     if (!rescaled_query(query, query->t0, query->t1, &q))
         return invalid(BOXTOI_REASON_OUT_OF_RANGE, which);
-    return solve_query(&q, split);
+    return solve_query(&q, mode);
 }
 
 /* Is either motion's w too uneven over the interval for one piece
@@ -2275,7 +2312,7 @@ static BX_NOINLINE boxtoi_result solve_pieces(const boxtoi_query *query,
     q.t1 = 1.0;
     for (k = 0; k < n; k++) {
         piece_query(query, t, k, &q);
-        res = solve_query(&q, 0);
+        res = solve_query(&q, k > 0 ? SOLVE_ARRIVED : 0);
         iterations += res.iterations;
         if (res.state != BOXTOI_MISS)
             break;
@@ -2311,12 +2348,12 @@ static BX_NOINLINE boxtoi_result solve_pieces(const boxtoi_query *query,
 
 BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
 {
-    return solve_query(query, 1);
+    return solve_query(query, SOLVE_SPLIT);
 }
 
-/* boxtoi_solve, cutting the interval into pieces when split is set and the
- * motions need it (solve_pieces). */
-static boxtoi_result solve_query(const boxtoi_query *query, int split)
+/* boxtoi_solve, cutting the interval into pieces when mode has SOLVE_SPLIT
+ * and the motions need it (solve_pieces). */
+static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
 {
     boxtoi_result res;
     bx_moving A, B;
@@ -2333,7 +2370,7 @@ static boxtoi_result solve_query(const boxtoi_query *query, int split)
     int which;
     if ((why = bx_prepare_pair(&query->a, &query->motion_a, &query->b, &query->motion_b,
                                query->t0, query->t1, &A, &B, &which)))
-        return why == BX_REASON_RESCALE ? solve_rescaled(query, which, split)
+        return why == BX_REASON_RESCALE ? solve_rescaled(query, which, mode)
                                         : invalid(why, which);
 
     memset(&res, 0, sizeof res);
@@ -2360,7 +2397,7 @@ static boxtoi_result solve_query(const boxtoi_query *query, int split)
         res.state = BOXTOI_MISS;
         return res;
     }
-    if (split && needs_pieces(&A, &B))
+    if ((mode & SOLVE_SPLIT) && needs_pieces(&A, &B))
         return solve_pieces(query, &A, &B);
 
     solver S;
@@ -2443,7 +2480,7 @@ static boxtoi_result solve_query(const boxtoi_query *query, int split)
     }
     res.state = tau == 0.0 ? BOXTOI_OVERLAP : BOXTOI_HIT;
     res.toi = tau >= 1.0 ? query->t1 : query->t0 + tau * h;
-    describe_contact(&S, &st, tau, &res);
+    describe_contact(&S, &st, tau, (mode & SOLVE_ARRIVED) != 0, &res);
 
     if (query->flags & BOXTOI_SKIP_EXIT)
         return res;

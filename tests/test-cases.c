@@ -11,6 +11,7 @@
  * separating-axis evaluation (tests/lib-util.c) around the expected times,
  * so a slip in a derivation shows up as a failing "reference" line.
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -870,6 +871,19 @@ static void case_parallel_exit(void)
            "(passing through), or after t1 (pushing in), in both orders");
 }
 
+/* Does w, the answer with A and B swapped, mirror r? */
+static int swap_mirrors(const boxtoi_result *r, const boxtoi_result *w)
+{
+    int good = w->state == r->state && fabs(w->toi - r->toi) <= 1e-12 &&
+               w->kind == tu_swapped_kind(r->kind) &&
+               memcmp(&w->feature_a, &r->feature_b, sizeof w->feature_a) == 0 &&
+               memcmp(&w->feature_b, &r->feature_a, sizeof w->feature_b) == 0;
+    for (int k = 0; k < 3; k++)
+        if (!(fabs(w->normal[k] + r->normal[k]) <= 1e-9))
+            good = 0;
+    return good;
+}
+
 /*
  * Faces meeting flat, both boxes turned by one random constant rotation R
  * (the frame): B at rest, centred on the origin; A, with other half
@@ -885,24 +899,27 @@ static void case_parallel_exit(void)
  * contact is then a segment or a point, which rounding in the frame leaves
  * a sliver or nothing when the rectangles are clipped exactly.  (Its point
  * was cut short along the segment, or taken from what an empty clip left
- * behind, up to 0.8 off.)
+ * behind, up to 0.8 off.)  With `equal_speeds`, A comes along all of them
+ * at one speed, so that no axis leads the approach, and either box is
+ * sometimes a plate across one of the other axes (a zero extent, whose
+ * side the normal runs square to: named - in both orders, not by the sign
+ * rounding gives).  SHARED_TINY_FAR makes the boxes 1/1024 the size and
+ * puts the frame up to 1000 from the origin, where rounding in the
+ * coordinates is 1e-10 of the boxes.
  */
-static int swap_mirrors(const boxtoi_result *r, const boxtoi_result *w)
-{
-    int good = w->state == r->state && fabs(w->toi - r->toi) <= 1e-12 &&
-               w->kind == tu_swapped_kind(r->kind) &&
-               memcmp(&w->feature_a, &r->feature_b, sizeof w->feature_a) == 0 &&
-               memcmp(&w->feature_b, &r->feature_a, sizeof w->feature_b) == 0;
-    for (int k = 0; k < 3; k++)
-        if (!(fabs(w->normal[k] + r->normal[k]) <= 1e-9))
-            good = 0;
-    return good;
-}
+#define SHARED_EDGES 1u    /* edges and corners meeting too */
+#define SHARED_EQUAL 2u    /* at one speed, some boxes plates */
+#define SHARED_TINY_FAR 4u /* boxes 1/1024 the size, the frame up to 1000 away */
 
-static void flat_shared_orientation(int edges, int equal_speeds, unsigned long long seed)
+static void flat_shared_orientation(unsigned mode, unsigned long long seed)
 {
     unsigned long long rng = seed;
-    int bad = 0, bad_swap = 0, n = 300;
+    int bad = 0, bad_swap = 0, n = mode & SHARED_TINY_FAR ? 2000 : 300,
+        edges = (mode & SHARED_EDGES) != 0,
+        equal_speeds = (mode & SHARED_EQUAL) != 0;
+    double sc = mode & SHARED_TINY_FAR ? 0x1p-10 : 1.0, far = mode & SHARED_TINY_FAR ? 1000 : 0;
+    /* the promise for the point, with the rounding of coordinates up to 1000 */
+    double tol_point = 1e-9 * sc * 4 + 16 * DBL_EPSILON * far;
     for (int c = 0; c < n; c++) {
         double q[1][4], zero[1][3] = {{0, 0, 0}}, r[3][3], hA[3], hB[3], o[3];
         tu_rand_unit_quaternion(&rng, q[0]);
@@ -911,7 +928,11 @@ static void flat_shared_orientation(int edges, int equal_speeds, unsigned long l
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++)
                 r[i][j] = mb.c[0][i][j];
-        double w = mb.c[0][3][3];
+        double w = mb.c[0][3][3], p0[3];
+        for (int i = 0; i < 3; i++) {
+            p0[i] = (int)tu_rand(&rng, -8 * far, 8 * far + 1) / 8.0;
+            mb.c[0][i][3] = w * p0[i];
+        }
         int k = (int)tu_rand(&rng, 0, 3), meet[3] = {0, 0, 0};
         meet[k] = 1;
         if (edges) {
@@ -923,6 +944,8 @@ static void flat_shared_orientation(int edges, int equal_speeds, unsigned long l
         for (int j = 0; j < 3; j++) {
             hA[j] = (1 + (int)tu_rand(&rng, 0, 8)) / 8.0;
             hB[j] = (1 + (int)tu_rand(&rng, 0, 8)) / 8.0;
+            if (equal_speeds && j != k && tu_rand(&rng, 0, 1) < 0.3)
+                *(tu_rand(&rng, 0, 1) < 0.5 ? &hA[j] : &hB[j]) = 0.0; /* a plate */
             /* across the face: an overlap of at least 1/8 */
             int m = (int)(8 * (hA[j] + hB[j])) - 1;
             o[j] = (int)tu_rand(&rng, -m, m + 1) / 8.0;
@@ -936,13 +959,22 @@ static void flat_shared_orientation(int edges, int equal_speeds, unsigned long l
             }
             c0[j] = o[j] - 0.5 * v[j];
         }
+        for (int j = 0; j < 3; j++) {
+            hA[j] *= sc;
+            hB[j] *= sc;
+            o[j] *= sc;
+            v[j] *= sc;
+            c0[j] *= sc;
+        }
         for (int j = 0; j < 3; j++)
             want_f[j] = 0.5 * (fmax(o[j] - hA[j], -hB[j]) + fmin(o[j] + hA[j], hB[j]));
         tu_mul3v((const double(*)[3])r, want_f, want);
         for (int j = 0; j < 3; j++)
-            want[j] /= w;
+            want[j] = want[j] / w + p0[j];
         boxtoi_motion ma;
         moving_in_frame(&mb, r, c0, v, &ma);
+        for (int i = 0; i < 3; i++)
+            ma.c[0][i][3] += mb.c[0][i][3];
         boxtoi_box a = make_box(-hA[0], -hA[1], -hA[2], hA[0], hA[1], hA[2]);
         boxtoi_box b = make_box(-hB[0], -hB[1], -hB[2], hB[0], hB[1], hB[2]);
         boxtoi_query x = query_of(a, &ma, b, &mb, 0, 1), y = tu_swapped(&x);
@@ -952,7 +984,7 @@ static void flat_shared_orientation(int edges, int equal_speeds, unsigned long l
             for (int j = 0; j < 3; j++)
                 err = fmax(err, fabs(res[swap].point[j] - want[j]));
             if (res[swap].state == BOXTOI_HIT && fabs(res[swap].toi - 0.5) <= 1e-9 &&
-                err <= 1e-9)
+                err <= tol_point)
                 continue;
             if (bad++ < 4)
                 diag("case %d%s: %s toi %.17g, point (%.17g %.17g %.17g), "
@@ -972,10 +1004,18 @@ static void flat_shared_orientation(int edges, int equal_speeds, unsigned long l
                  res[1].normal[1], res[1].normal[2]);
         }
     }
+    if (mode & SHARED_TINY_FAR) {
+        is_int(bad, 0, "faces, edges and corners meeting in a shared turned frame, boxes "
+               "of 1e-3 up to 1000 from the origin: the point is the centre of where they "
+               "meet, in both orders (%d cases)", n);
+        is_int(bad_swap, 0, "boxes of 1e-3 up to 1000 from the origin: swapping A and B "
+               "swaps the features and negates the normal (%d cases)", n);
+        return;
+    }
     if (equal_speeds) {
         is_int(bad, 0, "edges and corners meeting at equal speeds in a shared turned "
-               "frame: the point is the centre of where they meet, in both orders "
-               "(%d cases)", n);
+               "frame, some of the boxes plates: the point is the centre of where they "
+               "meet, in both orders (%d cases)", n);
         is_int(bad_swap, 0, "edges and corners meeting at equal speeds: swapping A and B "
                "swaps the features and negates the normal (%d cases)", n);
         return;
@@ -994,9 +1034,88 @@ static void flat_shared_orientation(int edges, int equal_speeds, unsigned long l
 
 static void case_flat_shared_orientation(void)
 {
-    flat_shared_orientation(0, 0, 0x5eed0f1a7ull);
-    flat_shared_orientation(1, 0, 0x5eed0f1a8ull);
-    flat_shared_orientation(1, 1, 0x5eed0f1a9ull);
+    flat_shared_orientation(0, 0x5eed0f1a7ull);
+    flat_shared_orientation(SHARED_EDGES, 0x5eed0f1a8ull);
+    flat_shared_orientation(SHARED_EDGES | SHARED_EQUAL, 0x5eed0f1a9ull);
+    flat_shared_orientation(SHARED_EDGES | SHARED_TINY_FAR, 0x5eed0f1aaull);
+}
+
+/*
+ * A face turned about its normal and tilting, that comes down flat on
+ * another exactly at the contact: in a random frame, A at rest, centred on
+ * the origin; B below it, turned about z by the rational rotation of
+ * (c, 0, 0, s) (not a multiple of 90 degrees) and tilted about its own x
+ * by the quaternion (1, k (t - 1/2), 0, 0), rises fast enough (v > 2 k hB_y)
+ * that its top face meets A's bottom face flat at t = 1/2, where the tilt
+ * is 0.  Then edges of A and B lie in the two faces, so their pairs are
+ * level with the faces along the same line, and 1e-6 before the contact the
+ * tilted edge pair separates most: it was named, with edges that need not
+ * meet and a point off both boxes.  The point must lie in both boxes, and
+ * swapping A and B must mirror the answer.
+ */
+static void case_tilting_turned_face(void)
+{
+    unsigned long long rng = 0x7117ed5ull;
+    int bad = 0, n = 300;
+    for (int id = 0; id < n; id++) {
+        double qf[1][4], zero[1][3] = {{0, 0, 0}}, hA[3], hB[3];
+        tu_rand_unit_quaternion(&rng, qf[0]);
+        boxtoi_motion frame, inner, mb;
+        tu_rigid_motion(&frame, (const double(*)[4])qf, 0, zero, 0, 0.0);
+        for (int j = 0; j < 3; j++) {
+            hA[j] = (2 + (int)tu_rand(&rng, 0, 10)) / 8.0;
+            hB[j] = (1 + (int)tu_rand(&rng, 0, 8)) / 8.0;
+        }
+        int cq, sq;
+        do {
+            cq = (int)tu_rand(&rng, -4, 5);
+            sq = (int)tu_rand(&rng, -4, 5);
+        } while (cq == 0 || sq == 0 || cq == sq || cq == -sq);
+        double k = (1 + (int)tu_rand(&rng, 0, 8)) / 4.0;
+        double v = 2.0 * k * hB[1] + (1 + (int)tu_rand(&rng, 0, 8)) / 8.0;
+        int m = (int)(4 * fmin(hA[0], hA[1]));
+        double ox = (int)tu_rand(&rng, -m, m + 1) / 8.0, oy = (int)tu_rand(&rng, -m, m + 1) / 8.0;
+        /* (c, 0, 0, s) times (1, a, 0, 0), a = k (t - 1/2): linear in t */
+        double q[2][4] = {{cq, -0.5 * k * cq, -0.5 * k * sq, sq}, {0, k * cq, k * sq, 0}};
+        double p[2][3] = {{ox, oy, -hA[2] - hB[2] - 0.5 * v}, {0, 0, v}};
+        boxtoi_motion_rigid(&inner, (const double(*)[4])q, 1, (const double(*)[3])p, 1);
+        boxtoi_motion_multiply(&mb, &frame, &inner);
+        boxtoi_box a = make_box(-hA[0], -hA[1], -hA[2], hA[0], hA[1], hA[2]);
+        boxtoi_box b = make_box(-hB[0], -hB[1], -hB[2], hB[0], hB[1], hB[2]);
+        boxtoi_query x = query_of(a, &frame, b, &mb, 0, 1), y = tu_swapped(&x);
+        boxtoi_result res[2] = {boxtoi_solve(&x), boxtoi_solve(&y)};
+        double worst = 0.0, apart = 0.0, tol = 1e-9 * 4;
+        for (int swap = 0; swap < 2; swap++) {
+            double la[3], lb[3];
+            if (!to_local(&x.motion_a, res[swap].toi, res[swap].point, la) ||
+                !to_local(&x.motion_b, res[swap].toi, res[swap].point, lb)) {
+                worst = INFINITY;
+                continue;
+            }
+            for (int j = 0; j < 3; j++) {
+                worst = fmax(worst, fabs(la[j]) - hA[j]);
+                worst = fmax(worst, fabs(lb[j]) - hB[j]);
+                apart = fmax(apart, fabs(res[0].point[j] - res[1].point[j]));
+            }
+        }
+        if (res[0].state == BOXTOI_HIT && fabs(res[0].toi - 0.5) <= 1e-9 && worst <= tol &&
+            apart <= tol && swap_mirrors(&res[0], &res[1]))
+            continue;
+        if (bad++ < 4) {
+            char fa[16], fb[16], ga[16], gb[16];
+            tu_feature_name(&res[0].feature_a, fa);
+            tu_feature_name(&res[0].feature_b, fb);
+            tu_feature_name(&res[1].feature_a, ga);
+            tu_feature_name(&res[1].feature_b, gb);
+            diag("case %d: %s toi %.17g %s %s / %s, swapped %s %s / %s; point outside a "
+                 "box by %.3g, the two points %.3g apart", id,
+                 boxtoi_state_name(res[0].state), res[0].toi,
+                 boxtoi_kind_name(res[0].kind), fa, fb, boxtoi_kind_name(res[1].kind), ga,
+                 gb, worst, apart);
+        }
+    }
+    is_int(bad, 0, "a turned face tilting down flat on another: the point lies in both "
+           "boxes and swapping A and B mirrors the answer (%d cases)", n);
 }
 
 /*
@@ -1714,6 +1833,7 @@ int main(void)
     case_flat_shared_orientation();
     case_turned_corner_on_edge();
     case_undecided_normal_at_t0();
+    case_tilting_turned_face();
     case_plate();
     case_t0();
     case_miss();
