@@ -155,8 +155,10 @@ ODE_BOXTOI_API dReal dGeomBoxtoiBoxGetLastTOI(dGeomID g);
 
 /** Settings of dWorldStepToContact; start from dBoxtoiDefaultStepParams(). */
 typedef struct dBoxtoiStepParams {
-    int max_substeps;   /**< sub-steps per call, at least 1 (default 8); the
-                             last one always takes all the time that is left */
+    int max_substeps;   /**< sub-steps per call, at least 1 (default 8),
+                             not counting those that end where a sensor is
+                             entered (see dWorldStepToContact); the last
+                             one always takes all the time that is left */
     dReal min_substep;  /**< seconds; <= 0 means h * 1e-3 (the default).
                              A pair within this time of touching counts as
                              touching now (a resting contact, not an impact),
@@ -313,10 +315,11 @@ typedef struct dBoxtoiStepStats {
  *    sensor), is the callback's choice: for the rest of the step it is
  *    neither searched for impacts nor checked, so a box flying through a
  *    trigger volume does not spend sub-steps on it.  A sensor the callback
- *    collides is known only once it touches, so entering it costs up to
- *    two sub-steps (many entered in one step can use up max_substeps).  A
- *    pair the callback ignores only at times (a one-way platform) stays
- *    ignored until the step ends;
+ *    collides is known only once it touches, so entering it ends a
+ *    sub-step; that sub-step is not counted against max_substeps, and the
+ *    next one, once the callback has had the sensor, goes on to the next
+ *    impact.  A pair the callback ignores only at times (a one-way
+ *    platform) stays ignored until the step ends;
  *  - the space may hold sub-spaces: the pairs inside them are searched for
  *    impacts and checked like the others, while the near callback gets,
  *    as from dSpaceCollide, the pairs involving a space and expands them

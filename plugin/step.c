@@ -542,6 +542,7 @@ typedef struct pair_pass {
     size_t scap;
     int failed;      /* out of memory: no index (colliders work alone) */
     double tau;      /* earliest impact found, or INFINITY */
+    dGeomID tau_o1, tau_o2; /* the pair it is of */
     int resolve;     /* some touching pair approaches fast */
     double window;   /* the colliders' window while the index is active */
     forced_pair *forced; /* pairs given speculative contacts in a redo */
@@ -824,8 +825,11 @@ static void analyse(pair_pass *pp, dGeomID o1, dGeomID o2, int user)
     double toi = -1;
     int first = 0;
     int k = bt_pair_toi(o1, o2, &pp->q, &toi, &first);
-    if (k == 2 && toi < pp->tau)
+    if (k == 2 && toi < pp->tau) {
         pp->tau = toi;
+        pp->tau_o1 = o1;
+        pp->tau_o2 = o2;
+    }
     if (k == 3)
         pp->resolve = 1;
     pass_push(pp, o1, o2, user, k, first, toi);
@@ -970,6 +974,29 @@ static unsigned next_epoch(void)
     return epoch_counter_;
 }
 
+/*
+ * The earliest impact and the need to resolve, again, over the analysed
+ * pairs the near callback has not been seen to ignore: once it has ignored
+ * some (a sensor just entered), the sub-step need not end where they said.
+ */
+static void pass_rescan(pair_pass *pp)
+{
+    pp->tau = INFINITY;
+    pp->resolve = 0;
+    for (size_t i = 0; i < pp->n; i++) {
+        const pair_rec *r = &pp->v[i];
+        if (r->kind < 2 || set_has(&pp->ignored, r->o1, r->o2))
+            continue;
+        if (r->kind == 3)
+            pp->resolve = 1;
+        else if (r->toi < pp->tau) {
+            pp->tau = r->toi;
+            pp->tau_o1 = r->o1;
+            pp->tau_o2 = r->o2;
+        }
+    }
+}
+
 static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                            dNearCallback *near_callback, void *data,
                            dJointGroupID contacts,
@@ -1001,6 +1028,10 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
     double elapsed = 0;
     int spec_passes = 0;
     int splits = 0;
+    /* sub-steps counted against max_substeps: one that ended where a pair
+       met that the near callback then ignored (a sensor entered) is not */
+    int spent = 0;
+    dGeomID ended_o1 = NULL, ended_o2 = NULL;
 
     for (;;) {
         dReal rem = (dReal)(hh - elapsed);
@@ -1031,7 +1062,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
            contacts at the current poses with the normal of that future
            contact, on up to four vertices), so ODE stops those approaches
            instead of letting them pass. */
-        int speculative = st.substeps + 1 >= max_sub
+        int speculative = spent + 1 >= max_sub
                           && (pp.tau < (double)rem || pp.resolve);
         /* Speculative contacts change velocities, and a box deflected by
            one may then head for a wall that was out of its reach before.
@@ -1081,6 +1112,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
         pp.nforced = 0;
         int best_bad = -1, best_redo = -1, was_last = last;
         for (int redo = 0;; redo++) {
+            size_t ignored_before = pp.ignored.n;
             if (space && near_callback) {
                 pp.window = speculative ? (double)rem : min_sub;
                 pass_index(&pp);
@@ -1125,6 +1157,24 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                                           pp.forced[i].o2);
                             settle_noted(&pp);
                         }
+                }
+                if (redo == 0 && pp.ignored.n > ignored_before) {
+                    /* the sub-step before ended where a sensor was entered */
+                    if (ended_o1 && spent > 0
+                        && set_has(&pp.ignored, ended_o1, ended_o2))
+                        spent--;
+                    /* and this one need not end where ignored pairs said */
+                    if (!last && !speculative && (double)rem > min_sub) {
+                        pass_rescan(&pp);
+                        resolving = pp.resolve && min_sub < pp.tau;
+                        tau = resolving ? min_sub : pp.tau;
+                        last = was_last = !(tau < (double)rem);
+                        s = last ? rem : (dReal)tau;
+                        if (check && last && !verify && !bodies.failed) {
+                            verify = 1;
+                            save_states(&bodies);
+                        }
+                    }
                 }
                 active_ = NULL;
                 bt_set_window(-1);
@@ -1192,8 +1242,14 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             st.redos++;
         }
         st.substeps++;
+        spent++;
+        ended_o1 = ended_o2 = NULL;
         if (!ok || last)
             break;
+        if (!resolving && !speculative) {
+            ended_o1 = pp.tau_o1;
+            ended_o2 = pp.tau_o2;
+        }
         if (resolving) {
             st.resolutions++;
         } else {

@@ -571,9 +571,11 @@ static void test_forces_every_space(void)
  */
 typedef struct sensor_sim {
     sim s;
-    dGeomID trigger;
-    int collide;   /* collide the trigger's pairs (and count), or skip */
+    dGeomID trigger[16];
+    int ntrig;
+    int collide;   /* collide the triggers' pairs (and count), or skip */
     int overlaps;  /* trigger pairs found touching */
+    unsigned seen; /* the triggers found touching, one bit each */
 } sensor_sim;
 
 static void sensor_cb(void *data, dGeomID o1, dGeomID o2)
@@ -581,15 +583,20 @@ static void sensor_cb(void *data, dGeomID o1, dGeomID o2)
     sensor_sim *ss = data;
     if (expand_spaces(data, o1, o2, sensor_cb))
         return;
-    if (o1 != ss->trigger && o2 != ss->trigger) {
+    int t = 0;
+    while (t < ss->ntrig && o1 != ss->trigger[t] && o2 != ss->trigger[t])
+        t++;
+    if (t == ss->ntrig) {
         near_cb(&ss->s, o1, o2);
         return;
     }
     if (!ss->collide)
         return;
     dContactGeom c[MAXC];
-    if (dCollide(o1, o2, MAXC, c, sizeof c[0]) > 0)
+    if (dCollide(o1, o2, MAXC, c, sizeof c[0]) > 0) {
         ss->overlaps++;
+        ss->seen |= 1u << t;
+    }
 }
 
 static void test_sensors(void)
@@ -610,10 +617,11 @@ static void test_sensors(void)
         dGeomID wall = dCreateBoxtoiBox(ss.s.space, 0.01, 3, 3);
         dGeomSetPosition(wall, 2.5, 0, 0);
         if (nested)
-            ss.trigger = dCreateBox(dSimpleSpaceCreate(ss.s.space), 0.5, 3, 3);
+            ss.trigger[0] = dCreateBox(dSimpleSpaceCreate(ss.s.space), 0.5, 3, 3);
         else
-            ss.trigger = dCreateBoxtoiBox(ss.s.space, 0.5, 3, 3);
-        dGeomSetPosition(ss.trigger, 1.5, 0, 0);
+            ss.trigger[0] = dCreateBoxtoiBox(ss.s.space, 0.5, 3, 3);
+        ss.ntrig = 1;
+        dGeomSetPosition(ss.trigger[0], 1.5, 0, 0);
         double side[3] = {0.1, 0.1, 0.1};
         dBodyID b = add_body(&ss.s, 1, side, NULL);
         dBodySetLinearVel(b, 150, 0, 0);
@@ -637,6 +645,60 @@ static void test_sensors(void)
            ss.collide ? "collided without joints" : "not collided",
            ground ? ", the box sliding on the ground" : "",
            x, substeps, speculative, ss.overlaps);
+        dSpaceSetCleanup(ss.s.space, 1);
+        sim_free(&ss.s);
+    }
+}
+
+/*
+ * Many sensors on the way: twelve 2 cm thick trigger volumes between
+ * x = 0.3 and 2.2, collided without joints (boxtoi boxes in the space, or
+ * dBoxes each in its own sub-space), then the wall at 2.5; the box at
+ * 150 m/s crosses all of them within the first step.  A trigger is known
+ * to be a sensor only once the callback has had it touching, so entering
+ * one ends a sub-step; those sub-steps must not use up max_substeps (8):
+ * when they did, the speculative contacts given for the wall stopped the
+ * box in mid-air with four triggers or more (x = 0.905 with ten).  Every
+ * trigger must be seen touching, and entering one may cost one sub-step
+ * beyond the three the wall alone takes (impact, resolving, the rest), not
+ * two (the sub-step entering it, then a short one resolving it).
+ */
+static void test_many_sensors(void)
+{
+    for (int nested = 0; nested < 2; nested++) {
+        sensor_sim ss;
+        memset(&ss, 0, sizeof ss);
+        sim_init(&ss.s, 1);
+        dWorldSetGravity(ss.s.world, 0, 0, 0);
+        ss.collide = 1;
+        ss.ntrig = 12;
+        dGeomID wall = dCreateBoxtoiBox(ss.s.space, 0.01, 3, 3);
+        dGeomSetPosition(wall, 2.5, 0, 0);
+        for (int t = 0; t < ss.ntrig; t++) {
+            ss.trigger[t] = nested ? dCreateBox(dSimpleSpaceCreate(ss.s.space), 0.02, 3, 3)
+                                   : dCreateBoxtoiBox(ss.s.space, 0.02, 3, 3);
+            dGeomSetPosition(ss.trigger[t], 0.3 + 1.9 * (t + 0.5) / ss.ntrig, 0, 0);
+        }
+        double side[3] = {0.1, 0.1, 0.1};
+        dBodyID b = add_body(&ss.s, 1, side, NULL);
+        dBodySetLinearVel(b, 150, 0, 0);
+        int speculative = 0, substeps = 0;
+        for (int step = 0; step < 5; step++) {
+            dBoxtoiStepStats st;
+            dWorldStepToContact(ss.s.world, ss.s.space, H, sensor_cb, &ss,
+                                ss.s.contacts, NULL, &st);
+            speculative += st.speculative;
+            if (step == 0)
+                substeps = st.substeps;
+        }
+        double x = dBodyGetPosition(b)[0];
+        ok(fabs(x - 2.445) < 1e-3 && !speculative && ss.seen == (1u << ss.ntrig) - 1 &&
+               substeps <= ss.ntrig + 3,
+           "twelve thin triggers (%s), collided without joints: the box stops at the "
+           "wall (x %.6f, 2.445 expected), no speculative contacts (%d), every trigger "
+           "seen (%#x), %d sub-steps in the first step (at most 15)",
+           nested ? "dBoxes in sub-spaces" : "boxtoi boxes", x, speculative, ss.seen,
+           substeps);
         dSpaceSetCleanup(ss.s.space, 1);
         sim_free(&ss.s);
     }
@@ -1320,6 +1382,7 @@ int main(void)
     test_flat_boxes();
     test_forces_every_space();
     test_sensors();
+    test_many_sensors();
     test_ball_chains();
     test_breaking_joint();
     test_subspace_twice();
