@@ -871,6 +871,22 @@ static void case_parallel_exit(void)
            "(passing through), or after t1 (pushing in), in both orders");
 }
 
+/* Both answers of case c, r and w (A and B swapped), in a diagnostic. */
+static void diag_mirror(int c, const char *what, const boxtoi_result *r,
+                        const boxtoi_result *w)
+{
+    char fa[16], fb[16], ga[16], gb[16];
+    tu_feature_name(&r->feature_a, fa);
+    tu_feature_name(&r->feature_b, fb);
+    tu_feature_name(&w->feature_a, ga);
+    tu_feature_name(&w->feature_b, gb);
+    diag("case %d%s: %s toi %.17g %s %s / %s normal (%.17g %.17g %.17g); swapped %s "
+         "toi %.17g %s %s / %s normal (%.17g %.17g %.17g)", c, what,
+         boxtoi_state_name(r->state), r->toi, boxtoi_kind_name(r->kind), fa, fb,
+         r->normal[0], r->normal[1], r->normal[2], boxtoi_state_name(w->state), w->toi,
+         boxtoi_kind_name(w->kind), ga, gb, w->normal[0], w->normal[1], w->normal[2]);
+}
+
 /* Does w, the answer with A and B swapped, mirror r? */
 static int swap_mirrors(const boxtoi_result *r, const boxtoi_result *w)
 {
@@ -992,17 +1008,8 @@ static void flat_shared_orientation(unsigned mode, unsigned long long seed)
                      boxtoi_state_name(res[swap].state), res[swap].toi,
                      res[swap].point[0], res[swap].point[1], res[swap].point[2], err);
         }
-        if (!swap_mirrors(&res[0], &res[1]) && bad_swap++ < 4) {
-            char fa[16], fb[16], ga[16], gb[16];
-            tu_feature_name(&res[0].feature_a, fa);
-            tu_feature_name(&res[0].feature_b, fb);
-            tu_feature_name(&res[1].feature_a, ga);
-            tu_feature_name(&res[1].feature_b, gb);
-            diag("case %d: %s / %s normal (%.17g %.17g %.17g); swapped %s / %s "
-                 "normal (%.17g %.17g %.17g)", c, fa, fb, res[0].normal[0],
-                 res[0].normal[1], res[0].normal[2], ga, gb, res[1].normal[0],
-                 res[1].normal[1], res[1].normal[2]);
-        }
+        if (!swap_mirrors(&res[0], &res[1]) && bad_swap++ < 4)
+            diag_mirror(c, "", &res[0], &res[1]);
     }
     if (mode & SHARED_TINY_FAR) {
         is_int(bad, 0, "faces, edges and corners meeting in a shared turned frame, boxes "
@@ -1102,16 +1109,9 @@ static void case_tilting_turned_face(void)
             apart <= tol && swap_mirrors(&res[0], &res[1]))
             continue;
         if (bad++ < 4) {
-            char fa[16], fb[16], ga[16], gb[16];
-            tu_feature_name(&res[0].feature_a, fa);
-            tu_feature_name(&res[0].feature_b, fb);
-            tu_feature_name(&res[1].feature_a, ga);
-            tu_feature_name(&res[1].feature_b, gb);
-            diag("case %d: %s toi %.17g %s %s / %s, swapped %s %s / %s; point outside a "
-                 "box by %.3g, the two points %.3g apart", id,
-                 boxtoi_state_name(res[0].state), res[0].toi,
-                 boxtoi_kind_name(res[0].kind), fa, fb, boxtoi_kind_name(res[1].kind), ga,
-                 gb, worst, apart);
+            diag_mirror(id, "", &res[0], &res[1]);
+            diag("case %d: point outside a box by %.3g, the two points %.3g apart", id,
+                 worst, apart);
         }
     }
     is_int(bad, 0, "a turned face tilting down flat on another: the point lies in both "
@@ -1160,18 +1160,8 @@ static void case_undecided_normal_at_t0(void)
         boxtoi_result r0 = boxtoi_solve(&x), r1 = boxtoi_solve(&y);
         if (r0.state == BOXTOI_OVERLAP && r0.toi == 0.0 && swap_mirrors(&r0, &r1))
             continue;
-        if (bad++ < 4) {
-            char fa[16], fb[16], ga[16], gb[16];
-            tu_feature_name(&r0.feature_a, fa);
-            tu_feature_name(&r0.feature_b, fb);
-            tu_feature_name(&r1.feature_a, ga);
-            tu_feature_name(&r1.feature_b, gb);
-            diag("case %d (%s): %s %s / %s normal (%.17g %.17g %.17g); swapped %s %s / "
-                 "%s normal (%.17g %.17g %.17g)", c, points ? "points" : "plates",
-                 boxtoi_state_name(r0.state), fa, fb, r0.normal[0], r0.normal[1],
-                 r0.normal[2], boxtoi_state_name(r1.state), ga, gb, r1.normal[0],
-                 r1.normal[1], r1.normal[2]);
-        }
+        if (bad++ < 4)
+            diag_mirror(c, points ? " (points)" : " (plates)", &r0, &r1);
     }
     is_int(bad, 0, "plates in one plane, or points at one place, at t0: touching, and "
            "swapping A and B swaps the features and negates the normal (%d cases)", n);

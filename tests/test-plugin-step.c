@@ -599,6 +599,22 @@ static void sensor_cb(void *data, dGeomID o1, dGeomID o2)
     }
 }
 
+/* Five steps; the box's x after them, the speculative sub-steps, and the
+   first step's sub-steps. */
+static double run_sensor_sim(sensor_sim *ss, dBodyID b, int *speculative, int *substeps)
+{
+    *speculative = *substeps = 0;
+    for (int step = 0; step < 5; step++) {
+        dBoxtoiStepStats st;
+        dWorldStepToContact(ss->s.world, ss->s.space, H, sensor_cb, ss, ss->s.contacts,
+                            NULL, &st);
+        *speculative += st.speculative;
+        if (step == 0)
+            *substeps = st.substeps;
+    }
+    return dBodyGetPosition(b)[0];
+}
+
 static void test_sensors(void)
 {
     for (int k = 0; k < 6; k++) {
@@ -627,16 +643,8 @@ static void test_sensors(void)
         dBodySetLinearVel(b, 150, 0, 0);
         if (ground)
             dCreatePlane(ss.s.space, 0, 0, 1, -0.05);
-        int speculative = 0, substeps = 0;
-        for (int step = 0; step < 5; step++) {
-            dBoxtoiStepStats st;
-            dWorldStepToContact(ss.s.world, ss.s.space, H, sensor_cb, &ss,
-                                ss.s.contacts, NULL, &st);
-            speculative += st.speculative;
-            if (step == 0)
-                substeps = st.substeps;
-        }
-        double x = dBodyGetPosition(b)[0];
+        int speculative, substeps;
+        double x = run_sensor_sim(&ss, b, &speculative, &substeps);
         ok(fabs(x - 2.445) < 1e-3 && !speculative && (!ss.collide || ss.overlaps > 0),
            "%s trigger, %s%s: the box stops at the wall (x %.6f, 2.445 expected), "
            "%d sub-steps in the first step, no speculative contacts (%d), "
@@ -682,16 +690,8 @@ static void test_many_sensors(void)
         double side[3] = {0.1, 0.1, 0.1};
         dBodyID b = add_body(&ss.s, 1, side, NULL);
         dBodySetLinearVel(b, 150, 0, 0);
-        int speculative = 0, substeps = 0;
-        for (int step = 0; step < 5; step++) {
-            dBoxtoiStepStats st;
-            dWorldStepToContact(ss.s.world, ss.s.space, H, sensor_cb, &ss,
-                                ss.s.contacts, NULL, &st);
-            speculative += st.speculative;
-            if (step == 0)
-                substeps = st.substeps;
-        }
-        double x = dBodyGetPosition(b)[0];
+        int speculative, substeps;
+        double x = run_sensor_sim(&ss, b, &speculative, &substeps);
         ok(fabs(x - 2.445) < 1e-3 && !speculative && ss.seen == (1u << ss.ntrig) - 1 &&
                substeps <= ss.ntrig + 3,
            "twelve thin triggers (%s), collided without joints: the box stops at the "
