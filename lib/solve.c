@@ -1154,6 +1154,15 @@ static void pose_pair_of(const sat *st, pose_pair *pp)
     }
 }
 
+/* The sign of the first of v's z, y, x components beyond tol (0: none). */
+static double first_sign(const double *v, double tol)
+{
+    for (int r = 2; r >= 0; r--)
+        if (fabs(v[r]) > tol)
+            return v[r] > 0.0 ? 1.0 : -1.0;
+    return 0.0;
+}
+
 /*
  * Does the line of unit vector n come before that of m?  A line is read
  * with the sign that makes the first of its z, y, x components not about 0
@@ -1164,13 +1173,7 @@ static void pose_pair_of(const sat *st, pose_pair *pp)
 static int line_first(const double *n, const double *m)
 {
     const double eps = 1e-9;
-    double sn = 0.0, sm = 0.0;
-    for (int r = 2; r >= 0 && sn == 0.0; r--)
-        if (fabs(n[r]) > eps)
-            sn = n[r] > 0.0 ? 1.0 : -1.0;
-    for (int r = 2; r >= 0 && sm == 0.0; r--)
-        if (fabs(m[r]) > eps)
-            sm = m[r] > 0.0 ? 1.0 : -1.0;
+    double sn = first_sign(n, eps), sm = first_sign(m, eps);
     for (int r = 2; r >= 0; r--)
         if (fabs(sn * n[r] - sm * m[r]) > eps)
             return sn * n[r] > sm * m[r];
@@ -1186,14 +1189,7 @@ static int line_first(const double *n, const double *m)
  */
 static void orient_by_offset(double *n, const double *dc, double tol)
 {
-    double sl = 0.0, so = 0.0;
-    for (int r = 2; r >= 0 && sl == 0.0; r--)
-        if (fabs(n[r]) > 1e-9)
-            sl = n[r] > 0.0 ? 1.0 : -1.0;
-    for (int r = 2; r >= 0 && so == 0.0; r--)
-        if (fabs(dc[r]) > tol)
-            so = dc[r] > 0.0 ? 1.0 : -1.0;
-    if (sl * so < 0.0)
+    if (first_sign(n, 1e-9) * first_sign(dc, tol) < 0.0)
         for (int r = 0; r < 3; r++)
             n[r] = -n[r];
 }
@@ -1439,7 +1435,7 @@ static void closest_to_rect(const double (*poly)[2], int n, const double h[2],
  * its proper corners (clipping repeats corners, and leaves points on sides,
  * where sides meet the rectangle's; either would pull the mean), which lies
  * inside it; for a polygon of no area within rounding (a segment, a point,
- * a sliver: narrower than 4 eps, eps the coordinates' own rounding, or
+ * a sliver: narrower than 2 eps, eps the coordinates' own rounding, or
  * than 1e-9 of its extent), the centre of its corners' bounding box, so
  * that a point that rounding leaves on a segment does not move it.  Corners
  * within max(eps, 1e-9 of the extent) of the one before, or of the line
@@ -1988,19 +1984,23 @@ static void describe_contact(const solver *S, const sat *st, double tau, int arr
      * support is the contact; it leaves the tie, or a tilt that brings the
      * faces together would name edges that need not meet.
      */
-    if ((level & (level - 1)) != 0)
+    if ((level & (level - 1)) != 0 && (level & 0x3fu) != 0) {
+        double NF[6][3];
+        for (int f = 0; f < 6; f++)
+            if (level & (1u << f))
+                axis_separation(S, st, &pp, f, NF[f]);
         for (int axis = 6; axis < NAXES; axis++) {
             if (!(level & (1u << axis)))
                 continue;
-            double NE[3], NF[3];
+            double NE[3];
             axis_separation(S, st, &pp, axis, NE);
             for (int f = 0; f < 6; f++)
-                if ((level & (1u << f)) && (axis_separation(S, st, &pp, f, NF),
-                                            fabs(bx_dot3(NE, NF)) >= 1.0 - 1e-12)) {
+                if ((level & (1u << f)) && fabs(bx_dot3(NE, NF[f])) >= 1.0 - 1e-12) {
                     level &= ~(1u << axis);
                     break;
                 }
         }
+    }
     int tied = (level & (level - 1)) != 0;
     axis_separation(S, st, &pp, best, N);
     int undecided = !(fabs(bx_dot3(N, pp.dc)) > S->face_bias);

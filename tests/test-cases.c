@@ -871,6 +871,18 @@ static void case_parallel_exit(void)
            "(passing through), or after t1 (pushing in), in both orders");
 }
 
+/* A random constant frame, [R 0; 0 w] with R w the unnormalised rotation of
+   a random unit quaternion; r (when not NULL) gets R w. */
+static void random_frame(unsigned long long *rng, boxtoi_motion *m, double r[3][3])
+{
+    double q[1][4], zero[1][3] = {{0, 0, 0}};
+    tu_rand_unit_quaternion(rng, q[0]);
+    tu_rigid_motion(m, (const double(*)[4])q, 0, zero, 0, 0.0);
+    for (int i = 0; r && i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            r[i][j] = m->c[0][i][j];
+}
+
 /* Both answers of case c, r and w (A and B swapped), in a diagnostic. */
 static void diag_mirror(int c, const char *what, const boxtoi_result *r,
                         const boxtoi_result *w)
@@ -937,13 +949,9 @@ static void flat_shared_orientation(unsigned mode, unsigned long long seed)
     /* the promise for the point, with the rounding of coordinates up to 1000 */
     double tol_point = 1e-9 * sc * 4 + 16 * DBL_EPSILON * far;
     for (int c = 0; c < n; c++) {
-        double q[1][4], zero[1][3] = {{0, 0, 0}}, r[3][3], hA[3], hB[3], o[3];
-        tu_rand_unit_quaternion(&rng, q[0]);
+        double r[3][3], hA[3], hB[3], o[3];
         boxtoi_motion mb;
-        tu_rigid_motion(&mb, (const double(*)[4])q, 0, zero, 0, 0.0);
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++)
-                r[i][j] = mb.c[0][i][j];
+        random_frame(&rng, &mb, r);
         double w = mb.c[0][3][3], p0[3];
         for (int i = 0; i < 3; i++) {
             p0[i] = (int)tu_rand(&rng, -8 * far, 8 * far + 1) / 8.0;
@@ -1065,10 +1073,9 @@ static void case_tilting_turned_face(void)
     unsigned long long rng = 0x7117ed5ull;
     int bad = 0, n = 300;
     for (int id = 0; id < n; id++) {
-        double qf[1][4], zero[1][3] = {{0, 0, 0}}, hA[3], hB[3];
-        tu_rand_unit_quaternion(&rng, qf[0]);
+        double hA[3], hB[3];
         boxtoi_motion frame, inner, mb;
-        tu_rigid_motion(&frame, (const double(*)[4])qf, 0, zero, 0, 0.0);
+        random_frame(&rng, &frame, NULL);
         for (int j = 0; j < 3; j++) {
             hA[j] = (2 + (int)tu_rand(&rng, 0, 10)) / 8.0;
             hB[j] = (1 + (int)tu_rand(&rng, 0, 8)) / 8.0;
@@ -1131,14 +1138,10 @@ static void case_undecided_normal_at_t0(void)
     unsigned long long rng = 0x91a7e5ull;
     int bad = 0, n = 400;
     for (int c = 0; c < n; c++) {
-        double q[1][4], zero[1][3] = {{0, 0, 0}}, r[3][3], hA[3] = {0, 0, 0},
-                        hB[3] = {0, 0, 0}, c0[3] = {0, 0, 0}, v[3] = {0, 0, 0};
-        tu_rand_unit_quaternion(&rng, q[0]);
+        double r[3][3], hA[3] = {0, 0, 0}, hB[3] = {0, 0, 0}, c0[3] = {0, 0, 0},
+                        v[3] = {0, 0, 0};
         boxtoi_motion mb, ma;
-        tu_rigid_motion(&mb, (const double(*)[4])q, 0, zero, 0, 0.0);
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++)
-                r[i][j] = mb.c[0][i][j];
+        random_frame(&rng, &mb, r);
         int points = c % 4 == 3;
         for (int j = 0; j < 3; j++) {
             if (points) {
@@ -1183,10 +1186,9 @@ static void case_turned_corner_on_edge(void)
     unsigned long long rng = 0x7c0e4e5ull;
     int bad = 0, n = 300;
     for (int id = 0; id < n; id++) {
-        double q[1][4], zero[1][3] = {{0, 0, 0}}, hA[3], hB[3];
-        tu_rand_unit_quaternion(&rng, q[0]);
+        double hA[3], hB[3];
         boxtoi_motion frame;
-        tu_rigid_motion(&frame, (const double(*)[4])q, 0, zero, 0, 0.0);
+        random_frame(&rng, &frame, NULL);
         for (int j = 0; j < 3; j++) {
             hA[j] = (1 + (int)tu_rand(&rng, 0, 12)) / 8.0;
             hB[j] = (1 + (int)tu_rand(&rng, 0, 12)) / 8.0;
