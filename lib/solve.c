@@ -1390,10 +1390,11 @@ static int clip_rect(const double (*poly)[2], int n, const double h[2], double (
  * The two regions, a polygon (n corners in order; 2: a segment, 1: a
  * point) and the rectangle |x| <= h[0], |y| <= h[1], are apart or meet
  * only within rounding: the midpoint of their closest points, distances
- * measured with the coordinates scaled by len (the lengths of the units).
+ * measured with the coordinates scaled by len (the lengths of the units);
+ * returns their distance.
  */
-static void closest_to_rect(const double (*poly)[2], int n, const double h[2],
-                            const double len[2], double *mid)
+static double closest_to_rect(const double (*poly)[2], int n, const double h[2],
+                              const double len[2], double *mid)
 {
     double best = INFINITY;
     mid[0] = clampd(poly[0][0], h[0]);
@@ -1428,6 +1429,7 @@ static void closest_to_rect(const double (*poly)[2], int n, const double h[2],
             }
         }
     }
+    return sqrt(best);
 }
 
 /*
@@ -1564,13 +1566,14 @@ static int section_point(const bx_pose *pf, const double *hf, int i,
  * Contact point for face i of box F (pose pf, half extents hf) touched by
  * box O (pose po, half extents ho) from direction dir (the outward normal of
  * F's face): the part of O's support feature in that direction (a vertex, or
- * an edge or face parallel to F's face) that lies over the face, averaged.
- * oside (O's feature) gets, along the parallel directions, the side of the
- * vertex nearest the point.
+ * an edge or face parallel to F's face, within flat: a length along dir)
+ * that lies over the face, averaged.  oside (O's feature) gets, along the
+ * parallel directions, the side of the vertex nearest the point.  Returns
+ * how far the feature is from lying over the face (0 when it does).
  */
-static void face_contact_point(const bx_pose *pf, const double *hf, int i,
+static double face_contact_point(const bx_pose *pf, const double *hf, int i,
                                const bx_pose *po, const double *ho,
-                               const double *dir, double tol,
+                               const double *dir, double tol, double flat,
                                double tol_level, double *point,
                                signed char *oside)
 {
@@ -1579,7 +1582,7 @@ static void face_contact_point(const bx_pose *pf, const double *hf, int i,
     memcpy(corner, po->c, sizeof corner);
     for (int k = 0; k < 3; k++) {
         double gk = bx_dot3(dir, po->g[k]);
-        if (fabs(gk) <= tol && ho[k] > 0.0 && nfree < 2) {
+        if (fabs(gk) <= flat && ho[k] > 0.0 && nfree < 2) {
             memcpy(free_g[nfree++], po->g[k], sizeof free_g[0]);
             isfree[k] = 1;
             continue;
@@ -1588,7 +1591,7 @@ static void face_contact_point(const bx_pose *pf, const double *hf, int i,
         for (int r = 0; r < 3; r++)
             corner[r] += sd * po->g[k][r];
     }
-    double pts[4][3], poly[16][2], loc[3];
+    double pts[4][3], poly[16][2], height[4], loc[3];
     int np = 0;
     static const int sq[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
     int nv = nfree == 0 ? 1 : nfree == 1 ? 2 : 4;
@@ -1607,10 +1610,11 @@ static void face_contact_point(const bx_pose *pf, const double *hf, int i,
     for (int k = 0; k < np; k++) {
         if (!to_local(pf, pts[k], loc)) {
             memcpy(point, corner, sizeof corner);
-            return;
+            return 0.0;
         }
         poly[k][0] = loc[a1];
         poly[k][1] = loc[a2];
+        height[k] = loc[i];
         level += loc[i];
     }
     level /= np;
@@ -1624,10 +1628,12 @@ static void face_contact_point(const bx_pose *pf, const double *hf, int i,
     }
     /*
      * Overlapping: take the section of O half way between its deepest point
-     * and F's face (inside F's extent), which lies in both boxes.
+     * and F's face (inside F's extent), which lies in both boxes.  (O's
+     * feature above the face, tilted within flat of it, is no overlap.)
      */
-    double face = hf[i] * (bx_dot3(dir, pf->axis[i]) >= 0.0 ? 1.0 : -1.0);
-    if (fabs(level - face) > tol_level &&
+    double out = bx_dot3(dir, pf->axis[i]) >= 0.0 ? 1.0 : -1.0, face = hf[i] * out;
+    double apart = 0.0;
+    if (out * (face - level) > tol_level &&
         section_point(pf, hf, i, clampd(0.5 * (level + face), hf[i]), po, ho, eps,
                       point))
         goto name_vertex;
@@ -1658,7 +1664,7 @@ static void face_contact_point(const bx_pose *pf, const double *hf, int i,
         mid[0] = poly[0][0] + tm * (poly[1][0] - poly[0][0]);
         mid[1] = poly[0][1] + tm * (poly[1][1] - poly[0][1]);
         if (!(t0 <= t1))
-            closest_to_rect((const double (*)[2])poly, np, h2, len, mid);
+            apart = closest_to_rect((const double (*)[2])poly, np, h2, len, mid);
     } else if (np == 4) {
         double clipped[16][2];
         int nc = clip_rect((const double (*)[2])poly, np, h2, clipped);
@@ -1667,18 +1673,42 @@ static void face_contact_point(const bx_pose *pf, const double *hf, int i,
             if (nc > 0)
                 polygon_centre((const double (*)[2])clipped, nc, eps, mid);
             else
-                closest_to_rect((const double (*)[2])poly, np, h2, len, mid);
+                apart = closest_to_rect((const double (*)[2])poly, np, h2, len, mid);
         }
     } else {
         mid[0] = poly[0][0];
         mid[1] = poly[0][1];
+        apart = hypot((mid[0] - clampd(mid[0], h2[0])) * len[0],
+                      (mid[1] - clampd(mid[1], h2[1])) * len[1]);
     }
     u = mid[0];
     v2 = mid[1];
     double coord[3];
-    coord[i] = level;
     coord[a1] = clampd(u, h2[0]);
     coord[a2] = clampd(v2, h2[1]);
+    /*
+     * O's feature, tilted within flat, rises from the face: the point is
+     * half way between the face and the feature above it.
+     */
+    coord[i] = level;
+    if (np > 1 && flat > tol) {
+        double du = coord[a1] - poly[0][0], dv = coord[a2] - poly[0][1], over = height[0];
+        int e2 = np == 2 ? 1 : 3;
+        double x1 = poly[1][0] - poly[0][0], y1 = poly[1][1] - poly[0][1];
+        double x2 = poly[e2][0] - poly[0][0], y2 = poly[e2][1] - poly[0][1];
+        if (np == 2) {
+            double ll = x1 * x1 + y1 * y1;
+            if (ll > 0.0)
+                over += fmax(0.0, fmin(1.0, (du * x1 + dv * y1) / ll)) * (height[1] - height[0]);
+        } else {
+            double det = x1 * y2 - y1 * x2;
+            if (det != 0.0)
+                over += ((du * y2 - dv * x2) / det) * (height[1] - height[0]) +
+                        ((x1 * dv - y1 * du) / det) * (height[3] - height[0]);
+        }
+        if (fabs(over - face) <= 2.0 * tol_level)
+            coord[i] = 0.5 * (face + over);
+    }
     for (int r = 0; r < 3; r++)
         point[r] = pf->c[r] + coord[0] * pf->axis[0][r] +
                    coord[1] * pf->axis[1][r] + coord[2] * pf->axis[2][r];
@@ -1696,17 +1726,19 @@ name_vertex:;
                 double half_way = 1e-9 * ho[k] + (lk > 0.0 ? 4.0 * tol / lk : 0.0);
                 oside[k] = ol[k] >= -half_way ? 1 : -1;
             }
+    return apart;
 }
 
 /*
- * Closest points of two segments p + a u, q + b v (a, b in [-1, 1]); midpoint.
+ * Closest points of two segments p + a u, q + b v (a, b in [-1, 1]): their
+ * midpoint, and (the return value) their distance, 0 for parallel segments.
  * Edges longer than 2^64 or shorter than 2^-64 (in a coordinate) are first
  * scaled, with p - q, by a power of two that brings them near 1 (exact), so
  * that den, of the fourth power of the lengths, neither underflows for tiny
  * boxes nor overflows for huge ones.
  */
-static void edge_contact_point(const double *p, const double *u, const double *q,
-                               const double *v, double *point)
+static double edge_contact_point(const double *p, const double *u, const double *q,
+                                 const double *v, double *point)
 {
     double len = 0.0, f = 1.0, su[3], sv[3], w0[3];
     for (int r = 0; r < 3; r++) {
@@ -1725,16 +1757,21 @@ static void edge_contact_point(const double *p, const double *u, const double *q
     }
     double a = bx_dot3(su, su), b = bx_dot3(su, sv), c = bx_dot3(sv, sv);
     double d = bx_dot3(su, w0), e = bx_dot3(sv, w0);
-    double den = a * c - b * b, sa = 0.0, sb = 0.0;
+    double den = a * c - b * b, sa = 0.0, sb = 0.0, apart = -1.0, gap[3];
     if (den > 1e-300 && a > 0.0 && c > 0.0) {
         sa = (b * e - c * d) / den;
         sa = fmax(-1.0, fmin(1.0, sa));
         sb = (b * sa + e) / c;
         sb = fmax(-1.0, fmin(1.0, sb));
         sa = fmax(-1.0, fmin(1.0, (b * sb - d) / a));
+    } else {
+        apart = 0.0;
     }
-    for (int r = 0; r < 3; r++)
+    for (int r = 0; r < 3; r++) {
         point[r] = 0.5 * (p[r] + sa * u[r] + q[r] + sb * v[r]);
+        gap[r] = w0[r] + sa * su[r] - sb * sv[r];
+    }
+    return apart < 0.0 ? sqrt(bx_dot3(gap, gap)) / f : apart;
 }
 
 /* Is a point (given in box P's axis coordinates) inside P, within tol? */
@@ -1826,10 +1863,11 @@ static double local_tol(const bx_pose *p, int i, double len)
 
 /*
  * Kind, features and point of a contact on face axis `axis` (0..2 of A,
- * 3..5 of B) along the unit normal N (from A to B).
+ * 3..5 of B) along the unit normal N (from A to B); the other box's edges
+ * within flat (a length along N) of parallel to the face lie on it.
  */
-static void face_contact(const solver *S, const sat *st, int axis, const double *N,
-                         boxtoi_result *res)
+static double face_contact(const solver *S, const sat *st, int axis, const double *N,
+                           double flat, boxtoi_result *res)
 {
     const bx_pose *pa = &st->pa, *pb = &st->pb;
     for (int k = 0; k < 3; k++) {
@@ -1850,8 +1888,48 @@ static void face_contact(const solver *S, const sat *st, int axis, const double 
     for (int k = 0; k < 3; k++)
         if (k != i)
             ff->side[k] = 0;
-    face_contact_point(pf, hf, i, po, ho, dir, S->tol, local_tol(pf, i, S->tol),
-                       res->point, fo->side);
+    /*
+     * O's feature beyond the face's sides (a corner, where O is tilted
+     * within the face preference, which named the face): O's edges as near
+     * parallel to the face lie on it too.
+     */
+    signed char oside[3];
+    memcpy(oside, fo->side, sizeof oside);
+    double apart = face_contact_point(pf, hf, i, po, ho, dir, S->tol, flat,
+                                      local_tol(pf, i, fmax(S->tol, flat)), res->point,
+                                      fo->side);
+    if (apart > 4.0 * S->tol && flat < S->face_bias) {
+        memcpy(fo->side, oside, sizeof oside);
+        apart = face_contact_point(pf, hf, i, po, ho, dir, S->tol, S->face_bias,
+                                   local_tol(pf, i, S->face_bias), res->point, fo->side);
+    }
+    return apart;
+}
+
+/*
+ * Kind, features and point of a contact on edge axis `axis` along N.
+ * Returns the distance between the edges' closest points (0 for parallel
+ * edges).
+ */
+static double edge_contact(const sat *st, int axis, const double *N, boxtoi_result *res)
+{
+    const bx_pose *pa = &st->pa, *pb = &st->pb;
+    int i = (axis - 6) / 3, j = (axis - 6) % 3;
+    double p[3], q[3];
+    res->kind = BOXTOI_EDGE_EDGE;
+    for (int k = 0; k < 3; k++) {
+        res->feature_a.side[k] = k == i ? 0 : side_toward(N, pa->axis[k]);
+        res->feature_b.side[k] = k == j ? 0 : side_away(N, pb->axis[k]);
+    }
+    for (int r = 0; r < 3; r++) {
+        p[r] = pa->c[r];
+        q[r] = pb->c[r];
+        for (int k = 0; k < 3; k++) {
+            p[r] += res->feature_a.side[k] * pa->g[k][r];
+            q[r] += res->feature_b.side[k] * pb->g[k][r];
+        }
+    }
+    return edge_contact_point(p, pa->g[i], q, pb->g[j], res->point);
 }
 
 /*
@@ -1882,8 +1960,11 @@ static int vertex_over_face(const bx_pose *pf, const double *hf, int i,
  * other box within the face preference of it, along the same line)
  * read either way: A's face under a vertex of B, or a vertex of A on B's
  * face.  The choice depends on the geometry only, so that swapping A and B
- * swaps the answer: the face over which the other box's named vertex lies
- * (a small box on a large one: the large box's face); when both or neither
+ * swaps the answer: the face that the other box's support feature meets
+ * (faces tilted within the preference can meet a single edge beyond the
+ * other face's side); when both or neither do, the face over which the
+ * other box's named vertex lies (a small box on a large one: the large
+ * box's face); when both or neither
  * do, the face whose outward normal points up, the first of z, y, x along
  * which the normal is not about 0 deciding.  Returns -1 when there is no
  * such tie; else the face axis named, with its contact in res (kind,
@@ -1905,14 +1986,16 @@ static int flat_face_contact(const solver *S, const sat *st, const pose_pair *pp
     int ia = best < 3 ? best : other, ib = best < 3 ? other : best;
     const double *NA = best < 3 ? N : NO, *NB = best < 3 ? NO : N;
     boxtoi_result cb;
-    face_contact(S, st, ia, NA, res);
-    face_contact(S, st, ib, NB, &cb);
+    int meets_a = face_contact(S, st, ia, NA, S->face_bias, res) <= 4.0 * S->tol;
+    int meets_b = face_contact(S, st, ib, NB, S->face_bias, &cb) <= 4.0 * S->tol;
     int over_a = vertex_over_face(&st->pa, S->A->half, ia, &st->pb, res->feature_b.side,
                                   S->face_bias);
     int over_b = vertex_over_face(&st->pb, S->B->half, ib - 3, &st->pa,
                                   cb.feature_a.side, S->face_bias);
     int use_b = over_b;
-    if (over_a == over_b) {
+    if (meets_a != meets_b) {
+        use_b = meets_b;
+    } else if (over_a == over_b) {
         /* A's face looks along NA, B's along -NB. */
         use_b = 0;
         for (int r = 2; r >= 0; r--)
@@ -1958,26 +2041,51 @@ static double axis_score(const solver *S, const sat *st, int axis)
 static void describe_contact(const solver *S, const sat *st, double tau, int arrived,
                              boxtoi_result *res)
 {
-    int best = -1;
-    double best_score = -INFINITY;
-    for (int axis = 0; axis < NAXES; axis++) {
-        if (!st->valid[axis])
-            continue;
-        double score = axis_score(S, st, axis);
-        if (score > best_score) {
-            best_score = score;
-            best = axis;
-        }
-    }
-    if (best < 0)
-        best = 0;
-    uint32_t level = 0; /* the axes within the face bias of the best */
-    for (int axis = 0; axis < NAXES; axis++)
-        if (st->valid[axis] && axis_score(S, st, axis) >= best_score - S->face_bias)
-            level |= 1u << axis;
     double N[3] = {0.0, 0.0, 0.0};
     pose_pair pp;
     pose_pair_of(st, &pp);
+    /*
+     * A face preferred to an edge axis that separates as much (within the
+     * touching tolerance), where the other box's feature lies beyond the
+     * face's sides (boxes tilted within the preference, meeting at an edge
+     * of the face), does not touch: the edges do.  Such faces are barred.
+     */
+    uint32_t barred = 0;
+    int best;
+    double best_score;
+    for (;;) {
+        best = -1;
+        best_score = -INFINITY;
+        for (int axis = 0; axis < NAXES; axis++) {
+            if (!st->valid[axis] || (barred & (1u << axis)))
+                continue;
+            double score = axis_score(S, st, axis);
+            if (score > best_score) {
+                best_score = score;
+                best = axis;
+            }
+        }
+        if (best < 0)
+            best = 0;
+        if (best >= 6)
+            break;
+        int edge_more = 0;
+        for (int axis = 6; axis < NAXES; axis++)
+            if (st->valid[axis] && st->d[axis] >= st->d[best] - S->tol)
+                edge_more = 1;
+        if (!edge_more)
+            break;
+        boxtoi_result probe = *res;
+        axis_separation(S, st, &pp, best, N);
+        if (!(face_contact(S, st, best, N, S->tol, &probe) > 4.0 * S->tol))
+            break;
+        barred |= 1u << best;
+    }
+    uint32_t level = 0; /* the axes within the face bias of the best */
+    for (int axis = 0; axis < NAXES; axis++)
+        if (st->valid[axis] && !(barred & (1u << axis)) &&
+            axis_score(S, st, axis) >= best_score - S->face_bias)
+            level |= 1u << axis;
     /*
      * An edge pair level with a face along the same line (edges lying in
      * parallel faces that meet flat) says no more than the face, whose
@@ -2000,6 +2108,39 @@ static void describe_contact(const solver *S, const sat *st, double tau, int arr
                     break;
                 }
         }
+    }
+    /*
+     * Tied edge pairs whose edges do not meet (lines that nearly coincide,
+     * level with each other by that alone) leave the tie, when an axis of
+     * it that does meet separates as much.
+     */
+    if ((level & (level - 1)) != 0 && (level & ~0x3fu) != 0) {
+        uint32_t apart = 0;
+        double meets = -INFINITY;
+        for (int axis = 0; axis < NAXES; axis++) {
+            if (!(level & (1u << axis)))
+                continue;
+            if (axis >= 6) {
+                boxtoi_result probe = *res;
+                double NE[3];
+                axis_separation(S, st, &pp, axis, NE);
+                if (edge_contact(st, axis, NE, &probe) > 4.0 * S->tol) {
+                    apart |= 1u << axis;
+                    continue;
+                }
+            }
+            meets = fmax(meets, st->d[axis]);
+        }
+        for (int axis = 6; axis < NAXES; axis++)
+            if ((apart & (1u << axis)) && st->d[axis] <= meets + S->tol)
+                level &= ~(1u << axis);
+        if (!(level & (1u << best)))
+            for (int axis = 0, first = 1; axis < NAXES; axis++)
+                if ((level & (1u << axis)) &&
+                    (first || axis_score(S, st, axis) > axis_score(S, st, best))) {
+                    best = axis;
+                    first = 0;
+                }
     }
     int tied = (level & (level - 1)) != 0;
     axis_separation(S, st, &pp, best, N);
@@ -2041,31 +2182,20 @@ static void describe_contact(const solver *S, const sat *st, double tau, int arr
         if (flat >= 0)
             best = flat;
         else
-            face_contact(S, st, best, N, res);
+            face_contact(S, st, best, N, S->tol, res);
     } else {
-        int i = (best - 6) / 3, j = (best - 6) % 3;
-        double p[3], q[3];
-        res->kind = BOXTOI_EDGE_EDGE;
-        for (int k = 0; k < 3; k++) {
-            res->feature_a.side[k] = k == i ? 0 : side_toward(N, pa->axis[k]);
-            res->feature_b.side[k] = k == j ? 0 : side_away(N, pb->axis[k]);
-        }
-        for (int r = 0; r < 3; r++) {
-            p[r] = pa->c[r];
-            q[r] = pb->c[r];
-            for (int k = 0; k < 3; k++) {
-                p[r] += res->feature_a.side[k] * pa->g[k][r];
-                q[r] += res->feature_b.side[k] * pb->g[k][r];
-            }
-        }
-        edge_contact_point(p, pa->g[i], q, pb->g[j], res->point);
+        edge_contact(st, best, N, res);
     }
     memcpy(res->normal, N, sizeof res->normal);
     res->depth = -st->d[best];
-    /* Overlapping boxes: a point inside both. */
+    /*
+     * Overlapping boxes: a point inside both.  Not for depths within the
+     * face preference, where the contact's own point is within that of
+     * both, and a sliver's vertices, some in by rounding, would move it.
+     */
     const bx_pose *poses[2] = {pa, pb};
     const double *halves[2] = {S->A->half, S->B->half};
-    if (res->depth > S->tol)
+    if (res->depth > S->face_bias)
         overlap_point(poses, halves, S->tol, res->point);
 }
 

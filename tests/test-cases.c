@@ -1126,6 +1126,100 @@ static void case_tilting_turned_face(void)
 }
 
 /*
+ * A face tilted by a tiny constant angle (1e-12 to 1e-5 rad) coming down
+ * on another: in a random frame, A at rest, centred on the origin; B below
+ * it, turned about z by the rational rotation of (c, 0, 0, s) (not a
+ * multiple of 90 degrees) and tilted by about `tilt` about a random
+ * horizontal axis, rises at a constant speed to meet A's bottom face near
+ * t = 1/2.  Such faces are parallel within the face preference (1e-9 of
+ * the size) but not within the touching tolerance, or the edges of the
+ * tilted face lie along the other face's lines: the face was named with a
+ * support (a single corner or edge) beyond the face's side, and the point,
+ * clamped onto the face, was up to 0.5 off the other box; or edge pairs
+ * level by their nearly coincident lines alone were named, edges that do
+ * not meet, with a point 1e-6 off both boxes.  The time must agree with the
+ * reference's, the point must lie in both boxes (within twice the promise)
+ * and swapping A and B must mirror the answer.  With `tiny_far`, boxes
+ * 1/1024 the size, the frame up to 1000 from the origin.
+ */
+static void near_flat_tilt(double lo, double hi, int tiny_far, unsigned long long seed)
+{
+    unsigned long long rng = seed;
+    int bad = 0, n = 300;
+    double sc = tiny_far ? 0x1p-10 : 1.0, far = tiny_far ? 1000.0 : 0.0;
+    for (int id = 0; id < n; id++) {
+        double hA[3], hB[3];
+        boxtoi_motion frame, inner, mb;
+        random_frame(&rng, &frame, NULL);
+        double w = frame.c[0][3][3];
+        for (int i = 0; i < 3; i++)
+            frame.c[0][i][3] = w * (int)tu_rand(&rng, -8 * far, 8 * far + 1) / 8.0;
+        for (int j = 0; j < 3; j++) {
+            hA[j] = (2 + (int)tu_rand(&rng, 0, 10)) / 8.0;
+            hB[j] = (1 + (int)tu_rand(&rng, 0, 8)) / 8.0;
+        }
+        int cq, sq;
+        do {
+            cq = (int)tu_rand(&rng, -4, 5);
+            sq = (int)tu_rand(&rng, -4, 5);
+        } while (cq == 0 || sq == 0 || cq == sq || cq == -sq);
+        double d = lo * pow(hi / lo, tu_rand(&rng, 0, 1)), ang = tu_rand(&rng, 0, 6.283185307179586);
+        double x = 0.5 * d * cos(ang), y = 0.5 * d * sin(ang);
+        double v = (2 + (int)tu_rand(&rng, 0, 6)) / 8.0;
+        int m = (int)(8 * (fmin(hA[0], hA[1]) + fmin(hB[0], hB[1]))) - 1;
+        double ox = (int)tu_rand(&rng, -m, m + 1) / 8.0, oy = (int)tu_rand(&rng, -m, m + 1) / 8.0;
+        /* (c, 0, 0, s) times (1, x, y, 0) */
+        double q[1][4] = {{cq, cq * x - sq * y, cq * y + sq * x, sq}};
+        double p[2][3] = {{ox * sc, oy * sc, (-hA[2] - hB[2] - 0.5 * v) * sc}, {0, 0, v * sc}};
+        boxtoi_motion_rigid(&inner, (const double(*)[4])q, 0, (const double(*)[3])p, 1);
+        boxtoi_motion_multiply(&mb, &frame, &inner);
+        boxtoi_box a = make_box(-hA[0] * sc, -hA[1] * sc, -hA[2] * sc, hA[0] * sc,
+                                hA[1] * sc, hA[2] * sc);
+        boxtoi_box b = make_box(-hB[0] * sc, -hB[1] * sc, -hB[2] * sc, hB[0] * sc,
+                                hB[1] * sc, hB[2] * sc);
+        boxtoi_query qx = query_of(a, &frame, b, &mb, 0, 1), qy = tu_swapped(&qx);
+        boxtoi_result res[2] = {boxtoi_solve(&qx), boxtoi_solve(&qy)};
+        ref_answer ra;
+        ref_solve(&qx, 0.0, &ra);
+        /* the promise, with the rounding of coordinates up to 1000 */
+        double size = qsize(&qx), tol = 2e-9 * size + 16 * DBL_EPSILON * (far + 2.0);
+        double outside = 0.0, dist = INFINITY;
+        for (int swap = 0; swap < 2; swap++) {
+            outside = fmax(outside, ref_point_box_distance(&qx.a, &qx.motion_a, res[swap].toi,
+                                                           res[swap].point));
+            outside = fmax(outside, ref_point_box_distance(&qx.b, &qx.motion_b, res[swap].toi,
+                                                           res[swap].point));
+        }
+        if (res[0].state == BOXTOI_HIT)
+            dist = -ref_signed_distance(&qx, res[0].toi);
+        if (ra.valid && ra.hit && res[0].state == BOXTOI_HIT &&
+            res[0].toi <= ra.toi + 1e-9 && dist <= tol && outside <= tol &&
+            swap_mirrors(&res[0], &res[1]))
+            continue;
+        if (bad++ < 4) {
+            diag_mirror(id, "", &res[0], &res[1]);
+            diag("case %d: tilt %.3g, reference toi %.17g, apart %.3g at the time, point "
+                 "outside a box by %.3g (tolerance %.3g)", id, d, ra.toi, dist, outside,
+                 tol);
+        }
+    }
+    is_int(bad, 0, "a face tilted by %g to %g rad coming down on another%s: the time is "
+           "the reference's, the point lies in both boxes and swapping A and B mirrors "
+           "the answer (%d cases)", lo, hi, tiny_far ? ", boxes of 1e-3 up to 1000 from "
+           "the origin" : "", n);
+}
+
+static void case_near_flat_tilt(void)
+{
+    near_flat_tilt(1e-12, 1e-9, 0, 0xf1a7711ull);
+    near_flat_tilt(1e-9, 1e-7, 0, 0xf1a7712ull);
+    near_flat_tilt(1e-7, 1e-5, 0, 0xf1a7713ull);
+    near_flat_tilt(1e-12, 1e-9, 1, 0xf1a7714ull);
+    near_flat_tilt(1e-9, 1e-7, 1, 0xf1a7715ull);
+    near_flat_tilt(1e-7, 1e-5, 1, 0xf1a7716ull);
+}
+
+/*
  * Contacts at t0 whose normal the centres cannot orient: in a random frame,
  * plates (no z extent) in one plane overlapping, or edge to edge, and
  * drifting in it; or two points at one place, B leaving in a random
@@ -1826,6 +1920,7 @@ int main(void)
     case_turned_corner_on_edge();
     case_undecided_normal_at_t0();
     case_tilting_turned_face();
+    case_near_flat_tilt();
     case_plate();
     case_t0();
     case_miss();
