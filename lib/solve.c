@@ -2171,6 +2171,11 @@ static void describe_contact(const solver *S, const sat *st, double tau, int arr
                 }
             }
         }
+        if (!before && !undecided) {
+            /* the axis the tie named may be one the offset does not orient */
+            axis_separation(S, st, &pp, best, N);
+            undecided = !(fabs(bx_dot3(N, pp.dc)) > S->face_bias);
+        }
         if (before || undecided)
             for (int r = 0; r < 3; r++)
                 pp.dc[r] = ref.pb.c[r] - ref.pa.c[r];

@@ -1126,6 +1126,60 @@ static void case_tilting_turned_face(void)
 }
 
 /*
+ * Plates in one plane (no z extent; some also with no x or y extent:
+ * segments and points) touching at t0 edge to edge or corner to corner,
+ * with extents off centre, in a random frame; A then moves off in the
+ * plane, sometimes out of it.  All axes are level at t0, and the tie named
+ * one whose offset the centres did not orient while the axis that led
+ * before the tie was oriented: the normal was then taken at t0 in one
+ * order and 1e-6 later in the other, and came out the same in both
+ * (a point on a segment's end).  Swapping A and B must swap the features
+ * and negate the normal.
+ */
+static void case_plates_touching_at_t0(void)
+{
+    unsigned long long rng = 0xc0b1a7eull;
+    int bad = 0, n = 2000;
+    for (int c = 0; c < n; c++) {
+        double r[3][3], lo[2][3] = {{0}}, hi[2][3] = {{0}}, d0[3] = {0, 0, 0},
+                        v[3] = {0, 0, 0};
+        boxtoi_motion mb, ma;
+        random_frame(&rng, &mb, r);
+        for (int b = 0; b < 2; b++)
+            for (int k = 0; k < 2; k++) {
+                lo[b][k] = -(int)tu_rand(&rng, 0, 13) / 8.0;
+                hi[b][k] = tu_rand(&rng, 0, 1) < 0.3 ? lo[b][k] : (int)tu_rand(&rng, 0, 13) / 8.0;
+            }
+        int both = tu_rand(&rng, 0, 1) < 0.5, ax = (int)tu_rand(&rng, 0, 2);
+        for (int k = 0; k < 2; k++) {
+            /* A's offset from B: touching along axis k at either end */
+            double dlo = lo[1][k] - hi[0][k], dhi = hi[1][k] - lo[0][k];
+            if (k == ax || both)
+                d0[k] = tu_rand(&rng, 0, 1) < 0.5 ? dlo : dhi;
+            else
+                d0[k] = dlo + (int)tu_rand(&rng, 0, 8 * (dhi - dlo) + 1) / 8.0;
+            v[k] = (int)tu_rand(&rng, -8, 9) / 8.0;
+        }
+        if (tu_rand(&rng, 0, 1) < 0.3)
+            v[2] = (int)tu_rand(&rng, -8, 9) / 8.0;
+        if (v[0] == 0 && v[1] == 0 && v[2] == 0)
+            v[0] = 1 / 8.0;
+        moving_in_frame(&mb, r, d0, v, &ma);
+        boxtoi_box a = make_box(lo[0][0], lo[0][1], 0, hi[0][0], hi[0][1], 0);
+        boxtoi_box b = make_box(lo[1][0], lo[1][1], 0, hi[1][0], hi[1][1], 0);
+        boxtoi_query x = query_of(a, &ma, b, &mb, 0, 1), y = tu_swapped(&x);
+        boxtoi_result r0 = boxtoi_solve(&x), r1 = boxtoi_solve(&y);
+        if (r0.state == BOXTOI_OVERLAP && r0.toi == 0.0 && swap_mirrors(&r0, &r1))
+            continue;
+        if (bad++ < 4)
+            diag_mirror(c, "", &r0, &r1);
+    }
+    is_int(bad, 0, "plates, segments and points in one plane touching edge to edge or "
+           "corner to corner at t0: swapping A and B swaps the features and negates the "
+           "normal (%d cases)", n);
+}
+
+/*
  * A face tilted by a tiny constant angle (1e-12 to 1e-5 rad) coming down
  * on another: in a random frame, A at rest, centred on the origin; B below
  * it, turned about z by the rational rotation of (c, 0, 0, s) (not a
@@ -1223,7 +1277,8 @@ static void case_near_flat_tilt(void)
  * Contacts at t0 whose normal the centres cannot orient: in a random frame,
  * plates (no z extent) in one plane overlapping, or edge to edge, and
  * drifting in it; or two points at one place, B leaving in a random
- * direction.  The centres' offset along the normal is 0, so it decided
+ * direction.  (Plates concentric and at rest, or points at one place at
+ * rest, have no direction from A to B; they are left out.)  The centres' offset along the normal is 0, so it decided
  * nothing, and both orders kept one orientation.  Swapping A and B must
  * swap the features and negate the normal.
  */
@@ -1250,6 +1305,9 @@ static void case_undecided_normal_at_t0(void)
             c0[j] = (int)tu_rand(&rng, -m, m + 1) / 8.0;
             v[j] = (int)tu_rand(&rng, -4, 5) / 8.0;
         }
+        /* concentric and at rest: no direction leads from A to B */
+        if (v[0] == 0 && v[1] == 0 && v[2] == 0 && c0[0] == 0 && c0[1] == 0)
+            v[0] = 1 / 8.0;
         moving_in_frame(&mb, r, c0, v, &ma);
         boxtoi_box a = make_box(-hA[0], -hA[1], -hA[2], hA[0], hA[1], hA[2]);
         boxtoi_box b = make_box(-hB[0], -hB[1], -hB[2], hB[0], hB[1], hB[2]);
@@ -1919,6 +1977,7 @@ int main(void)
     case_flat_shared_orientation();
     case_turned_corner_on_edge();
     case_undecided_normal_at_t0();
+    case_plates_touching_at_t0();
     case_tilting_turned_face();
     case_near_flat_tilt();
     case_plate();
