@@ -1056,6 +1056,24 @@ static void case_flat_shared_orientation(void)
 }
 
 /*
+ * Half extents of A (1/4 to 11/8) and B (1/8 to 1) in eighths, and the
+ * rational turn (c, 0, 0, s) of B's face about z, not a multiple of 90
+ * degrees.
+ */
+static void turned_face_draw(unsigned long long *rng, double hA[3], double hB[3], int *cq,
+                             int *sq)
+{
+    for (int j = 0; j < 3; j++) {
+        hA[j] = (2 + (int)tu_rand(rng, 0, 10)) / 8.0;
+        hB[j] = (1 + (int)tu_rand(rng, 0, 8)) / 8.0;
+    }
+    do {
+        *cq = (int)tu_rand(rng, -4, 5);
+        *sq = (int)tu_rand(rng, -4, 5);
+    } while (*cq == 0 || *sq == 0 || *cq == *sq || *cq == -*sq);
+}
+
+/*
  * A face turned about its normal and tilting, that comes down flat on
  * another exactly at the contact: in a random frame, A at rest, centred on
  * the origin; B below it, turned about z by the rational rotation of
@@ -1076,15 +1094,8 @@ static void case_tilting_turned_face(void)
         double hA[3], hB[3];
         boxtoi_motion frame, inner, mb;
         random_frame(&rng, &frame, NULL);
-        for (int j = 0; j < 3; j++) {
-            hA[j] = (2 + (int)tu_rand(&rng, 0, 10)) / 8.0;
-            hB[j] = (1 + (int)tu_rand(&rng, 0, 8)) / 8.0;
-        }
         int cq, sq;
-        do {
-            cq = (int)tu_rand(&rng, -4, 5);
-            sq = (int)tu_rand(&rng, -4, 5);
-        } while (cq == 0 || sq == 0 || cq == sq || cq == -sq);
+        turned_face_draw(&rng, hA, hB, &cq, &sq);
         double k = (1 + (int)tu_rand(&rng, 0, 8)) / 4.0;
         double v = 2.0 * k * hB[1] + (1 + (int)tu_rand(&rng, 0, 8)) / 8.0;
         int m = (int)(4 * fmin(hA[0], hA[1]));
@@ -1208,15 +1219,8 @@ static void near_flat_tilt(double lo, double hi, int tiny_far, unsigned long lon
         double w = frame.c[0][3][3];
         for (int i = 0; i < 3; i++)
             frame.c[0][i][3] = w * (int)tu_rand(&rng, -8 * far, 8 * far + 1) / 8.0;
-        for (int j = 0; j < 3; j++) {
-            hA[j] = (2 + (int)tu_rand(&rng, 0, 10)) / 8.0;
-            hB[j] = (1 + (int)tu_rand(&rng, 0, 8)) / 8.0;
-        }
         int cq, sq;
-        do {
-            cq = (int)tu_rand(&rng, -4, 5);
-            sq = (int)tu_rand(&rng, -4, 5);
-        } while (cq == 0 || sq == 0 || cq == sq || cq == -sq);
+        turned_face_draw(&rng, hA, hB, &cq, &sq);
         double d = lo * pow(hi / lo, tu_rand(&rng, 0, 1)), ang = tu_rand(&rng, 0, 6.283185307179586);
         double x = 0.5 * d * cos(ang), y = 0.5 * d * sin(ang);
         double v = (2 + (int)tu_rand(&rng, 0, 6)) / 8.0;
