@@ -2051,8 +2051,10 @@ static void describe_contact(const solver *S, const sat *st, double tau, int arr
      * of the face), does not touch: the edges do.  Such faces are barred.
      */
     uint32_t barred = 0;
-    int best;
-    double best_score;
+    int best, have_ref = 0;
+    double best_score, dc_ref[3];
+    double s_ref = tau > 0.0 ? fmax(0.0, tau - TIE_STEP)
+                             : arrived ? -TIE_STEP : fmin(1.0, tau + TIE_STEP);
     for (;;) {
         best = -1;
         best_score = -INFINITY;
@@ -2077,6 +2079,19 @@ static void describe_contact(const solver *S, const sat *st, double tau, int arr
             break;
         boxtoi_result probe = *res;
         axis_separation(S, st, &pp, best, N);
+        if (!(fabs(bx_dot3(N, pp.dc)) > S->face_bias)) {
+            /* a normal the offset does not orient: as below, from s_ref */
+            pose_pair pr = pp;
+            if (!have_ref) {
+                sat ref;
+                sat_at(S, s_ref, &ref);
+                for (int r = 0; r < 3; r++)
+                    dc_ref[r] = ref.pb.c[r] - ref.pa.c[r];
+                have_ref = 1;
+            }
+            memcpy(pr.dc, dc_ref, sizeof pr.dc);
+            axis_separation(S, st, &pr, best, N);
+        }
         if (!(face_contact(S, st, best, N, S->tol, &probe) > 4.0 * S->tol))
             break;
         barred |= 1u << best;
@@ -2148,8 +2163,6 @@ static void describe_contact(const solver *S, const sat *st, double tau, int arr
     int before = tau > 0.0 || arrived;
     if (tied || undecided) {
         sat ref;
-        double s_ref = tau > 0.0 ? fmax(0.0, tau - TIE_STEP)
-                                 : arrived ? -TIE_STEP : fmin(1.0, tau + TIE_STEP);
         sat_at(S, s_ref, &ref);
         if (tied) {
             double ref_best = -INFINITY, NB[3] = {0.0, 0.0, 0.0};

@@ -1267,6 +1267,82 @@ static void near_flat_tilt(double lo, double hi, int tiny_far, unsigned long lon
            "the origin" : "", n);
 }
 
+/*
+ * A plate (no z extent) tilted by about 1e-8 rad coming down on another,
+ * in a random frame (drawn once; the numbers are that draw's).  A plate's
+ * face was probed for the other box's support with the normal oriented by
+ * the centres at the contact, where the offset along it is 0, and so by
+ * rounding: the face was kept, then named with the normal from before the
+ * contact, its support a corner beyond its sides: the point was 0.19
+ * outside A, in both orders.  The point must lie in both boxes, and
+ * swapping A and B must mirror the answer.
+ */
+static void case_tilted_plate_on_plate(void)
+{
+    boxtoi_query q = boxtoi_default_query();
+    q.a.lo[0]=-0x1.8p-2;
+    q.a.hi[0]=0x1.8p-2;
+    q.b.lo[0]=-0x1p+0;
+    q.b.hi[0]=0x1p+0;
+    q.a.lo[1]=-0x1p+0;
+    q.a.hi[1]=0x1p+0;
+    q.b.lo[1]=-0x1p-2;
+    q.b.hi[1]=0x1p-2;
+    q.a.lo[2]=-0x0p+0;
+    q.a.hi[2]=0x0p+0;
+    q.b.lo[2]=-0x0p+0;
+    q.b.hi[2]=0x0p+0;
+    q.motion_a.degree=0;
+    q.motion_a.c[0][0][0]=0x1.3146ab4329cd9p-3;
+    q.motion_a.c[0][0][1]=-0x1.518ad74fc99p-1;
+    q.motion_a.c[0][0][2]=0x1.46b3080183d2fp-2;
+    q.motion_a.c[0][1][0]=0x1.096b6ff224dfep-1;
+    q.motion_a.c[0][1][1]=0x1.4cc364895cfa4p-2;
+    q.motion_a.c[0][1][2]=0x1.b799a94d41b9dp-2;
+    q.motion_a.c[0][2][0]=-0x1.08e598a22329dp-1;
+    q.motion_a.c[0][2][1]=0x1.15d849c3a67eap-3;
+    q.motion_a.c[0][2][2]=0x1.0b4bdd37c7d27p-1;
+    q.motion_a.c[0][3][3]=0x1.7ead993da3b6ap-1;
+    q.motion_b.degree=1;
+    q.motion_b.c[0][0][0]=-0x1.0c39c21a0adc1p-1;
+    q.motion_b.c[0][0][1]=-0x1.b5548e1969003p-2;
+    q.motion_b.c[0][0][2]=0x1.46b307ee64d5ap-2;
+    q.motion_b.c[0][0][3]=-0x1.41f1bfa460c17p-1;
+    q.motion_b.c[0][1][0]=0x1.0b2e2cd195ffp-1;
+    q.motion_b.c[0][1][1]=-0x1.47141e374169fp-2;
+    q.motion_b.c[0][1][2]=0x1.b799a916726e7p-2;
+    q.motion_b.c[0][1][3]=-0x1.8916d1266ddc2p-4;
+    q.motion_b.c[0][2][0]=-0x1.be4c2851aa56p-4;
+    q.motion_b.c[0][2][1]=0x1.0c1c2bef656f2p-1;
+    q.motion_b.c[0][2][2]=0x1.0b4bdd54288fp-1;
+    q.motion_b.c[0][2][3]=0x1.0cda415696aa6p-2;
+    q.motion_b.c[0][3][3]=0x1.7ead993da3b6ap-1;
+    q.motion_b.c[1][0][3]=0x1.ea0c8c0245bc6p-4;
+    q.motion_b.c[1][1][3]=0x1.49b33ef9f14b6p-3;
+    q.motion_b.c[1][2][3]=0x1.90f1cbd3abbbap-3;
+    q.t0=0;
+    q.t1=1;
+    boxtoi_query y = tu_swapped(&q);
+    boxtoi_result res[2] = {boxtoi_solve(&q), boxtoi_solve(&y)};
+    double outside = 0.0, tol = 2e-9 * qsize(&q);
+    for (int swap = 0; swap < 2; swap++) {
+        outside = fmax(outside, ref_point_box_distance(&q.a, &q.motion_a, res[swap].toi,
+                                                       res[swap].point));
+        outside = fmax(outside, ref_point_box_distance(&q.b, &q.motion_b, res[swap].toi,
+                                                       res[swap].point));
+    }
+    ref_answer ra;
+    ref_solve(&q, 0.0, &ra);
+    ok(ra.valid && ra.hit && res[0].state == BOXTOI_HIT && res[0].toi <= ra.toi + 1e-9,
+       "a plate tilted by 1e-8 coming down on another: a hit no later than the "
+       "reference's (%.17g, reference %.17g)", res[0].toi, ra.toi);
+    ok(outside <= tol, "a plate tilted by 1e-8 coming down on another: the point lies "
+       "in both boxes, in both orders (outside by %.3g)", outside);
+    if (!ok(swap_mirrors(&res[0], &res[1]), "a plate tilted by 1e-8 coming down on "
+            "another: swapping A and B mirrors the answer"))
+        diag_mirror(0, "", &res[0], &res[1]);
+}
+
 static void case_near_flat_tilt(void)
 {
     near_flat_tilt(1e-12, 1e-9, 0, 0xf1a7711ull);
@@ -1984,6 +2060,7 @@ int main(void)
     case_plates_touching_at_t0();
     case_tilting_turned_face();
     case_near_flat_tilt();
+    case_tilted_plate_on_plate();
     case_plate();
     case_t0();
     case_miss();
