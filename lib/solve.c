@@ -1693,14 +1693,13 @@ static double face_contact_point(const bx_pose *pf, const double *hf, int i,
     coord[i] = level;
     if (np > 1 && flat > tol) {
         double du = coord[a1] - poly[0][0], dv = coord[a2] - poly[0][1], over = height[0];
-        int e2 = np == 2 ? 1 : 3;
         double x1 = poly[1][0] - poly[0][0], y1 = poly[1][1] - poly[0][1];
-        double x2 = poly[e2][0] - poly[0][0], y2 = poly[e2][1] - poly[0][1];
         if (np == 2) {
             double ll = x1 * x1 + y1 * y1;
             if (ll > 0.0)
                 over += fmax(0.0, fmin(1.0, (du * x1 + dv * y1) / ll)) * (height[1] - height[0]);
         } else {
+            double x2 = poly[3][0] - poly[0][0], y2 = poly[3][1] - poly[0][1];
             double det = x1 * y2 - y1 * x2;
             if (det != 0.0)
                 over += ((du * y2 - dv * x2) / det) * (height[1] - height[0]) +
@@ -1757,21 +1756,20 @@ static double edge_contact_point(const double *p, const double *u, const double 
     }
     double a = bx_dot3(su, su), b = bx_dot3(su, sv), c = bx_dot3(sv, sv);
     double d = bx_dot3(su, w0), e = bx_dot3(sv, w0);
-    double den = a * c - b * b, sa = 0.0, sb = 0.0, apart = -1.0, gap[3];
-    if (den > 1e-300 && a > 0.0 && c > 0.0) {
+    double den = a * c - b * b, sa = 0.0, sb = 0.0, gap[3];
+    int parallel = !(den > 1e-300 && a > 0.0 && c > 0.0);
+    if (!parallel) {
         sa = (b * e - c * d) / den;
         sa = fmax(-1.0, fmin(1.0, sa));
         sb = (b * sa + e) / c;
         sb = fmax(-1.0, fmin(1.0, sb));
         sa = fmax(-1.0, fmin(1.0, (b * sb - d) / a));
-    } else {
-        apart = 0.0;
     }
     for (int r = 0; r < 3; r++) {
         point[r] = 0.5 * (p[r] + sa * u[r] + q[r] + sb * v[r]);
         gap[r] = w0[r] + sa * su[r] - sb * sv[r];
     }
-    return apart < 0.0 ? sqrt(bx_dot3(gap, gap)) / f : apart;
+    return parallel ? 0.0 : sqrt(bx_dot3(gap, gap)) / f;
 }
 
 /* Is a point (given in box P's axis coordinates) inside P, within tol? */
@@ -2025,6 +2023,29 @@ static double axis_score(const solver *S, const sat *st, int axis)
     return st->d[axis] + (axis < 6 ? S->face_bias : 0.0);
 }
 
+/* Does the centres' offset dc fail to orient the unit normal N? */
+static int offset_undecided(const solver *S, const double *N, const double *dc)
+{
+    return !(fabs(bx_dot3(N, dc)) > S->face_bias);
+}
+
+/* The poses at s that break ties (ref), computed the first time asked. */
+static const sat *tie_poses(const solver *S, double s, sat *ref, int *have)
+{
+    if (!*have) {
+        sat_at(S, s, ref);
+        *have = 1;
+    }
+    return ref;
+}
+
+/* The centres' offset (B's less A's) of the poses in st. */
+static void centre_offset(const sat *st, double *dc)
+{
+    for (int r = 0; r < 3; r++)
+        dc[r] = st->pb.c[r] - st->pa.c[r];
+}
+
 /*
  * Fill kind, features, point, normal and depth from the pose at contact
  * (st, at s = tau).  The axis named is the most separating one, face axes
@@ -2052,7 +2073,8 @@ static void describe_contact(const solver *S, const sat *st, double tau, int arr
      */
     uint32_t barred = 0;
     int best, have_ref = 0;
-    double best_score, dc_ref[3];
+    double best_score;
+    sat ref;
     double s_ref = tau > 0.0 ? fmax(0.0, tau - TIE_STEP)
                              : arrived ? -TIE_STEP : fmin(1.0, tau + TIE_STEP);
     for (;;) {
@@ -2079,17 +2101,10 @@ static void describe_contact(const solver *S, const sat *st, double tau, int arr
             break;
         boxtoi_result probe = *res;
         axis_separation(S, st, &pp, best, N);
-        if (!(fabs(bx_dot3(N, pp.dc)) > S->face_bias)) {
+        if (offset_undecided(S, N, pp.dc)) {
             /* a normal the offset does not orient: as below, from s_ref */
             pose_pair pr = pp;
-            if (!have_ref) {
-                sat ref;
-                sat_at(S, s_ref, &ref);
-                for (int r = 0; r < 3; r++)
-                    dc_ref[r] = ref.pb.c[r] - ref.pa.c[r];
-                have_ref = 1;
-            }
-            memcpy(pr.dc, dc_ref, sizeof pr.dc);
+            centre_offset(tie_poses(S, s_ref, &ref, &have_ref), pr.dc);
             axis_separation(S, st, &pr, best, N);
         }
         if (!(face_contact(S, st, best, N, S->tol, &probe) > 4.0 * S->tol))
@@ -2159,11 +2174,10 @@ static void describe_contact(const solver *S, const sat *st, double tau, int arr
     }
     int tied = (level & (level - 1)) != 0;
     axis_separation(S, st, &pp, best, N);
-    int undecided = !(fabs(bx_dot3(N, pp.dc)) > S->face_bias);
+    int undecided = offset_undecided(S, N, pp.dc);
     int before = tau > 0.0 || arrived;
     if (tied || undecided) {
-        sat ref;
-        sat_at(S, s_ref, &ref);
+        tie_poses(S, s_ref, &ref, &have_ref);
         if (tied) {
             double ref_best = -INFINITY, NB[3] = {0.0, 0.0, 0.0};
             for (int axis = 0; axis < NAXES; axis++)
@@ -2187,11 +2201,10 @@ static void describe_contact(const solver *S, const sat *st, double tau, int arr
         if (!before && !undecided) {
             /* the axis the tie named may be one the offset does not orient */
             axis_separation(S, st, &pp, best, N);
-            undecided = !(fabs(bx_dot3(N, pp.dc)) > S->face_bias);
+            undecided = offset_undecided(S, N, pp.dc);
         }
         if (before || undecided)
-            for (int r = 0; r < 3; r++)
-                pp.dc[r] = ref.pb.c[r] - ref.pa.c[r];
+            centre_offset(&ref, pp.dc);
         axis_separation(S, st, &pp, best, N);
     }
     const bx_pose *pa = &st->pa, *pb = &st->pb;
