@@ -2047,6 +2047,25 @@ static void centre_offset(const sat *st, double *dc)
 }
 
 /*
+ * Unit normal of an axis among tied ones, oriented as describe_contact names
+ * it: by the centres' offset at s_ref when the contact is reached from
+ * before (before), or where the offset at the contact does not orient it;
+ * otherwise by that offset.  The features a probe of a tied axis reads lie
+ * on the side the normal gives, so a probe oriented otherwise than the
+ * answer would test other features than those named.
+ */
+static void tie_separation(const solver *S, const sat *st, const pose_pair *pp, int axis,
+                           int before, double s_ref, sat *ref, int *have_ref, double *N)
+{
+    axis_separation(S, st, pp, axis, N);
+    if (before || offset_undecided(S, N, pp->dc)) {
+        pose_pair pr = *pp;
+        centre_offset(tie_poses(S, s_ref, ref, have_ref), pr.dc);
+        axis_separation(S, st, &pr, axis, N);
+    }
+}
+
+/*
  * Fill kind, features, point, normal and depth from the pose at contact
  * (st, at s = tau).  The axis named is the most separating one, face axes
  * preferred by the face bias.  Several axes can be level there, when the
@@ -2071,12 +2090,13 @@ static void describe_contact(const solver *S, const sat *st, double tau, int arr
      * face's sides (boxes tilted within the preference, meeting at an edge
      * of the face), does not touch: the edges do.  Such faces are barred.
      */
-    uint32_t barred = 0;
+    uint32_t barred = 0, probed = 0;
     int best, have_ref = 0;
     double best_score;
     sat ref;
     double s_ref = tau > 0.0 ? fmax(0.0, tau - TIE_STEP)
                              : arrived ? -TIE_STEP : fmin(1.0, tau + TIE_STEP);
+    int before = tau > 0.0 || arrived;
     for (;;) {
         best = -1;
         best_score = -INFINITY;
@@ -2093,29 +2113,35 @@ static void describe_contact(const solver *S, const sat *st, double tau, int arr
             best = 0;
         if (best >= 6)
             break;
-        int edge_more = 0;
-        for (int axis = 6; axis < NAXES; axis++)
-            if (st->valid[axis] && st->d[axis] >= st->d[best] - S->tol)
-                edge_more = 1;
-        if (!edge_more)
-            break;
-        boxtoi_result probe = *res;
-        axis_separation(S, st, &pp, best, N);
-        if (offset_undecided(S, N, pp.dc)) {
-            /* a normal the offset does not orient: as below, from s_ref */
-            pose_pair pr = pp;
-            centre_offset(tie_poses(S, s_ref, &ref, &have_ref), pr.dc);
-            axis_separation(S, st, &pr, best, N);
+        /* every face level with the best is probed, not only the best,
+           so that which faces are barred does not depend on the order */
+        uint32_t was = barred;
+        for (int f = 0; f < 6; f++) {
+            if (!st->valid[f] || ((barred | probed) & (1u << f)) ||
+                !(axis_score(S, st, f) >= best_score - S->face_bias))
+                continue;
+            int edge_more = 0;
+            for (int axis = 6; axis < NAXES; axis++)
+                if (st->valid[axis] && st->d[axis] >= st->d[f] - S->tol)
+                    edge_more = 1;
+            if (!edge_more)
+                continue;
+            boxtoi_result probe = *res;
+            probed |= 1u << f;
+            tie_separation(S, st, &pp, f, before, s_ref, &ref, &have_ref, N);
+            if (face_contact(S, st, f, N, S->tol, &probe) > 4.0 * S->tol)
+                barred |= 1u << f;
         }
-        if (!(face_contact(S, st, best, N, S->tol, &probe) > 4.0 * S->tol))
+        if (barred == was)
             break;
-        barred |= 1u << best;
     }
     uint32_t level = 0; /* the axes within the face bias of the best */
     for (int axis = 0; axis < NAXES; axis++)
         if (st->valid[axis] && !(barred & (1u << axis)) &&
             axis_score(S, st, axis) >= best_score - S->face_bias)
             level |= 1u << axis;
+    /* a tie (or a face probed for a tied edge) orients as tie_separation */
+    int was_tied = probed != 0 || (level & (level - 1)) != 0;
     /*
      * An edge pair level with a face along the same line (edges lying in
      * parallel faces that meet flat) says no more than the face, whose
@@ -2153,7 +2179,7 @@ static void describe_contact(const solver *S, const sat *st, double tau, int arr
             if (axis >= 6) {
                 boxtoi_result probe = *res;
                 double NE[3];
-                axis_separation(S, st, &pp, axis, NE);
+                tie_separation(S, st, &pp, axis, before, s_ref, &ref, &have_ref, NE);
                 if (edge_contact(st, axis, NE, &probe) > 4.0 * S->tol) {
                     apart |= 1u << axis;
                     continue;
@@ -2175,19 +2201,35 @@ static void describe_contact(const solver *S, const sat *st, double tau, int arr
     int tied = (level & (level - 1)) != 0;
     axis_separation(S, st, &pp, best, N);
     int undecided = offset_undecided(S, N, pp.dc);
-    int before = tau > 0.0 || arrived;
-    if (tied || undecided) {
+    if (tied || was_tied || undecided) {
         tie_poses(S, s_ref, &ref, &have_ref);
         if (tied) {
             double ref_best = -INFINITY, NB[3] = {0.0, 0.0, 0.0};
             for (int axis = 0; axis < NAXES; axis++)
                 if ((level & (1u << axis)) && ref.valid[axis])
                     ref_best = fmax(ref_best, axis_score(S, &ref, axis));
-            /* axes that separate alike there too (equal closing speeds):
-               the one along the line that comes first */
-            for (int axis = 0, first = 1; axis < NAXES; axis++) {
+            /*
+             * axes that separate alike there too (equal closing speeds):
+             * of those the centres' offset orients (here or there), if
+             * any, the one along the line that comes first
+             */
+            uint32_t alike = 0, oriented = 0;
+            double dr[3];
+            centre_offset(&ref, dr);
+            for (int axis = 0; axis < NAXES; axis++) {
                 if (!(level & (1u << axis)) || !ref.valid[axis] ||
                     !(axis_score(S, &ref, axis) >= ref_best - S->tol))
+                    continue;
+                double NC[3];
+                alike |= 1u << axis;
+                axis_separation(S, st, &pp, axis, NC);
+                if (!offset_undecided(S, NC, pp.dc) || !offset_undecided(S, NC, dr))
+                    oriented |= 1u << axis;
+            }
+            if (oriented)
+                alike = oriented;
+            for (int axis = 0, first = 1; axis < NAXES; axis++) {
+                if (!(alike & (1u << axis)))
                     continue;
                 double NC[3];
                 axis_separation(S, st, &pp, axis, NC);

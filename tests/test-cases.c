@@ -1277,52 +1277,46 @@ static void near_flat_tilt(double lo, double hi, int tiny_far, unsigned long lon
  * outside A, in both orders.  The point must lie in both boxes, and
  * swapping A and B must mirror the answer.
  */
-static void case_tilted_plate_on_plate(void)
+/*
+ * A query written out bit for bit (hex literals), as a fuzzer found it:
+ * the boxes' corners, the motions' degrees, and the nonzero coefficients
+ * (k, row, column, value) of A's motion, then of B's.
+ */
+typedef struct literal_query {
+    double alo[3], ahi[3], blo[3], bhi[3];
+    int deg_a, deg_b, na, nb;
+    struct {
+        int k, r, c;
+        double v;
+    } e[32];
+} literal_query;
+
+static boxtoi_query literal(const literal_query *l)
 {
     boxtoi_query q = boxtoi_default_query();
-    q.a.lo[0]=-0x1.8p-2;
-    q.a.hi[0]=0x1.8p-2;
-    q.b.lo[0]=-0x1p+0;
-    q.b.hi[0]=0x1p+0;
-    q.a.lo[1]=-0x1p+0;
-    q.a.hi[1]=0x1p+0;
-    q.b.lo[1]=-0x1p-2;
-    q.b.hi[1]=0x1p-2;
-    q.a.lo[2]=-0x0p+0;
-    q.a.hi[2]=0x0p+0;
-    q.b.lo[2]=-0x0p+0;
-    q.b.hi[2]=0x0p+0;
-    q.motion_a.degree=0;
-    q.motion_a.c[0][0][0]=0x1.3146ab4329cd9p-3;
-    q.motion_a.c[0][0][1]=-0x1.518ad74fc99p-1;
-    q.motion_a.c[0][0][2]=0x1.46b3080183d2fp-2;
-    q.motion_a.c[0][1][0]=0x1.096b6ff224dfep-1;
-    q.motion_a.c[0][1][1]=0x1.4cc364895cfa4p-2;
-    q.motion_a.c[0][1][2]=0x1.b799a94d41b9dp-2;
-    q.motion_a.c[0][2][0]=-0x1.08e598a22329dp-1;
-    q.motion_a.c[0][2][1]=0x1.15d849c3a67eap-3;
-    q.motion_a.c[0][2][2]=0x1.0b4bdd37c7d27p-1;
-    q.motion_a.c[0][3][3]=0x1.7ead993da3b6ap-1;
-    q.motion_b.degree=1;
-    q.motion_b.c[0][0][0]=-0x1.0c39c21a0adc1p-1;
-    q.motion_b.c[0][0][1]=-0x1.b5548e1969003p-2;
-    q.motion_b.c[0][0][2]=0x1.46b307ee64d5ap-2;
-    q.motion_b.c[0][0][3]=-0x1.41f1bfa460c17p-1;
-    q.motion_b.c[0][1][0]=0x1.0b2e2cd195ffp-1;
-    q.motion_b.c[0][1][1]=-0x1.47141e374169fp-2;
-    q.motion_b.c[0][1][2]=0x1.b799a916726e7p-2;
-    q.motion_b.c[0][1][3]=-0x1.8916d1266ddc2p-4;
-    q.motion_b.c[0][2][0]=-0x1.be4c2851aa56p-4;
-    q.motion_b.c[0][2][1]=0x1.0c1c2bef656f2p-1;
-    q.motion_b.c[0][2][2]=0x1.0b4bdd54288fp-1;
-    q.motion_b.c[0][2][3]=0x1.0cda415696aa6p-2;
-    q.motion_b.c[0][3][3]=0x1.7ead993da3b6ap-1;
-    q.motion_b.c[1][0][3]=0x1.ea0c8c0245bc6p-4;
-    q.motion_b.c[1][1][3]=0x1.49b33ef9f14b6p-3;
-    q.motion_b.c[1][2][3]=0x1.90f1cbd3abbbap-3;
-    q.t0=0;
-    q.t1=1;
-    boxtoi_query y = tu_swapped(&q);
+    memcpy(q.a.lo, l->alo, sizeof q.a.lo);
+    memcpy(q.a.hi, l->ahi, sizeof q.a.hi);
+    memcpy(q.b.lo, l->blo, sizeof q.b.lo);
+    memcpy(q.b.hi, l->bhi, sizeof q.b.hi);
+    q.motion_a.degree = l->deg_a;
+    q.motion_b.degree = l->deg_b;
+    for (int i = 0; i < l->na + l->nb; i++) {
+        boxtoi_motion *m = i < l->na ? &q.motion_a : &q.motion_b;
+        m->c[l->e[i].k][l->e[i].r][l->e[i].c] = l->e[i].v;
+    }
+    q.t0 = 0.0;
+    q.t1 = 1.0;
+    return q;
+}
+
+/*
+ * A degenerate contact given literally: a hit (or an overlap at t0) no
+ * later than the reference's, a point in both boxes in both orders, and
+ * swapping A and B mirrors the answer.
+ */
+static void check_literal(const literal_query *l, const char *what)
+{
+    boxtoi_query q = literal(l), y = tu_swapped(&q);
     boxtoi_result res[2] = {boxtoi_solve(&q), boxtoi_solve(&y)};
     double outside = 0.0, tol = 2e-9 * qsize(&q);
     for (int swap = 0; swap < 2; swap++) {
@@ -1333,14 +1327,159 @@ static void case_tilted_plate_on_plate(void)
     }
     ref_answer ra;
     ref_solve(&q, 0.0, &ra);
-    ok(ra.valid && ra.hit && res[0].state == BOXTOI_HIT && res[0].toi <= ra.toi + 1e-9,
-       "a plate tilted by 1e-8 coming down on another: a hit no later than the "
-       "reference's (%.17g, reference %.17g)", res[0].toi, ra.toi);
-    ok(outside <= tol, "a plate tilted by 1e-8 coming down on another: the point lies "
-       "in both boxes, in both orders (outside by %.3g)", outside);
-    if (!ok(swap_mirrors(&res[0], &res[1]), "a plate tilted by 1e-8 coming down on "
-            "another: swapping A and B mirrors the answer"))
+    ok(ra.valid && (ra.overlap_t0 ? res[0].state == BOXTOI_OVERLAP
+                                  : ra.hit && res[0].state == BOXTOI_HIT) &&
+           res[0].toi <= ra.toi + 1e-9,
+       "%s: a contact no later than the reference's (%s at %.17g, reference %.17g)", what,
+       boxtoi_state_name(res[0].state), res[0].toi, ra.toi);
+    ok(outside <= tol, "%s: the point lies in both boxes, in both orders (outside by %.3g)",
+       what, outside);
+    if (!ok(swap_mirrors(&res[0], &res[1]), "%s: swapping A and B mirrors the answer", what))
         diag_mirror(0, "", &res[0], &res[1]);
+}
+
+static const literal_query plate_tilted_onto_plate = {
+    {-0x1.8p-2, -0x1p+0, -0x0p+0},
+    {0x1.8p-2, 0x1p+0, 0x0p+0},
+    {-0x1p+0, -0x1p-2, -0x0p+0},
+    {0x1p+0, 0x1p-2, 0x0p+0},
+    0, 1, 10, 16,
+    {{0, 0, 0, 0x1.3146ab4329cd9p-3},
+     {0, 0, 1, -0x1.518ad74fc99p-1},
+     {0, 0, 2, 0x1.46b3080183d2fp-2},
+     {0, 1, 0, 0x1.096b6ff224dfep-1},
+     {0, 1, 1, 0x1.4cc364895cfa4p-2},
+     {0, 1, 2, 0x1.b799a94d41b9dp-2},
+     {0, 2, 0, -0x1.08e598a22329dp-1},
+     {0, 2, 1, 0x1.15d849c3a67eap-3},
+     {0, 2, 2, 0x1.0b4bdd37c7d27p-1},
+     {0, 3, 3, 0x1.7ead993da3b6ap-1},
+     {0, 0, 0, -0x1.0c39c21a0adc1p-1},
+     {0, 0, 1, -0x1.b5548e1969003p-2},
+     {0, 0, 2, 0x1.46b307ee64d5ap-2},
+     {0, 0, 3, -0x1.41f1bfa460c17p-1},
+     {0, 1, 0, 0x1.0b2e2cd195ffp-1},
+     {0, 1, 1, -0x1.47141e374169fp-2},
+     {0, 1, 2, 0x1.b799a916726e7p-2},
+     {0, 1, 3, -0x1.8916d1266ddc2p-4},
+     {0, 2, 0, -0x1.be4c2851aa56p-4},
+     {0, 2, 1, 0x1.0c1c2bef656f2p-1},
+     {0, 2, 2, 0x1.0b4bdd54288fp-1},
+     {0, 2, 3, 0x1.0cda415696aa6p-2},
+     {0, 3, 3, 0x1.7ead993da3b6ap-1},
+     {1, 0, 3, 0x1.ea0c8c0245bc6p-4},
+     {1, 1, 3, 0x1.49b33ef9f14b6p-3},
+     {1, 2, 3, 0x1.90f1cbd3abbbap-3}}};
+
+static const literal_query segment_through_plate = {
+    {-0x1.4p-1, -0x1.8p-2, -0x0p+0},
+    {0x1.4p-1, 0x1.8p-2, 0x0p+0},
+    {-0x1p-2, -0x0p+0, -0x0p+0},
+    {0x1p-2, 0x0p+0, 0x0p+0},
+    0, 1, 10, 16,
+    {{0, 0, 0, -0x1.7716ac9d3658ep-2},
+     {0, 0, 1, 0x1.c51b61de1c3bp-4},
+     {0, 0, 2, 0x1.3664186c929bbp-3},
+     {0, 1, 0, 0x1.5366fb466787dp-5},
+     {0, 1, 1, 0x1.7cd4e3e1e4ec6p-2},
+     {0, 1, 2, -0x1.5edcbe82af82p-3},
+     {0, 2, 0, -0x1.76cae28766b2fp-3},
+     {0, 2, 1, -0x1.190781aae0b32p-3},
+     {0, 2, 2, -0x1.5e5a467f64d44p-2},
+     {0, 3, 3, 0x1.a56fbc922b86cp-2},
+     {0, 0, 0, 0x1.51a450fe4fdeep-2},
+     {0, 0, 1, 0x1.8d991504f8285p-3},
+     {0, 0, 2, 0x1.3664152b91d2bp-3},
+     {0, 0, 3, -0x1.ba19f9ff3a213p-3},
+     {0, 1, 0, 0x1.f625cccff2b3bp-3},
+     {0, 1, 1, -0x1.21790e2e8c02bp-2},
+     {0, 1, 2, -0x1.5edcbf893376cp-3},
+     {0, 1, 3, 0x1.947125e4ecc6cp-3},
+     {0, 2, 0, 0x1.7d86fcaee7debp-6},
+     {0, 2, 1, 0x1.d2048611eff15p-3},
+     {0, 2, 2, -0x1.5e5a46f62abd3p-2},
+     {0, 2, 3, -0x1.a07f8789dd46cp-4},
+     {0, 3, 3, 0x1.a56fbc922b86ap-2},
+     {1, 0, 3, 0x1.d19624a2dbe96p-5},
+     {1, 1, 3, -0x1.07258ee203a17p-4},
+     {1, 2, 3, -0x1.06c3b4df8b9f2p-3}}};
+
+static const literal_query segment_beside_plate = {
+    {-0x1p-2, -0x1.8p-2, -0x0p+0},
+    {0x1p-2, 0x1.8p-2, 0x0p+0},
+    {-0x0p+0, -0x1p-3, -0x0p+0},
+    {0x0p+0, 0x1p-3, 0x0p+0},
+    0, 1, 10, 13,
+    {{0, 0, 0, 0x1.6708e35a86ad3p-4},
+     {0, 0, 1, 0x1.feba8874b3cbep-3},
+     {0, 0, 2, -0x1.355c2f7d96f2ap-2},
+     {0, 1, 0, 0x1.7b6737ffb5623p-2},
+     {0, 1, 1, 0x1.872e576bd7465p-5},
+     {0, 1, 2, 0x1.2ce3712955c37p-3},
+     {0, 2, 0, 0x1.04856c2c8028fp-3},
+     {0, 2, 1, -0x1.3e62aed0ccc7cp-2},
+     {0, 2, 2, -0x1.c20a5892a04eep-3},
+     {0, 3, 3, 0x1.9b0fa455059d5p-2},
+     {0, 0, 0, 0x1.6708e357396cdp-4},
+     {0, 0, 1, 0x1.feba88730c959p-3},
+     {0, 0, 2, -0x1.355c2f7e82ee5p-2},
+     {0, 0, 3, 0x1.d8ce1f2e28843p-4},
+     {0, 1, 0, 0x1.7b6738001c259p-2},
+     {0, 1, 1, 0x1.872e576f0e852p-5},
+     {0, 1, 2, 0x1.2ce371270c8e8p-3},
+     {0, 1, 3, 0x1.c4bfe863edbf6p-4},
+     {0, 2, 0, 0x1.04856c2b4cc0ep-3},
+     {0, 2, 1, -0x1.3e62aed166b26p-2},
+     {0, 2, 2, -0x1.c20a58919eb3ap-3},
+     {0, 2, 3, -0x1.5b515022f3172p-4},
+     {0, 3, 3, 0x1.9b0fa455059d5p-2}}};
+
+static const literal_query segment_on_plate_edge = {
+    {-0x1.8p-2, -0x1p+0, -0x0p+0},
+    {0x1.8p-2, 0x1p+0, 0x0p+0},
+    {-0x1.8p-2, -0x0p+0, -0x0p+0},
+    {0x1.8p-2, 0x0p+0, 0x0p+0},
+    0, 1, 10, 16,
+    {{0, 0, 0, -0x1.51626eaaa5931p-2},
+     {0, 0, 1, -0x1.b674acf464c6cp-3},
+     {0, 0, 2, -0x1.6c8ef868abd58p-1},
+     {0, 1, 0, -0x1.d4ce0a6c32fe8p-2},
+     {0, 1, 1, 0x1.5819ea51b3a4fp-1},
+     {0, 1, 2, 0x1.402367f511f4p-7},
+     {0, 2, 0, 0x1.2bf4bca022af6p-1},
+     {0, 2, 1, 0x1.9e8225ec1c3f2p-2},
+     {0, 2, 2, -0x1.923ae9f505ab9p-2},
+     {0, 3, 3, 0x1.a062299c49c0cp-1},
+     {0, 0, 0, -0x1.51626e34370d5p-2},
+     {0, 0, 1, -0x1.b674ac6f3689p-3},
+     {0, 0, 2, -0x1.6c8ef88e154ffp-1},
+     {0, 0, 3, 0x1.9e52361b8f4b2p-3},
+     {0, 1, 0, -0x1.d4ce0a6dd2ffcp-2},
+     {0, 1, 1, 0x1.5819ea513eb0fp-1},
+     {0, 1, 2, 0x1.4023664b9fbebp-7},
+     {0, 1, 3, 0x1.863d64a7a8dd8p-1},
+     {0, 2, 0, 0x1.2bf4bcc0cd8e9p-1},
+     {0, 2, 1, 0x1.9e822610d896dp-2},
+     {0, 2, 2, -0x1.923ae96db866bp-2},
+     {0, 2, 3, -0x1.192ccbfc03546p-3},
+     {0, 3, 3, 0x1.a062299c49c0cp-1},
+     {1, 0, 3, -0x1.6c8ef868abd58p-3},
+     {1, 1, 3, 0x1.402367f511f4p-9},
+     {1, 2, 3, -0x1.923ae9f505ab9p-4}}};
+
+
+static void case_degenerate_literals(void)
+{
+    check_literal(&plate_tilted_onto_plate, "a plate tilted by 1e-8 coming down on another");
+    /* a segment parallel to a plate's plane, crossing it at the instant its
+       line passes the plate's corner: the corner meets the segment */
+    check_literal(&segment_through_plate,
+                  "a segment crossing a plate's plane at the plate's corner");
+    /* a segment at rest in a plate's plane, tilted by 2e-10, along the
+       plate's side: the normal lies in the plane, from A to B */
+    check_literal(&segment_beside_plate, "a segment at rest beside a plate, in its plane");
+    /* a segment tilted by 1e-8 coming down along a plate's edge */
+    check_literal(&segment_on_plate_edge, "a segment coming down along a plate's edge");
 }
 
 static void case_near_flat_tilt(void)
@@ -2060,7 +2199,7 @@ int main(void)
     case_plates_touching_at_t0();
     case_tilting_turned_face();
     case_near_flat_tilt();
-    case_tilted_plate_on_plate();
+    case_degenerate_literals();
     case_plate();
     case_t0();
     case_miss();
