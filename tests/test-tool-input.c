@@ -5,17 +5,23 @@
  * without a line end.  Every answer must be the one the same line gets
  * when it is the only line of the input, with its own line number in
  * error messages; with --threads 1 and 3, from a named file and from
- * standard input.
+ * standard input.  And 128 MiB of blank lines, alone on a pipe and after
+ * a query in a file, answered without holding them in memory.
  */
 #include <config.h>
 
 #include "tap/basic.h"
 #include "test-tool-run.h"
 
+#include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define NLINES 36000
 #define INPUT "test-tool-input.jsonl"
@@ -126,9 +132,150 @@ static void same_output(const tool_run *r, const text *want, int status,
     is_int(r->status, status, "%s: exit status", label);
 }
 
+/* ------------------------------------------------------------------ */
+/* Blank lines are not held                                            */
+
+#define BLANK_MIB 128
+#define BLANK_INPUT "test-tool-input-blank.jsonl"
+#define BLANK_OUTPUT "test-tool-input-blank.out"
+
+static const char blank_query[] =
+    "{\"id\": 1, \"a\": {\"min\": [0,0,0], \"max\": [1,1,1]}, "
+    "\"b\": {\"min\": [3,0,0], \"max\": [4,1,1]}}\n";
+
+/* Write head, BLANK_MIB MiB of blank lines (1 KiB each) and tail to fd. */
+static int write_blank_input(int fd, const char *head, const char *tail)
+{
+    static char block[1 << 20];
+    for (size_t i = 0; i < sizeof block; i++)
+        block[i] = (i + 1) % 1024 == 0 ? '\n' : i % 7 == 3 ? '\t' : ' ';
+    ssize_t n = (ssize_t)strlen(head);
+    if (write(fd, head, (size_t)n) != n)
+        return -1;
+    for (int k = 0; k < BLANK_MIB; k++)
+        for (size_t off = 0; off < sizeof block;) {
+            ssize_t got = write(fd, block + off, sizeof block - off);
+            if (got <= 0)
+                return -1;
+            off += (size_t)got;
+        }
+    n = (ssize_t)strlen(tail);
+    return write(fd, tail, (size_t)n) == n ? 0 : -1;
+}
+
+/* Run "TOOL args" with the blank input on a pipe (file: named in args, NULL:
+ * the input goes to a pipe); returns the tool's largest resident size in
+ * KiB, its output in *out (free it) and its exit status in *status. */
+static long run_blank(const char *args, const char *file, const char *head,
+                      const char *tail, char **out, int *status)
+{
+    int p[2] = {-1, -1};
+    if (file) {
+        int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0 || write_blank_input(fd, head, tail) != 0 || close(fd) != 0)
+            bail("cannot write %s", file);
+    } else if (pipe(p) != 0) {
+        bail("pipe failed");
+    }
+    signal(SIGPIPE, SIG_IGN);
+    char cmd[4300];
+    snprintf(cmd, sizeof cmd, "exec %s %s >%s", tool_path(), args,
+             BLANK_OUTPUT);
+    pid_t pid = fork();
+    if (pid < 0)
+        bail("fork failed");
+    if (pid == 0) {
+        if (file == NULL) {
+            dup2(p[0], 0);
+            close(p[0]);
+            close(p[1]);
+        }
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    if (file == NULL) {
+        close(p[0]);
+        if (write_blank_input(p[1], head, tail) != 0)
+            diag("writing to the tool failed");
+        close(p[1]);
+    }
+    int st = 0;
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    if (wait4(pid, &st, 0, &ru) != pid)
+        bail("wait4 failed");
+    *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    if (file)
+        remove(file);
+
+    FILE *f = fopen(BLANK_OUTPUT, "rb");
+    if (f == NULL)
+        bail("cannot read " BLANK_OUTPUT);
+    *out = calloc(1, 4096);
+    if (*out == NULL)
+        bail("out of memory");
+    size_t got = fread(*out, 1, 4095, f);
+    (*out)[got] = '\0';
+    fclose(f);
+    remove(BLANK_OUTPUT);
+    return ru.ru_maxrss;
+}
+
+/* Run first (the test process is still small: a child's largest resident
+ * size counts what it shared with this process before exec). */
+static void test_blank_memory(void)
+{
+    /* Held whole, the input alone is BLANK_MIB MiB; bounded, the tool
+     * needs some 20 MiB (some 70 MiB with AddressSanitizer, which keeps
+     * freed buffers a while). */
+    const long limit = (long)BLANK_MIB * 1024 * 3 / 4;
+    const long last = (long)BLANK_MIB * 1024 + 2; /* the tail's line */
+    char *out, want[256];
+    int status;
+
+    /* Blank lines only, then an error line: no line ever waits for an
+     * answer, so only the unfinished line is kept. */
+    long rss = run_blank("", NULL, "", "oops\n", &out, &status);
+    snprintf(want, sizeof want,
+             "{\"status\": \"error\", \"error\": \"line %ld: not valid "
+             "JSON",
+             last - 1);
+    ok(rss > 0 && rss < limit,
+       "%d MiB of blank lines on a pipe: largest resident size %ld KiB "
+       "(below %ld)",
+       BLANK_MIB, rss, limit);
+    if (!ok(status == 1 && strncmp(out, want, strlen(want)) == 0 &&
+                strchr(out, '\n') == out + strlen(out) - 1,
+            "blank lines on a pipe: one answer, with its line number"))
+        diag("status %d, output %s", status, out);
+    free(out);
+
+    /* A query, the blank lines, a query, from a file (always ready, so
+     * only the limit on bytes held ends the batch). */
+    char args[64];
+    snprintf(args, sizeof args, "--threads 2 %s", BLANK_INPUT);
+    rss = run_blank(args, BLANK_INPUT, blank_query, "{\"id\": 2, \"t0\": NaN}",
+                    &out, &status);
+    snprintf(want, sizeof want,
+             "{\"id\": 1, \"status\": \"miss\", \"toi\": null, \"exit\": "
+             "null}\n{\"status\": \"error\", \"error\": \"line %ld of %s: "
+             "not valid JSON at column 19: invalid token near 'NaN' (NaN",
+             last, BLANK_INPUT);
+    ok(rss > 0 && rss < limit,
+       "a query and %d MiB of blank lines in a file: largest resident size "
+       "%ld KiB (below %ld)",
+       BLANK_MIB, rss, limit);
+    if (!ok(status == 1 && strncmp(out, want, strlen(want)) == 0,
+            "a query, blank lines and a query in a file: both answered, in "
+            "order"))
+        diag("status %d, output %s", status, out);
+    free(out);
+}
+
 int main(void)
 {
-    plan(6);
+    plan(10);
+    test_blank_memory();
 
     answer alone[NSMALL + NBIG];
     for (size_t k = 0; k < NSMALL; k++)

@@ -645,6 +645,198 @@ static void test_cli(void)
     tool_run_free(&r);
 }
 
+/* ------------------------------------------------------------------ */
+/* Error messages are valid UTF-8                                      */
+
+/* The error message of an answer line that must parse as JSON (jansson
+ * rejects text that is not valid UTF-8); "" when it does not. */
+static const char *error_of(json_t **j, const tool_run *r, int i)
+{
+    *j = r->nlines > i ? parse_line(r->lines[i]) : NULL;
+    return *j ? str(*j, "error") : "";
+}
+
+static void test_utf8(void)
+{
+    const char *boxes = "\"a\": {\"min\": [0,0,0], \"max\": [1,1,1]}, "
+                        "\"b\": {\"min\": [5,0,0], \"max\": [6,1,1]}";
+    char k79[100], euro[128], in[1024], want[1024];
+    tool_run r;
+    json_t *j;
+
+    /* Unknown fields of more than 80 bytes are cut, at a character
+     * boundary: 79 letters then a 2-byte "é" (which would be cut in half),
+     * and "k" then thirty 3-byte "€" (cut after 26 of them). */
+    memset(k79, 'k', 79);
+    k79[79] = '\0';
+    snprintf(euro, sizeof euro, "k");
+    for (int i = 0; i < 30; i++)
+        strcat(euro, "\xe2\x82\xac");
+    snprintf(in, sizeof in,
+             "{\"%s\\u00e9\": 1, %s}\n"
+             "{\"a\": {\"min\": [0,0,0], \"max\": [1,1,1], \"%s\": 2}, "
+             "\"b\": {\"min\": [5,0,0], \"max\": [6,1,1]}}\n",
+             k79, boxes, euro);
+    tool_run_cmd(&r, "", in);
+    is_int(r.nlines, 2, "long unknown fields: two answers");
+    snprintf(want, sizeof want, "line 1: %s: unknown field (", k79);
+    ok(strncmp(error_of(&j, &r, 0), want, strlen(want)) == 0,
+       "unknown field of 79 letters and an \"\\u00e9\": cut before the "
+       "\"\\u00e9\", valid UTF-8");
+    json_decref(j);
+    euro[1 + 26 * 3] = '\0';
+    snprintf(want, sizeof want, "line 2: a.%s: unknown field (", euro);
+    if (!ok(strncmp(error_of(&j, &r, 1), want, strlen(want)) == 0,
+            "box field of \"k\" and 30 \"\\u20ac\": 26 of them shown, valid "
+            "UTF-8"))
+        diag("got %s", r.nlines > 1 ? r.lines[1] : "nothing");
+    json_decref(j);
+    tool_run_free(&r);
+
+    /* File names go into messages whole, bytes that are not UTF-8 as
+     * U+FFFD: a name with the byte 0xff, and one of 217 bytes with a 2-byte
+     * character at bytes 199 and 200. */
+    char longname[256];
+    snprintf(longname, sizeof longname, "test-tool-x");
+    for (int i = 0; i < 100; i++)
+        strcat(longname, "\xc3\xa9");
+    strcat(longname, ".jsonl");
+    tool_write_file("test-tool-q\xff.jsonl", "x\n");
+    tool_write_file(longname, "{\"id\": 1, \"t0\": 2}\n");
+    snprintf(in, sizeof in, "'test-tool-q\xff.jsonl' '%s'", longname);
+    tool_run_cmd(&r, in, NULL);
+    is_int(r.status, 1, "odd file names: exit status 1");
+    const char *want1 = "line 1 of test-tool-q\xef\xbf\xbd.jsonl: not valid JSON";
+    ok(strncmp(error_of(&j, &r, 0), want1, strlen(want1)) == 0,
+       "file name with the byte 0xff: written as U+FFFD, valid UTF-8");
+    json_decref(j);
+    snprintf(want, sizeof want, "line 1 of %s: a: missing", longname);
+    is_string(error_of(&j, &r, 1), want,
+              "file name of 217 bytes of UTF-8: written whole, valid UTF-8");
+    json_decref(j);
+    tool_run_free(&r);
+    remove("test-tool-q\xff.jsonl");
+    remove(longname);
+}
+
+/* ------------------------------------------------------------------ */
+/* The NaN / Infinity hint                                             */
+
+/* One line from fd within 30 s (without the newline), or 0. */
+static int read_line_within(int fd, char *buf, size_t cap);
+
+/* Run the tool as a co-process: write first, read its answer, then write
+ * second and close the input; the answers to each go to a1 and a2 (empty
+ * when none came). */
+static void coprocess_two(const char *first, const char *second, char *a1,
+                          char *a2, size_t cap)
+{
+    int in[2], out[2];
+    signal(SIGPIPE, SIG_IGN);
+    if (pipe(in) != 0 || pipe(out) != 0)
+        bail("pipe failed");
+    char cmd[4300];
+    snprintf(cmd, sizeof cmd, "exec %s", tool_path());
+    pid_t pid = fork();
+    if (pid < 0)
+        bail("fork failed");
+    if (pid == 0) {
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        close(in[0]);
+        close(in[1]);
+        close(out[0]);
+        close(out[1]);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    a1[0] = a2[0] = '\0';
+    ssize_t n1 = (ssize_t)strlen(first), n2 = (ssize_t)strlen(second);
+    if (write(in[1], first, (size_t)n1) == n1 &&
+        read_line_within(out[0], a1, cap) &&
+        write(in[1], second, (size_t)n2) == n2) {
+        close(in[1]);
+        in[1] = -1;
+        if (!read_line_within(out[0], a2, cap))
+            a2[0] = '\0';
+    }
+    if (in[1] >= 0)
+        close(in[1]);
+    char rest[256];
+    while (read(out[0], rest, sizeof rest) > 0)
+        continue;
+    close(out[0]);
+    waitpid(pid, NULL, 0);
+}
+
+static void test_hints(void)
+{
+    static const char hint[] = "(NaN and Infinity are not numbers in JSON";
+    /* The hint is for the token jansson names: NaN or an infinity, in any
+     * case, signed or not; never for one nearby, nor for what lies past
+     * the line's end. */
+    static const struct {
+        const char *line;
+        int hint;
+    } cases[] = {
+        {"{\"t0\": NaN}", 1},
+        {"{\"t0\": -Infinity}", 1},
+        {"{\"t1\": +inf}", 1},
+        {"[-nan]", 1},
+        {"{\"t0\": INF}", 1},
+        {"{\"nano\": x}", 0},
+        {"{\"id\": \"NaN\", \"t0\": x}", 0},
+        {"{\"t0\": NaNx}", 0},
+        {"{\"t0\": - inf}", 0},
+        {"{\"t0\": In", 0},
+    };
+    size_t ncases = sizeof cases / sizeof cases[0];
+    char in[1024] = "";
+    for (size_t i = 0; i < ncases; i++) {
+        strcat(in, cases[i].line);
+        if (i + 1 < ncases)
+            strcat(in, "\n"); /* the last line has no line end */
+    }
+    tool_run r;
+    tool_run_cmd(&r, "", in);
+    is_int(r.nlines, (int)ncases, "hints: one answer per line");
+    for (size_t i = 0; i < ncases && (int)i < r.nlines; i++)
+        ok((strstr(r.lines[i], hint) != NULL) == cases[i].hint,
+           "%s: %s", cases[i].line,
+           cases[i].hint ? "NaN / Infinity hint" : "no NaN / Infinity hint");
+    tool_run_free(&r);
+
+    /* A string that says "too big" is no integer too big. */
+    tool_run_cmd(&r, "", "{\"id\": \"too big");
+    ok(r.nlines == 1 && strstr(r.lines[0], "premature end of input") &&
+           !strstr(r.lines[0], "write it with an exponent"),
+       "unterminated string \"too big: no hint about integers");
+    tool_run_free(&r);
+
+    /* The same last line, without a line end, answered alike from a file
+     * and from a pipe where the line before it was answered first (its
+     * bytes then lie past the last line's end in the tool's buffer). */
+    const char *l1 = "{\"t0\": Infinity}\n", *l2 = "{\"t0\": In";
+    char file_ans[1024], a1[1024], a2[1024];
+    snprintf(in, sizeof in, "%s%s", l1, l2);
+    tool_write_file("test-tool-hint.jsonl", in);
+    tool_run_cmd(&r, "test-tool-hint.jsonl", NULL);
+    const char *colon = r.nlines == 2 ? strstr(r.lines[1], ".jsonl: ") : NULL;
+    snprintf(file_ans, sizeof file_ans, "%s", colon ? colon + 6 : "(none)");
+    tool_run_free(&r);
+    remove("test-tool-hint.jsonl");
+    coprocess_two(l1, l2, a1, a2, sizeof a1);
+    static const char head[] = "{\"status\": \"error\", \"error\": \"line 2";
+    colon = strncmp(a2, head, sizeof head - 1) == 0 ? a2 + sizeof head - 1
+                                                    : "(other)";
+    if (!ok(a1[0] && strcmp(colon, file_ans) == 0 && !strstr(a2, hint),
+            "last line without a line end: same answer from a file and a "
+            "pipe, no hint"))
+        diag("file: %s; pipe: %s", file_ans, a2);
+}
+
 /* --threads: byte-identical output. */
 /* ------------------------------------------------------------------ */
 /* A co-process: each answer comes while the input stays open          */
@@ -753,6 +945,8 @@ int main(void)
     test_errors("", "errors.jsonl on stdin", 1);
     test_ids();
     test_files();
+    test_utf8();
+    test_hints();
     test_threads();
     test_coprocess("");
     test_coprocess(" --threads 2");

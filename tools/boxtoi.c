@@ -33,6 +33,9 @@
 #define BLOCK_LINES 64
 /* Bytes asked for by one read of the input. */
 #define READ_BLOCK ((size_t)1 << 20)
+/* Bytes of complete lines (blank ones included) held before the lines
+ * waiting are answered, however few: the input held stays bounded. */
+#define CHUNK_BYTES ((size_t)16 << 20)
 
 typedef struct line_ref {
     size_t offset;   /* into the chunk's text */
@@ -214,8 +217,9 @@ static int input_ready(int fd)
 
 /*
  * Read one input (fd) to its end into the chunk, answering the lines read
- * so far whenever CHUNK_LINES of them are waiting or the input pauses
- * (answers then go out at once), and the rest at the end.
+ * so far whenever CHUNK_LINES of them are waiting, CHUNK_BYTES of complete
+ * lines are held, or the input pauses (answers then go out at once), and
+ * the rest at the end.
  * label names the input in error answers (NULL: standard input).  Returns
  * 0, 1 when reading failed (reported here), or -1 when writing failed;
  * adds the number of error answers to *errors.
@@ -251,12 +255,15 @@ static int answer_input(chunk *c, int fd, const char *label, int nthreads,
         }
         scan = c->text.len;
         int pause = c->nlines > 0 && c->nlines < CHUNK_LINES && !input_ready(fd);
-        if (c->nlines >= CHUNK_LINES || pause) {
+        if (c->nlines >= CHUNK_LINES || start >= CHUNK_BYTES || pause) {
             long e = flush_chunk(c, nthreads);
             if (e < 0 || (pause && fflush(stdout) != 0))
                 return -1;
             *errors += e;
-            /* Keep the unfinished line. */
+        }
+        if (c->nlines == 0 && start > 0) {
+            /* No line waits for an answer (blank lines do not): keep the
+             * unfinished line only. */
             memmove(c->text.data, c->text.data + start, c->text.len - start);
             c->text.len -= start;
             scan -= start;

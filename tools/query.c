@@ -374,37 +374,116 @@ static void put_double(tool_buf *buf, double x)
 /* ------------------------------------------------------------------ */
 /* JSON output                                                         */
 
-/* Append s as a JSON string literal. */
-static void put_json_string(tool_buf *buf, const char *s, size_t n)
+/* Write byte c as it goes inside a JSON string literal (escaped when it
+ * must be, or is a control character); o has room for 6 bytes. */
+static inline char *put_string_byte(char *o, unsigned char c)
 {
     static const char hex[] = "0123456789abcdef";
+    if (c == '"' || c == '\\') {
+        *o++ = '\\';
+        *o++ = (char)c;
+    } else if (c == '\n') {
+        *o++ = '\\';
+        *o++ = 'n';
+    } else if (c == '\t') {
+        *o++ = '\\';
+        *o++ = 't';
+    } else if (c < 0x20 || c == 0x7f) {
+        *o++ = '\\';
+        *o++ = 'u';
+        *o++ = '0';
+        *o++ = '0';
+        *o++ = hex[c >> 4];
+        *o++ = hex[c & 15];
+    } else {
+        *o++ = (char)c;
+    }
+    return o;
+}
+
+/* Append s as a JSON string literal (s is UTF-8: jansson checked it). */
+static void put_json_string(tool_buf *buf, const char *s, size_t n)
+{
     tool_buf_reserve(buf, 2 + 6 * n);
     char *o = buf->data + buf->len;
     *o++ = '"';
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') {
-            *o++ = '\\';
-            *o++ = (char)c;
-        } else if (c == '\n') {
-            *o++ = '\\';
-            *o++ = 'n';
-        } else if (c == '\t') {
-            *o++ = '\\';
-            *o++ = 't';
-        } else if (c < 0x20 || c == 0x7f) {
-            *o++ = '\\';
-            *o++ = 'u';
-            *o++ = '0';
-            *o++ = '0';
-            *o++ = hex[c >> 4];
-            *o++ = hex[c & 15];
-        } else {
-            *o++ = (char)c;
-        }
-    }
+    for (size_t i = 0; i < n; i++)
+        o = put_string_byte(o, (unsigned char)s[i]);
     *o++ = '"';
     buf->len = (size_t)(o - buf->data);
+}
+
+/*
+ * The UTF-8 sequence at s[0 .. n), n > 0: returns 1 when it is well formed
+ * (RFC 3629: no overlong forms, surrogates or code points above U+10FFFF),
+ * else 0; *len is its length, or for an ill-formed one the length of its
+ * maximal well-formed start (at least 1), which one U+FFFD replaces.
+ */
+static int utf8_next(const unsigned char *s, size_t n, size_t *len)
+{
+    unsigned char c = s[0], lo = 0x80, hi = 0xBF;
+    size_t need;
+    *len = 1;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF) {
+        need = 1;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        need = 2;
+        lo = c == 0xE0 ? 0xA0 : 0x80;
+        hi = c == 0xED ? 0x9F : 0xBF;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        need = 3;
+        lo = c == 0xF0 ? 0x90 : 0x80;
+        hi = c == 0xF4 ? 0x8F : 0xBF;
+    } else {
+        return 0;
+    }
+    for (size_t i = 1; i <= need; i++) {
+        if (i >= n || s[i] < lo || s[i] > hi)
+            return 0;
+        *len = i + 1;
+        lo = 0x80;
+        hi = 0xBF;
+    }
+    return 1;
+}
+
+/* Append s[0 .. n), which need not be UTF-8 (a file name), escaped as the
+ * inside of a JSON string literal: each ill-formed sequence becomes U+FFFD,
+ * so the answer is always valid UTF-8. */
+static void put_json_text_lossy(tool_buf *buf, const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    tool_buf_reserve(buf, 6 * n);
+    char *o = buf->data + buf->len;
+    size_t i = 0;
+    while (i < n) {
+        size_t len;
+        if (u[i] < 0x80) {
+            o = put_string_byte(o, u[i++]);
+        } else if (utf8_next(u + i, n - i, &len)) {
+            memcpy(o, s + i, len);
+            o += len;
+            i += len;
+        } else {
+            memcpy(o, "\xEF\xBF\xBD", 3); /* U+FFFD */
+            o += 3;
+            i += len;
+        }
+    }
+    buf->len = (size_t)(o - buf->data);
+}
+
+/* How much of the UTF-8 string s fits in max bytes, cut at a character
+ * boundary (for "%.*s"). */
+static int utf8_prefix(const char *s, size_t max)
+{
+    size_t n = strnlen(s, max);
+    if (n == max)
+        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+            n--; /* s[n] continues the character before it */
+    return (int)n;
 }
 
 /* Append a JSON value, numbers written to read back exactly. */
@@ -482,6 +561,8 @@ static void put_json(tool_buf *buf, const json_t *v)
 /* Query parsing                                                       */
 
 #define ERR_MAX 640
+/* Bytes of an unknown field's name that an error message shows at most. */
+#define KEY_SHOWN 80
 
 static int fail(char *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -662,9 +743,9 @@ static int get_box(const json_t *v, boxtoi_box *box, boxtoi_motion *m,
             mo = val;
         else
             return fail(err,
-                        "%s.%.80s: unknown field (a box has \"min\", \"max\" "
+                        "%s.%.*s: unknown field (a box has \"min\", \"max\" "
                         "and \"motion\")",
-                        name, key);
+                        name, utf8_prefix(key, KEY_SHOWN), key);
     }
     if (lo == NULL)
         return fail(err, "%s.min: missing", name);
@@ -716,9 +797,9 @@ static int get_query(const json_t *root, boxtoi_query *q, const json_t **id,
             t1 = val;
         else
             return fail(err,
-                        "%.80s: unknown field (a query has \"id\", \"a\", "
+                        "%.*s: unknown field (a query has \"id\", \"a\", "
                         "\"b\", \"t0\" and \"t1\")",
-                        key);
+                        utf8_prefix(key, KEY_SHOWN), key);
     }
     if (a == NULL)
         return fail(err, "a: missing");
@@ -744,31 +825,62 @@ static int get_query(const json_t *root, boxtoi_query *q, const json_t **id,
     return 0;
 }
 
+/* Is s[0 .. n) the word w (lower case), in any case of ASCII letters? */
+static int is_word(const char *s, size_t n, const char *w)
+{
+    if (n != strlen(w))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if ((s[i] | 0x20) != w[i])
+            return 0;
+    return 1;
+}
+
+/*
+ * Is the invalid token jansson reports NaN or an infinity: "NaN", "nan",
+ * "Infinity", "inf" (any case), signed or not?  jansson's message names the
+ * token ("invalid token near 'NaN'"); for a sign not followed by a digit it
+ * names the sign alone and stops just after it (je->position), so the word
+ * is read from the line there, never past its len bytes.
+ */
+static int token_is_nan_or_inf(const json_error_t *je, const char *line,
+                               size_t len)
+{
+    static const char near[] = "invalid token near '";
+    if (strncmp(je->text, near, sizeof near - 1) != 0)
+        return 0;
+    const char *tok = je->text + sizeof near - 1;
+    size_t n = strlen(tok);
+    if (n < 2 || tok[n - 1] != '\'')
+        return 0;
+    n--;
+    if (n == 1 && (tok[0] == '-' || tok[0] == '+')) {
+        size_t pos = je->position > 0 ? (size_t)je->position : 0;
+        if (pos == 0 || pos > len || line[pos - 1] != tok[0])
+            return 0;
+        tok = line + pos;
+        n = 0;
+        while (pos + n < len && (tok[n] | 0x20) >= 'a' &&
+               (tok[n] | 0x20) <= 'z')
+            n++; /* the letters after the sign */
+    }
+    return is_word(tok, n, "nan") || is_word(tok, n, "inf") ||
+           is_word(tok, n, "infinity");
+}
+
 /* Rewrite a jansson parse error so that it says what to do. */
 static void json_error_message(const json_error_t *je, const char *line,
                                size_t len, char *err)
 {
     const char *hint = "";
-    if (strstr(je->text, "real number overflow"))
+    if (strncmp(je->text, "real number overflow", 20) == 0)
         hint = " (a number is too large for a double)";
-    else if (strstr(je->text, "too big"))
+    else if (strncmp(je->text, "too big ", 8) == 0)
         hint = " (an integer too large to read exactly; write it with an "
                "exponent, such as 1e20)";
-    else if (strstr(je->text, "invalid token")) {
-        size_t pos = je->position > 0 ? (size_t)je->position - 1 : 0;
-        /* Look at the text around the error for a NaN / Infinity literal. */
-        size_t from = pos > 12 ? pos - 12 : 0;
-        for (size_t i = from; i < len && i < pos + 12; i++) {
-            if (strncmp(line + i, "NaN", 3) == 0 ||
-                strncmp(line + i, "nan", 3) == 0 ||
-                strncmp(line + i, "Infinity", 8) == 0 ||
-                strncmp(line + i, "inf", 3) == 0) {
-                hint = " (NaN and Infinity are not numbers in JSON, and a "
-                       "query needs finite numbers)";
-                break;
-            }
-        }
-    }
+    else if (token_is_nan_or_inf(je, line, len))
+        hint = " (NaN and Infinity are not numbers in JSON, and a "
+               "query needs finite numbers)";
     snprintf(err, ERR_MAX, "not valid JSON at column %d: %s%s", je->column,
              je->text, hint);
 }
@@ -807,18 +919,23 @@ static void put_id(tool_buf *out, const json_t *id)
     }
 }
 
+/* "line N[ of FILE]: what"; the file name whole, as given, with bytes that
+ * are not UTF-8 written as U+FFFD (so is anything ill-formed in what). */
 static void put_error(tool_buf *out, const json_t *id, const char *file,
                       long lineno, const char *what)
 {
-    char msg[ERR_MAX + 300];
-    if (file != NULL)
-        snprintf(msg, sizeof msg, "line %ld of %.200s: %s", lineno, file, what);
-    else
-        snprintf(msg, sizeof msg, "line %ld: %s", lineno, what);
+    char head[32];
     put_id(out, id);
-    put_str(out, "\"status\": \"error\", \"error\": ");
-    put_json_string(out, msg, strlen(msg));
-    put_str(out, "}\n");
+    put_str(out, "\"status\": \"error\", \"error\": \"");
+    snprintf(head, sizeof head, "line %ld", lineno);
+    put_str(out, head);
+    if (file != NULL) {
+        put_str(out, " of ");
+        put_json_text_lossy(out, file, strlen(file));
+    }
+    put_str(out, ": ");
+    put_json_text_lossy(out, what, strlen(what));
+    put_str(out, "\"}\n");
 }
 
 static void put_vec3(tool_buf *out, const double v[3])
