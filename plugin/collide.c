@@ -37,8 +37,8 @@
 
 static _Thread_local double window_ = -1;
 static _Thread_local double last_toi_ = -1;
-static int probe_ = 0;
-static dGeomID probe_first_ = NULL;
+static _Thread_local int probe_ = 0;
+static _Thread_local dGeomID probe_first_ = NULL;
 
 void bt_probe_arm(int on)
 {
@@ -163,8 +163,9 @@ static void vertex_of(const dReal *p, const dReal *R, const dReal *side, int k,
  * where the two can meet), placed at that box's extreme towards the other
  * geom: then no point of it may approach.  With room for three contacts only
  * a triangle containing that rectangle is used; with less, the box's
- * vertices nearest the other geom.  o2 NULL (a plane) means o1's box.
- * Returns the number of contacts written (at most maxc and four).
+ * vertices nearest the other geom.  o2 a plane means o1's box.  The
+ * contacts name o1 and o2 (g1, g2).  Returns the number of contacts
+ * written (at most maxc and four).
  */
 static int spec_points(dGeomID o1, dGeomID o2, const dReal n[3], int maxc,
                        dContactGeom *contact, int skip)
@@ -172,7 +173,7 @@ static int spec_points(dGeomID o1, dGeomID o2, const dReal n[3], int maxc,
     dVector3 side1, side2;
     side_of(o1, side1);
     int second = 0;
-    if (o2) {
+    if (dGeomGetClass(o2) != dPlaneClass) {
         side_of(o2, side2);
         double m1 = fmax(fmax(side1[0], side1[1]), side1[2]);
         double m2 = fmax(fmax(side2[0], side2[1]), side2[2]);
@@ -774,11 +775,8 @@ static int box_plane(dGeomID o1, dGeomID o2, int flags,
             note_toi(o1, o2, 0);
         }
         int keep = n > 0 && maxc - n >= 3 ? n : 0;
-        int m = spec_points(o1, NULL, forced, maxc - keep,
-                            CONTACT(contact, keep * skip), skip);
-        for (int i = 0; i < m; i++)
-            CONTACT(contact, (keep + i) * skip)->g2 = o2;
-        return keep + m;
+        return keep + spec_points(o1, o2, forced, maxc - keep,
+                                  CONTACT(contact, keep * skip), skip);
     }
     if (n > 0) {
         finish_contacts(o1, o2, contact, skip, n, plane, 0);
@@ -797,7 +795,7 @@ static int box_plane(dGeomID o1, dGeomID o2, int flags,
                 double t = plane_first_contact(&a, deep, tmax);
                 if (t > 0) {
                     int keep = maxc - n >= 3 ? n : 0;
-                    n = keep + spec_points(o1, NULL, plane, maxc - keep,
+                    n = keep + spec_points(o1, o2, plane, maxc - keep,
                                            CONTACT(contact, keep * skip), skip);
                 }
             }
@@ -817,7 +815,7 @@ static int box_plane(dGeomID o1, dGeomID o2, int flags,
     if (toi < 0)
         return 0;
     if (spec_rel_ >= 0) {
-        n = spec_points(o1, NULL, plane, flags & NUMC_MASK, contact, skip);
+        n = spec_points(o1, o2, plane, flags & NUMC_MASK, contact, skip);
         if (n > 0)
             note_toi(o1, o2, toi <= TOI_ZERO * tmax ? 0 : toi);
         return n;

@@ -3,14 +3,33 @@
  * bounding box.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 
+/* Written by dBoxtoiInit only (under init_lock). */
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static int box_class = -1;
 static int self_reversed = 0;
+
+/* Every boxtoi box, newest first, of every world and thread: the boxes of
+   a dQuadTreeSpace, which cannot list its geoms, are found here.  Linked,
+   unlinked and walked under boxes_lock. */
+static pthread_mutex_t boxes_lock = PTHREAD_MUTEX_INITIALIZER;
 static bt_data *all_boxes = NULL;
+static unsigned long box_serial = 0;
+
+void bt_boxes_lock(void)
+{
+    pthread_mutex_lock(&boxes_lock);
+}
+
+void bt_boxes_unlock(void)
+{
+    pthread_mutex_unlock(&boxes_lock);
+}
 
 bt_data *bt_first(void)
 {
@@ -22,7 +41,9 @@ int bt_self_reversed(void)
     return self_reversed;
 }
 
-static unsigned cache_epoch_ = 0;
+/* The stepper's current epoch, per thread (each thread steps its own
+   spaces); the epochs themselves are unique across threads. */
+static _Thread_local unsigned cache_epoch_ = 0;
 
 void bt_set_cache_epoch(unsigned epoch)
 {
@@ -40,6 +61,7 @@ static void class_dtor(dGeomID g)
 {
     bt_data *d = dGeomGetClassData(g);
     bt_cache_free(d);
+    pthread_mutex_lock(&boxes_lock);
     if (d->prev)
         d->prev->next = d->next;
     else if (all_boxes == d)
@@ -47,6 +69,7 @@ static void class_dtor(dGeomID g)
     if (d->next)
         d->next->prev = d->prev;
     d->prev = d->next = NULL;
+    pthread_mutex_unlock(&boxes_lock);
 }
 
 int bt_class(void)
@@ -283,73 +306,97 @@ static void class_aabb(dGeomID g, dReal aabb[6])
     }
 }
 
-int dBoxtoiInit(void)
+/*
+ * Collide two geoms a, b of the class with the probe armed (the collider
+ * then only records its first argument): 1 when ODE called it as (a, b),
+ * 2 as (b, a), 0 when it did not call it at all, i.e. the class has no
+ * collider in ODE's table (as after dCloseODE and a new dInitODE2, which
+ * clear the table).
+ */
+static int probe_order(void)
 {
-    if (box_class >= 0)
-        return box_class;
-    dGeomClass c;
-    memset(&c, 0, sizeof c);
-    c.bytes = (int)sizeof(bt_data);
-    c.collider = bt_get_collider;
-    c.aabb = class_aabb;
-    c.aabb_test = NULL;
-    c.dtor = class_dtor;
-    box_class = dCreateGeomClass(&c);
-
-    /* ODE keeps one collider entry for a class against itself, and its
-       reverse flag ends up set: dCollide(a, b) calls the collider as (b, a)
-       and flips the contacts.  Find out once, so the collider can give
-       dCollide(a, b) exactly the contacts of two dBoxes. */
     dGeomID a = dCreateGeom(box_class), b = dCreateGeom(box_class);
     dContactGeom cg;
     bt_probe_arm(1);
     dCollide(a, b, 1, &cg, (int)sizeof cg);
     bt_probe_arm(0);
-    self_reversed = bt_probe_first() == b;
+    dGeomID first = bt_probe_first();
     dGeomDestroy(a);
     dGeomDestroy(b);
-    return box_class;
+    return first == a ? 1 : first == b ? 2 : 0;
 }
 
-static dReal clean_length(dReal x)
+int dBoxtoiInit(void)
 {
-    return (x >= 0 && x < dInfinity) ? x : 0;
+    pthread_mutex_lock(&init_lock);
+    /* registered, and ODE not re-initialised since */
+    if (box_class < 0 || !probe_order()) {
+        dGeomClass c;
+        memset(&c, 0, sizeof c);
+        c.bytes = (int)sizeof(bt_data);
+        c.collider = bt_get_collider;
+        c.aabb = class_aabb;
+        c.aabb_test = NULL;
+        c.dtor = class_dtor;
+        box_class = dCreateGeomClass(&c);
+
+        /* ODE keeps one collider entry for a class against itself, and its
+           reverse flag ends up set: dCollide(a, b) calls the collider as
+           (b, a) and flips the contacts.  Find out once, so the collider
+           can give dCollide(a, b) exactly the contacts of two dBoxes. */
+        self_reversed = probe_order() == 2;
+    }
+    int c = box_class;
+    pthread_mutex_unlock(&init_lock);
+    return c;
+}
+
+/* A side length dCreateBox accepts: finite and not negative. */
+static int good_length(dReal x)
+{
+    return x >= 0 && x < dInfinity;
 }
 
 dGeomID dCreateBoxtoiBox(dSpaceID space, dReal lx, dReal ly, dReal lz)
 {
+    if (!good_length(lx) || !good_length(ly) || !good_length(lz))
+        return NULL;
     dBoxtoiInit();
     dGeomID g = dCreateGeom(box_class);
     bt_data *d = dGeomGetClassData(g);
-    d->side[0] = clean_length(lx);
-    d->side[1] = clean_length(ly);
-    d->side[2] = clean_length(lz);
+    d->side[0] = lx;
+    d->side[1] = ly;
+    d->side[2] = lz;
     d->h = 0;
     d->has_motion = 0;
     d->last_toi = -1;
     d->geom = g;
     d->cache = NULL;
     d->cache_epoch = 0;
+    pthread_mutex_lock(&boxes_lock);
+    d->serial = ++box_serial;
     d->prev = NULL;
     d->next = all_boxes;
     if (all_boxes)
         all_boxes->prev = d;
     all_boxes = d;
+    pthread_mutex_unlock(&boxes_lock);
     if (space)
         dSpaceAdd(space, g);
     return g;
 }
 
-void dGeomBoxtoiBoxSetLengths(dGeomID g, dReal lx, dReal ly, dReal lz)
+int dGeomBoxtoiBoxSetLengths(dGeomID g, dReal lx, dReal ly, dReal lz)
 {
     bt_data *d = bt_get(g);
-    if (!d)
-        return;
-    d->side[0] = clean_length(lx);
-    d->side[1] = clean_length(ly);
-    d->side[2] = clean_length(lz);
+    if (!d || !good_length(lx) || !good_length(ly) || !good_length(lz))
+        return 0;
+    d->side[0] = lx;
+    d->side[1] = ly;
+    d->side[2] = lz;
     d->cache_epoch = 0;
     dGeomMoved(g);
+    return 1;
 }
 
 void dGeomBoxtoiBoxGetLengths(dGeomID g, dVector3 result)
@@ -427,24 +474,104 @@ int bt_in_space(dGeomID g, dSpaceID space)
     return 0;
 }
 
+/* The boxtoi boxes of a space, gathered before any is marked moved (which
+   reorders the space's list of geoms). */
+typedef struct box_set {
+    bt_data **v;
+    size_t n, cap;
+    int failed;
+    bt_data *small[64];
+} box_set;
+
+static void set_push(box_set *s, bt_data *d)
+{
+    if (s->failed)
+        return;
+    if (s->n == s->cap) {
+        size_t cap = 2 * s->cap;
+        bt_data **v = malloc(cap * sizeof *v);
+        if (!v) {
+            s->failed = 1;
+            return;
+        }
+        memcpy(v, s->v, s->n * sizeof *v);
+        if (s->v != s->small)
+            free(s->v);
+        s->v = v;
+        s->cap = cap;
+    }
+    s->v[s->n++] = d;
+}
+
+/* Walk the space itself, so that only this thread's geoms are read; a
+   quadtree cannot list its geoms, so its boxes come from the list of all. */
+static void gather_boxes(box_set *s, dSpaceID space)
+{
+    if (dSpaceGetClass(space) == dQuadTreeSpaceClass) {
+        pthread_mutex_lock(&boxes_lock);
+        for (bt_data *d = all_boxes; d; d = d->next)
+            if (bt_in_space(d->geom, space))
+                set_push(s, d);
+        pthread_mutex_unlock(&boxes_lock);
+        return;
+    }
+    int n = dSpaceGetNumGeoms(space);
+    for (int i = 0; i < n; i++) {
+        dGeomID g = dSpaceGetGeom(space, i);
+        bt_data *d;
+        if (!g)
+            continue;
+        if (dGeomIsSpace(g))
+            gather_boxes(s, (dSpaceID)g);
+        else if ((d = bt_get(g)))
+            set_push(s, d);
+    }
+}
+
+/* Newest box first, the order of the list of all. */
+static int newer_first(const void *a, const void *b)
+{
+    unsigned long x = (*(bt_data *const *)a)->serial;
+    unsigned long y = (*(bt_data *const *)b)->serial;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static void arm_one(bt_data *d, double h, int reset_toi, double shift)
+{
+    d->h = h;
+    d->motion_shift = shift;
+    d->cache_epoch = 0;
+    if (reset_toi)
+        d->last_toi = -1;
+    dGeomMoved(d->geom);
+}
+
 void bt_arm(dSpaceID space, double h, int reset_toi, double shift)
 {
     if (!space || box_class < 0)
         return;
     if (!(h >= 0) || !isfinite(h))
         h = 0;
-    /* walk the list of boxtoi boxes rather than the space: not every space
-       type can list its geoms (the quadtree cannot) */
-    for (bt_data *d = all_boxes; d; d = d->next) {
-        if (!bt_in_space(d->geom, space))
-            continue;
-        d->h = h;
-        d->motion_shift = shift;
-        d->cache_epoch = 0;
-        if (reset_toi)
-            d->last_toi = -1;
-        dGeomMoved(d->geom);
+    box_set s;
+    s.v = s.small;
+    s.n = 0;
+    s.cap = sizeof s.small / sizeof s.small[0];
+    s.failed = 0;
+    gather_boxes(&s, space);
+    if (s.failed) {
+        /* out of memory: the list of all, as for a quadtree */
+        pthread_mutex_lock(&boxes_lock);
+        for (bt_data *d = all_boxes; d; d = d->next)
+            if (bt_in_space(d->geom, space))
+                arm_one(d, h, reset_toi, shift);
+        pthread_mutex_unlock(&boxes_lock);
+    } else {
+        qsort(s.v, s.n, sizeof *s.v, newer_first);
+        for (size_t i = 0; i < s.n; i++)
+            arm_one(s.v[i], h, reset_toi, shift);
     }
+    if (s.v != s.small)
+        free(s.v);
 }
 
 void dBoxtoiPredict(dWorldID world, dSpaceID space, dReal h)

@@ -19,7 +19,9 @@ typedef struct bt_data {
     unsigned cache_epoch;   /* cache below is valid when this equals the
                                stepper's current epoch (non-zero) */
     struct bt_moving *cache; /* the geom's motion, computed once per sub-step */
-    struct bt_data *prev, *next; /* list of all boxtoi boxes */
+    struct bt_data *prev, *next; /* list of all boxtoi boxes (under
+                                    bt_boxes_lock) */
+    unsigned long serial;   /* creation order: newer boxes have larger ones */
 } bt_data;
 
 /** The motion of one geom as the colliders see it. */
@@ -70,8 +72,12 @@ void bt_moving_dbox(dGeomID g, double h, bt_moving *mv);
    starts shift seconds into the step of an explicit motion. */
 void bt_arm(dSpaceID space, double h, int reset_toi, double shift);
 
-/* First boxtoi box of the list of all of them (follow ->next). */
+/* First boxtoi box of the list of all of them, of every thread (follow
+   ->next); the list may be walked only between bt_boxes_lock and
+   bt_boxes_unlock, as other threads create and destroy boxes. */
 bt_data *bt_first(void);
+void bt_boxes_lock(void);
+void bt_boxes_unlock(void);
 /* Non-zero when ODE calls the boxtoi-boxtoi collider with its arguments
    reversed (and flips the contacts afterwards). */
 int bt_self_reversed(void);
@@ -93,7 +99,8 @@ void bt_apply_offset(dGeomID g, boxtoi_motion *m);
 /* collide.c */
 dColliderFn *bt_get_collider(int num);
 /* Probe of the argument order ODE uses for boxtoi-boxtoi pairs: while
-   armed, the collider records its first argument and returns 0. */
+   armed (on this thread), the collider records its first argument and
+   returns 0. */
 void bt_probe_arm(int on);
 dGeomID bt_probe_first(void);
 /* Contact window of the colliders: < 0 reports contacts anywhere in the
@@ -137,8 +144,9 @@ double bt_last_toi(void);
 void bt_reset_last_toi(void);
 
 /* Motion cache: while the stepper holds the bodies' states still (from
-   bt_arm until the world steps) it sets a non-zero epoch, and each boxtoi
-   box's motion is computed once per epoch; 0 turns caching off. */
+   bt_arm until the world steps) it sets a non-zero epoch (for this thread;
+   epochs are unique across threads), and each boxtoi box's motion is
+   computed once per epoch; 0 turns caching off. */
 void bt_set_cache_epoch(unsigned epoch);
 /* Free the geom's cached motion (class destructor). */
 void bt_cache_free(bt_data *d);

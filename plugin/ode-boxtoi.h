@@ -18,7 +18,7 @@
  *
  * Typical loop:
  *
- *     dBoxtoiInit();                        // once, after dInitODE2()
+ *     dBoxtoiInit();                        // after dInitODE2()
  *     dGeomID g = dCreateBoxtoiBox(space, 0.05, 0.05, 0.05);
  *     dGeomSetBody(g, body);
  *     ...
@@ -51,6 +51,20 @@
  * face gives the full manifold), and dBoxtoiCollide or
  * dGeomBoxtoiBoxGetLastTOI give that time.  Normals follow ODE: they point
  * from o2 towards o1.
+ *
+ * Threads: as in ODE, each thread may use its own worlds and spaces (after
+ * dAllocateODEDataForThread), including creating, stepping and destroying
+ * boxtoi boxes concurrently with other threads; the plugin's per-step state
+ * is per thread.  (ODE's default step threading implementation is shared
+ * by all worlds: give each world its own, see
+ * dWorldSetStepThreadingImplementation.)  Not thread-safe: using one world,
+ * space or geom from two threads at once; dBoxtoiInit while another thread
+ * uses ODE (call it, like dInitODE2, before the threads start); and, while
+ * a space that is or contains a dQuadTreeSpace is stepped
+ * (dWorldStepToContact) or predicted (dBoxtoiPredict), creating, destroying
+ * or moving boxtoi boxes between spaces in another thread: a quadtree
+ * cannot list its geoms, so its boxtoi boxes are found in one process-wide
+ * list.
  */
 #ifndef ODE_BOXTOI_H
 #define ODE_BOXTOI_H
@@ -69,8 +83,10 @@ extern "C" {
 #endif
 
 /**
- * Register the geom class with ODE (once per process; later calls return the
- * same class number).  Call after dInitODE2().  Returns the class number.
+ * Register the geom class with ODE.  Call after dInitODE2(), and again after
+ * each dInitODE2() that follows a dCloseODE() (which drops ODE's record of
+ * the class): a call that finds the class still registered does nothing.
+ * Returns the class number.
  */
 ODE_BOXTOI_API int dBoxtoiInit(void);
 
@@ -79,9 +95,11 @@ ODE_BOXTOI_API int dBoxtoiGetClass(void);
 
 /**
  * Create a boxtoi box with full side lengths lx, ly, lz (like dCreateBox).
- * Attach it to a body directly (with a geom offset if needed): inside a
- * dGeomTransform (deprecated in ODE) it has no body of its own and is
- * treated as a box at rest at its current pose.
+ * Returns NULL, creating nothing, when a length is negative, NaN or
+ * infinite (dCreateBox rejects those too).  Attach it to a body directly
+ * (with a geom offset if needed): inside a dGeomTransform (deprecated in
+ * ODE) it has no body of its own and is treated as a box at rest at its
+ * current pose.
  */
 ODE_BOXTOI_API dGeomID dCreateBoxtoiBox(dSpaceID space, dReal lx, dReal ly,
                                         dReal lz);
@@ -89,8 +107,12 @@ ODE_BOXTOI_API dGeomID dCreateBoxtoiBox(dSpaceID space, dReal lx, dReal ly,
 /** Non-zero when g is a boxtoi box. */
 ODE_BOXTOI_API int dGeomIsBoxtoiBox(dGeomID g);
 
-ODE_BOXTOI_API void dGeomBoxtoiBoxSetLengths(dGeomID g, dReal lx, dReal ly,
-                                             dReal lz);
+/**
+ * Set the full side lengths.  Returns 1, or 0 when g is not a boxtoi box or
+ * a length is negative, NaN or infinite (then nothing changes).
+ */
+ODE_BOXTOI_API int dGeomBoxtoiBoxSetLengths(dGeomID g, dReal lx, dReal ly,
+                                            dReal lz);
 ODE_BOXTOI_API void dGeomBoxtoiBoxGetLengths(dGeomID g, dVector3 result);
 
 /**
@@ -127,6 +149,12 @@ ODE_BOXTOI_API void dGeomBoxtoiBoxGetMotion(dGeomID g, boxtoi_motion *motion,
  * report future contacts of the step, depth 0, which act as speculative
  * contacts); dWorldStepToContact calls it itself.  world is not used (each
  * body's own world is).
+ *
+ * With plain dWorldStep such a contact holds for the whole step: a body
+ * approaching at speed v stops where it is, up to v*h short of the surface,
+ * and a bounce set by the near callback applies from there (a box dropped
+ * onto the floor may stay a little above it).  dWorldStepToContact steps to
+ * the contact instead.
  */
 ODE_BOXTOI_API void dBoxtoiPredict(dWorldID world, dSpaceID space, dReal h);
 
@@ -306,6 +334,22 @@ typedef struct dBoxtoiStepStats {
  *    (and of bodies joined to them) are put back before each sub-step, so
  *    they act over the whole step; other bodies get theirs in the first
  *    sub-step only;
+ *  - those other bodies (no geom in the space or its sub-spaces, no chain
+ *    of joints to a body that has one) are not put back when a sub-step is
+ *    redone either, so they advance once more with each redo
+ *    (stats->redos): ODE offers no way to list a world's bodies.  Give
+ *    every moving body a geom in the space or a joint to one that has one,
+ *    or set max_redos to 0;
+ *  - damping and auto-disabling keep their meaning per step (for the
+ *    bodies reached from the space): ODE applies a body's damping once per
+ *    dWorldStep, so in a sub-step of length s its damping scales become
+ *    1 - (1 - scale)^(s/h) (the step's damping over the whole step), put
+ *    back after it; and ODE counts each dWorldStep as one idle step, so a
+ *    body auto-disabled by idle steps (idle time 0, one velocity sample,
+ *    ODE's defaults) is not sampled in the sub-steps before the last.  A
+ *    redone last sub-step counts each try.  A body with an idle time counts
+ *    every sub-step, each by its own length; one averaging several
+ *    samples counts every sub-step as a step;
  *  - pairs whose bodies are connected by a joint other than a contact are
  *    not searched for impacts (the usual near callback skips them);
  *  - a pair with a boxtoi box (against a boxtoi box, a dBox or a plane),
@@ -324,8 +368,12 @@ typedef struct dBoxtoiStepStats {
  *    impacts and checked like the others, while the near callback gets,
  *    as from dSpaceCollide, the pairs involving a space and expands them
  *    itself (dSpaceCollide2, then dSpaceCollide on each space);
- *  - not reentrant across threads for the same ODE collision state;
- *    after dCloseODE and a new dInitODE2, the class is not registered again.
+ *  - the near callback must not destroy a geom, nor remove one from the
+ *    space (ODE forbids both inside dSpaceCollide; here the space is not
+ *    locked, but the step keeps the pairs of the pass and uses their geoms
+ *    after the callback: a destroyed geom is read after it is freed); do
+ *    it after dWorldStepToContact returns;
+ *  - threads: see the top of this file.
  * contacts may be NULL when the callback manages its own group (it is then
  * never emptied by the step, and no sub-step is checked or redone).  params
  * may be NULL for defaults; stats may be NULL.  Returns 1 on success, 0 when

@@ -83,6 +83,10 @@ typedef struct saved_body {
     /* state at the end of the best try of a redone sub-step */
     dReal best_pos[3], best_q[4], best_lvel[3], best_avel[3];
     int best_enabled;
+    /* damping and auto-disable settings changed for a short sub-step
+       (short_substep), put back by end_short_substep */
+    dReal lin_damp, ang_damp;
+    int adis_samples; /* < 0: not changed */
 } saved_body;
 
 /* An ERP a joint keeps for itself (ODE copies the world's when the joint is
@@ -227,11 +231,13 @@ static void collect_space(body_set *s, dSpaceID space)
             dSpaceCollide2((dGeomID)space, w.probe, &w, quad_found);
             dGeomDestroy(w.probe);
         }
+        bt_boxes_lock();
         for (bt_data *d = bt_first(); d; d = d->next) {
             dBodyID b;
             if (bt_in_space(d->geom, space) && (b = dGeomGetBody(d->geom)))
                 set_add(s, b);
         }
+        bt_boxes_unlock();
         return;
     }
     int n = dSpaceGetNumGeoms(space);
@@ -341,6 +347,52 @@ static void restore_joint_erps(const body_set *s)
     for (size_t k = 0; k < s->nerps; k++) {
         const joint_erp *e = &s->erps[k];
         e->set(e->joint, e->param, e->value);
+    }
+}
+
+/*
+ * ODE applies a body's damping once per step, whatever its length (the
+ * velocity is scaled by 1 - scale), and counts an idle step towards
+ * auto-disabling once per step.  A step taken as several sub-steps would
+ * damp each body once per sub-step and count each sub-step as a step.  So,
+ * for a sub-step of fraction f of the step, the damping scale becomes
+ * 1 - (1 - scale)^f (over the sub-steps of a step the factors multiply to
+ * the step's), and auto-disabling by idle steps is paused (no samples:
+ * ODE's handler passes the body over and keeps its counts) in every
+ * sub-step but the one that ends the step.  A body with an idle time set
+ * keeps counting, as each sub-step takes its own length off that time; so
+ * does one that averages over more than one sample, whose averaging a pause
+ * would reset.
+ */
+static void short_substep(body_set *s, double f, int counts)
+{
+    for (size_t k = 0; k < s->count; k++) {
+        saved_body *e = &s->list[k];
+        dBodyID b = e->body;
+        e->lin_damp = dBodyGetLinearDamping(b);
+        e->ang_damp = dBodyGetAngularDamping(b);
+        if (e->lin_damp > 0 && e->lin_damp < 1)
+            dBodySetLinearDamping(b, (dReal)(1.0 - pow(1.0 - (double)e->lin_damp, f)));
+        if (e->ang_damp > 0 && e->ang_damp < 1)
+            dBodySetAngularDamping(b, (dReal)(1.0 - pow(1.0 - (double)e->ang_damp, f)));
+        e->adis_samples = -1;
+        if (!counts && dBodyGetAutoDisableFlag(b) && dBodyIsEnabled(b) &&
+            dBodyGetAutoDisableAverageSamplesCount(b) == 1 &&
+            !(dBodyGetAutoDisableTime(b) > 0)) {
+            e->adis_samples = 1;
+            dBodySetAutoDisableAverageSamplesCount(b, 0);
+        }
+    }
+}
+
+static void end_short_substep(const body_set *s)
+{
+    for (size_t k = 0; k < s->count; k++) {
+        const saved_body *e = &s->list[k];
+        dBodySetLinearDamping(e->body, e->lin_damp);
+        dBodySetAngularDamping(e->body, e->ang_damp);
+        if (e->adis_samples >= 0)
+            dBodySetAutoDisableAverageSamplesCount(e->body, (unsigned)e->adis_samples);
     }
 }
 
@@ -938,7 +990,8 @@ static void verify_callback(void *data, dGeomID o1, dGeomID o2)
    with impacts still ahead, before the catch-all takes the rest. */
 #define SPEC_PASSES 4
 
-static unsigned epoch_counter_ = 0;
+/* Epochs are unique across threads (each thread sets its own current one). */
+static _Atomic unsigned epoch_counter_ = 0;
 
 static unsigned next_epoch(void);
 
@@ -969,9 +1022,10 @@ static int verify_substep(dSpaceID space, pair_pass *pp, const body_set *bodies,
 
 static unsigned next_epoch(void)
 {
-    if (++epoch_counter_ == 0)
-        epoch_counter_ = 1;
-    return epoch_counter_;
+    unsigned e;
+    while ((e = ++epoch_counter_) == 0)
+        ;
+    return e;
 }
 
 /*
@@ -1188,7 +1242,12 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                 dWorldSetERP(world, erp * s / h);
                 scale_joint_erps(&bodies, s / h);
             }
+            int shortened = s != h && saved;
+            if (shortened)
+                short_substep(&bodies, (double)(s / h), last);
             ok = p.quick ? dWorldQuickStep(world, s) : dWorldStep(world, s);
+            if (shortened)
+                end_short_substep(&bodies);
             if (scaled) {
                 dWorldSetERP(world, erp);
                 restore_joint_erps(&bodies);

@@ -1260,6 +1260,98 @@ static void test_room(void)
     sim_free(&s);
 }
 
+/* ---- every contact names its two geoms ---------------------------------- */
+
+static int named_total, named_bad;
+
+/* room_cb, after colliding the pair in both orders and checking that each
+   contact names the geoms as dCollide was given them (g1, g2). */
+static void named_cb(void *data, dGeomID o1, dGeomID o2)
+{
+    for (int order = 0; order < 2; order++) {
+        dGeomID a = order ? o2 : o1, b = order ? o1 : o2;
+        dContact c[4];
+        memset(c, 0, sizeof c);
+        int n = dCollide(a, b, 4, &c[0].geom, sizeof c[0]);
+        for (int i = 0; i < n; i++) {
+            named_total++;
+            if (c[i].geom.g1 != a || c[i].geom.g2 != b) {
+                if (named_bad++ < 3)
+                    diag("names: contact %d of dCollide(%p, %p) names %p, %p", i,
+                         (void *)a, (void *)b, (void *)c[i].geom.g1,
+                         (void *)c[i].geom.g2);
+            }
+        }
+    }
+    room_cb(data, o1, o2);
+}
+
+/* Fast spinning boxes in a closed room of six planes and around a dBox,
+   one sub-step per step: the speculative contacts with the planes and the
+   box, also those of redone sub-steps, name both geoms, in either order. */
+static void test_contact_names(void)
+{
+    enum { N = 12, STEPS = 60, ROOMS = 4 };
+    const double L = 1.0;
+    int spec = 0, redos = 0, out = 0;
+    named_total = named_bad = 0;
+    for (int room = 0; room < ROOMS; room++) {
+        sim s;
+        sim_init(&s, 0);
+        s.bounce = 0.5;
+        dCreatePlane(s.space, 0, 0, 1, 0);
+        dCreatePlane(s.space, 0, 0, -1, -L);
+        dCreatePlane(s.space, 1, 0, 0, 0);
+        dCreatePlane(s.space, -1, 0, 0, -L);
+        dCreatePlane(s.space, 0, 1, 0, 0);
+        dCreatePlane(s.space, 0, -1, 0, -L);
+        dGeomID block = dCreateBox(s.space, 0.1, 0.1, 0.1);
+        dGeomSetPosition(block, 0.5, 0.5, 0.5);
+        unsigned long long seed = 99 + room;
+        dBodyID b[N];
+        for (int i = 0; i < N; i++) {
+            double side[3];
+            for (int k = 0; k < 3; k++)
+                side[k] = urand(&seed, 0.04, 0.2);
+            b[i] = add_body(&s, 1, side, NULL);
+            dBodySetGyroscopicMode(b[i], 0);
+            dBodySetPosition(b[i], 0.2 + 0.3 * (i % 3), 0.2 + 0.3 * ((i / 3) % 3),
+                             0.2 + 0.6 * (i / 9));
+            dQuaternion q;
+            random_quat(&seed, q);
+            dBodySetQuaternion(b[i], q);
+            double v[3];
+            for (int k = 0; k < 3; k++)
+                v[k] = urand(&seed, -25, 25);
+            dBodySetLinearVel(b[i], v[0], v[1], v[2]);
+            dBodySetAngularVel(b[i], urand(&seed, -60, 60), urand(&seed, -60, 60),
+                               urand(&seed, -60, 60));
+        }
+        dBoxtoiStepParams p = dBoxtoiDefaultStepParams();
+        p.max_substeps = 1;
+        for (int step = 0; step < STEPS; step++) {
+            dBoxtoiStepStats st;
+            dWorldStepToContact(s.world, s.space, H, named_cb, &s, s.contacts, &p,
+                                &st);
+            spec += st.speculative;
+            redos += st.redos;
+        }
+        for (int i = 0; i < N; i++) {
+            const dReal *q = dBodyGetPosition(b[i]);
+            for (int k = 0; k < 3; k++)
+                out += q[k] < 0 || q[k] > L;
+        }
+        sim_free(&s);
+    }
+    diag("names: %d contacts, %d speculative steps, %d redos", named_total, spec,
+         redos);
+    ok(spec > 0, "names: speculative sub-steps taken (%d)", spec);
+    ok(redos > 0, "names: sub-steps redone (%d)", redos);
+    is_int(named_bad, 0, "names: all %d contacts name both geoms, as given to "
+           "dCollide", named_total);
+    is_int(out, 0, "names: every box stays in the room of planes");
+}
+
 /* ---- deflected during the last sub-step: verify and redo ----------------- */
 
 /* One room: 12 boxes of 4-20 cm, spinning at up to 60 rad/s about each
@@ -1364,6 +1456,101 @@ static void test_spin_rooms(int nested)
            "step: none escapes", w, SEEDS);
 }
 
+/*
+ * Damping and auto-disabling per step, whatever the sub-steps: a damped
+ * box drifting at 1 m/s and a resting box held by a ball joint (ODE only
+ * auto-disables bodies with joints), with and without a bullet bouncing
+ * between two thin walls far away (its impacts make a dozen sub-steps per
+ * step).  ODE's dWorldStep is the reference: one damping factor per step,
+ * one idle step per step.
+ */
+static dBodyID drifting_box(sim *s, double x, double vx)
+{
+    double side[3] = {0.05, 0.05, 0.05};
+    dBodyID b = add_body(s, 1, side, NULL);
+    dBodySetGyroscopicMode(b, 0);
+    dBodySetPosition(b, x, 0, 0);
+    dBodySetLinearVel(b, vx, 0, 0);
+    return b;
+}
+
+static void add_bullet(sim *s)
+{
+    dGeomSetPosition(dCreateBox(s->space, 0.01, 1, 1), 100.3, 0, 0);
+    dGeomSetPosition(dCreateBox(s->space, 0.01, 1, 1), 99.7, 0, 0);
+    dBodySetAutoDisableFlag(drifting_box(s, 100, 300), 0);
+}
+
+static void test_damping_and_sleep(void)
+{
+    double v[3];
+    int substeps[3] = {1, 0, 0};
+    for (int run = 0; run < 3; run++) {
+        sim s;
+        sim_init(&s, 0);
+        dWorldSetGravity(s.world, 0, 0, 0);
+        s.bounce = 1;
+        s.mu = 0;
+        dBodyID damped = drifting_box(&s, 0, 1);
+        dBodySetLinearDamping(damped, 0.1);
+        dBodySetAngularVel(damped, 0, 0, 2);
+        dBodySetAngularDamping(damped, 0.2);
+        if (run == 2)
+            add_bullet(&s);
+        dBoxtoiStepStats st;
+        if (run == 0)
+            dWorldStep(s.world, H);
+        else
+            dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
+        if (run > 0)
+            substeps[run] = st.substeps;
+        v[run] = dBodyGetLinearVel(damped)[0];
+        double w = dBodyGetAngularVel(damped)[2];
+        if (run > 0)
+            is_double(w, 2 * 0.8, 1e-12, "damping, %s: angular velocity damped once "
+                      "per step (%d sub-steps)", run == 1 ? "alone" : "a bullet elsewhere",
+                      substeps[run]);
+        is_double(dBodyGetLinearDamping(damped), 0.1, 0, "damping: the body's scale is "
+                  "put back (run %d)", run);
+        sim_free(&s);
+    }
+    ok(substeps[2] > 4, "damping: the bullet makes sub-steps (%d)", substeps[2]);
+    is_double(v[1], v[0], 1e-12, "damping, alone: as dWorldStep");
+    is_double(v[2], v[0], 1e-12, "damping, a bullet elsewhere: as dWorldStep");
+
+    int calls[2];
+    for (int run = 0; run < 2; run++) {
+        sim s;
+        sim_init(&s, 0);
+        dWorldSetGravity(s.world, 0, 0, 0);
+        s.bounce = 1;
+        s.mu = 0;
+        dBodyID rest = drifting_box(&s, 0, 0);
+        dBodySetAutoDisableFlag(rest, 1);
+        dBodySetAutoDisableSteps(rest, 10);
+        dBodySetAutoDisableTime(rest, 0);
+        dJointID j = dJointCreateBall(s.world, 0);
+        dJointAttach(j, rest, 0);
+        dJointSetBallAnchor(j, 0, 0, 0);
+        if (run == 1)
+            add_bullet(&s);
+        int k, redos = 0;
+        for (k = 1; k <= 100 && dBodyIsEnabled(rest); k++) {
+            dBoxtoiStepStats st;
+            dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
+            redos += st.redos;
+        }
+        calls[run] = k - 1 + redos;
+        is_int(dBodyGetAutoDisableSteps(rest), 10, "sleep: the body's idle steps are kept");
+        sim_free(&s);
+    }
+    /* ODE disables after idle_steps idle steps; a redone last sub-step
+       counts each try (documented), hence the redos added */
+    is_int(calls[0], 10, "sleep, alone: disabled after 10 steps, as dWorldStep");
+    ok(calls[1] >= 10 && calls[1] <= 11, "sleep, a bullet elsewhere: disabled after 10 "
+       "steps, not 10 sub-steps (%d calls and redos)", calls[1]);
+}
+
 int main(void)
 {
     plan(0);
@@ -1392,6 +1579,8 @@ int main(void)
     test_stack(1);
     test_stack(2);
     test_room();
+    test_contact_names();
+    test_damping_and_sleep();
     test_spin_rooms(0);
     test_spin_rooms(1);
     dCloseODE();

@@ -64,6 +64,45 @@ static void test_registration(void)
     dGeomDestroy(b);
 }
 
+/* Side lengths dCreateBox rejects (negative, NaN, infinite) are refused:
+   no geom, and a set that changes nothing. */
+static void test_bad_lengths(void)
+{
+    const dReal bad[] = {-1, -(dReal)1e-300, (dReal)NAN, (dReal)INFINITY,
+                         -(dReal)INFINITY};
+    const int nbad = (int)(sizeof bad / sizeof bad[0]);
+    dSpaceID space = dSimpleSpaceCreate(0);
+    int created = 0, changed = 0, refused = 0;
+    dGeomID g = dCreateBoxtoiBox(space, 1, 2, 3);
+    for (int i = 0; i < nbad; i++)
+        for (int axis = 0; axis < 3; axis++) {
+            dReal l[3] = {1, 2, 3};
+            l[axis] = bad[i];
+            dGeomID b = dCreateBoxtoiBox(space, l[0], l[1], l[2]);
+            if (b) {
+                created++;
+                dGeomDestroy(b);
+            }
+            refused += dGeomBoxtoiBoxSetLengths(g, l[0], l[1], l[2]) == 0;
+            dVector3 got;
+            dGeomBoxtoiBoxGetLengths(g, got);
+            changed += got[0] != 1 || got[1] != 2 || got[2] != 3;
+        }
+    is_int(created, 0, "dCreateBoxtoiBox returns NULL for a negative, NaN or "
+           "infinite side (%d cases)", 3 * nbad);
+    is_int(dSpaceGetNumGeoms(space), 1, "and adds nothing to the space");
+    is_int(changed, 0, "dGeomBoxtoiBoxSetLengths leaves the lengths as they "
+           "were for those");
+    is_int(refused, 3 * nbad, "and returns 0");
+    is_int(dGeomBoxtoiBoxSetLengths(g, 0, 0.5, 0), 1,
+           "lengths of 0 are accepted, as by dCreateBox");
+    dGeomID z = dCreateBoxtoiBox(space, 0, 0, 0);
+    ok(z != NULL, "a box of zero size can be created");
+    is_int(dGeomBoxtoiBoxSetLengths(dCreateBox(space, 1, 1, 1), 1, 1, 1), 0,
+           "dGeomBoxtoiBoxSetLengths of a dBox returns 0");
+    dSpaceDestroy(space);
+}
+
 /* ---- contacts --------------------------------------------------------- */
 
 static int same_contacts(const dContactGeom *a, int na, const dContactGeom *b,
@@ -662,17 +701,57 @@ static void test_prediction(void)
     dWorldDestroy(w);
 }
 
+/* ---- ODE closed and initialised again ---------------------------------- */
+
+/* dCloseODE clears ODE's table of colliders (and its user classes): after
+   a new dInitODE2, dBoxtoiInit registers the class again, and the boxes
+   collide as before (the contacts of two dBoxes, in both orders). */
+static void test_reinit(void)
+{
+    int before = dBoxtoiGetClass();
+    dCloseODE();
+    dInitODE2(0);
+    int c = dBoxtoiInit();
+    is_int(c, before, "dBoxtoiInit after dCloseODE and dInitODE2: the class "
+           "number (%d) again", c);
+    is_int(dBoxtoiGetClass(), c, "dBoxtoiGetClass");
+    dGeomID t1 = dCreateBoxtoiBox(0, 1, 1, 1), t2 = dCreateBoxtoiBox(0, 1, 1, 1);
+    dGeomID b1 = dCreateBox(0, 1, 1, 1), b2 = dCreateBox(0, 1, 1, 1);
+    dGeomSetPosition(t2, 0.5, 0.2, 0.1);
+    dGeomSetPosition(b2, 0.5, 0.2, 0.1);
+    dContactGeom ref[MAXC], got[MAXC];
+    int nref = dCollide(b1, b2, MAXC, ref, (int)sizeof ref[0]);
+    int n = dCollide(t1, t2, MAXC, got, (int)sizeof got[0]);
+    ok(nref > 0 && same_contacts(got, n, ref, nref, t1, t2, b1, b2),
+       "boxtoi-boxtoi: the contacts of two dBoxes (%d, want %d)", n, nref);
+    n = dCollide(t1, b2, MAXC, got, (int)sizeof got[0]);
+    ok(same_contacts(got, n, ref, nref, t1, b2, b1, b2),
+       "boxtoi-dBox: the contacts of two dBoxes (%d, want %d)", n, nref);
+    dGeomID plane = dCreatePlane(0, 0, 0, 1, 0);
+    dGeomSetPosition(t1, 0, 0, 0.4);
+    n = dCollide(plane, t1, MAXC, got, (int)sizeof got[0]);
+    ok(n > 0 && got[0].g1 == plane && got[0].g2 == t1,
+       "plane-boxtoi: contacts (%d)", n);
+    dGeomDestroy(plane);
+    dGeomDestroy(t1);
+    dGeomDestroy(t2);
+    dGeomDestroy(b1);
+    dGeomDestroy(b2);
+}
+
 int main(void)
 {
     plan(0);
     dInitODE2(0);
     test_registration();
+    test_bad_lengths();
     test_overlap_contacts();
     test_other_classes();
     test_dbox_against_static();
     test_dispatch_future();
     test_swept_aabb();
     test_prediction();
+    test_reinit();
     dCloseODE();
     return tap_failures() ? 1 : 0;
 }

@@ -1,0 +1,181 @@
+/*
+ * Separate worlds in separate threads, as ODE allows them (each thread with
+ * its own ODE data): two threads each step their own world and space with
+ * dWorldStepToContact while creating and destroying boxtoi boxes of their
+ * own.  Nothing may crash (with --enable-sanitizers: no use after free of
+ * another thread's box), and each world must end bit for bit as the same
+ * run alone on the main thread does.  Without the sanitizers a race shows
+ * only by chance (a crash or a differing state).
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <ode-boxtoi.h>
+
+#include "tap/basic.h"
+
+#define H (1.0 / 60)
+#define NBOX 12
+#define STEPS 150
+#define CHURN 40
+
+typedef struct run {
+    int seed;
+    int per_thread;           /* allocate ODE's data for this thread */
+    int space_kind;           /* 0 simple, 1 hash, 2 sweep and prune */
+    double final[NBOX][7];    /* positions and quaternions at the end */
+    int failed;               /* steps that failed, boxes not created */
+    dWorldID world;
+    dJointGroupID contacts;
+} run;
+
+static double urand(unsigned long long *s, double lo, double hi)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    double u = (double)(*s >> 11) / 9007199254740992.0;
+    return lo + (hi - lo) * u;
+}
+
+static void near_cb(void *data, dGeomID o1, dGeomID o2)
+{
+    run *r = data;
+    dBodyID b1 = dGeomGetBody(o1), b2 = dGeomGetBody(o2);
+    dContact c[4];
+    memset(c, 0, sizeof c);
+    int n = dCollide(o1, o2, 4, &c[0].geom, sizeof c[0]);
+    for (int i = 0; i < n; i++) {
+        c[i].surface.mode = dContactBounce | dContactSoftCFM;
+        c[i].surface.soft_cfm = 1e-5;
+        c[i].surface.mu = 0.5;
+        c[i].surface.bounce = 0.4;
+        c[i].surface.bounce_vel = 0.1;
+        dJointAttach(dJointCreateContact(r->world, r->contacts, &c[i]), b1, b2);
+    }
+}
+
+/* Fast boxes thrown at a floor and at each other in a box of walls; every
+   step also creates and destroys boxtoi boxes in a space that is not
+   stepped. */
+static void *run_world(void *arg)
+{
+    run *r = arg;
+    if (r->per_thread)
+        dAllocateODEDataForThread(dAllocateMaskAll);
+    unsigned long long s = (unsigned long long)r->seed * 7919u + 1;
+    r->world = dWorldCreate();
+    /* ODE's default step threading is one object shared by all worlds:
+       each world gets its own */
+    dThreadingImplementationID impl = dThreadingAllocateSelfThreadedImplementation();
+    dWorldSetStepThreadingImplementation(r->world,
+                                         dThreadingImplementationGetFunctions(impl),
+                                         impl);
+    dWorldSetGravity(r->world, 0, 0, -9.81);
+    dSpaceID space = r->space_kind == 1 ? dHashSpaceCreate(0)
+                     : r->space_kind == 2 ? dSweepAndPruneSpaceCreate(0, dSAP_AXES_XYZ)
+                                          : dSimpleSpaceCreate(0);
+    dSpaceID spare = dSimpleSpaceCreate(0);
+    r->contacts = dJointGroupCreate(0);
+    dCreatePlane(space, 0, 0, 1, 0);
+    dCreatePlane(space, 1, 0, 0, -1);
+    dCreatePlane(space, -1, 0, 0, -1);
+    dCreatePlane(space, 0, 1, 0, -1);
+    dCreatePlane(space, 0, -1, 0, -1);
+    dBodyID b[NBOX];
+    for (int i = 0; i < NBOX; i++) {
+        b[i] = dBodyCreate(r->world);
+        dMass m;
+        dMassSetBox(&m, 500, 0.1, 0.1, 0.1);
+        dBodySetMass(b[i], &m);
+        dGeomID g = dCreateBoxtoiBox(space, 0.1, 0.1, 0.1);
+        if (!g) {
+            r->failed++;
+            continue;
+        }
+        dGeomSetBody(g, b[i]);
+        dBodySetPosition(b[i], urand(&s, -0.8, 0.8), urand(&s, -0.8, 0.8),
+                         urand(&s, 0.2, 2));
+        dBodySetLinearVel(b[i], urand(&s, -30, 30), urand(&s, -30, 30),
+                          urand(&s, -30, 0));
+        dBodySetAngularVel(b[i], urand(&s, -10, 10), urand(&s, -10, 10),
+                           urand(&s, -10, 10));
+    }
+    for (int step = 0; step < STEPS; step++) {
+        dGeomID churn[CHURN];
+        for (int k = 0; k < CHURN; k++)
+            churn[k] = dCreateBoxtoiBox(spare, 0.1, 0.1, 0.1);
+        if (!dWorldStepToContact(r->world, space, H, near_cb, r, r->contacts,
+                                 NULL, NULL))
+            r->failed++;
+        for (int k = 0; k < CHURN; k++)
+            if (churn[k])
+                dGeomDestroy(churn[k]);
+    }
+    for (int i = 0; i < NBOX; i++) {
+        const dReal *p = dBodyGetPosition(b[i]), *q = dBodyGetQuaternion(b[i]);
+        for (int k = 0; k < 3; k++)
+            r->final[i][k] = p[k];
+        for (int k = 0; k < 4; k++)
+            r->final[i][3 + k] = q[k];
+    }
+    dJointGroupDestroy(r->contacts);
+    dSpaceDestroy(spare);
+    dSpaceDestroy(space);
+    dWorldDestroy(r->world);
+    dThreadingFreeImplementation(impl);
+    if (r->per_thread)
+        dCleanupODEAllDataForThread();
+    return NULL;
+}
+
+int main(void)
+{
+    enum { ROUNDS = 3 };
+    plan(0);
+    dInitODE2(0);
+    dAllocateODEDataForThread(dAllocateMaskAll);
+    dBoxtoiInit();
+    for (int kind = 0; kind < 3; kind++) {
+        run ref[2], par[2];
+        for (int t = 0; t < 2; t++) {
+            memset(&ref[t], 0, sizeof ref[t]);
+            ref[t].seed = 1 + t;
+            ref[t].space_kind = kind;
+            run_world(&ref[t]);
+        }
+        int differ = 0, failed = ref[0].failed + ref[1].failed, started = 1;
+        for (int round = 0; round < ROUNDS && started; round++) {
+            pthread_t th[2];
+            for (int t = 0; t < 2; t++) {
+                memset(&par[t], 0, sizeof par[t]);
+                par[t].seed = 1 + t;
+                par[t].space_kind = kind;
+                par[t].per_thread = 1;
+            }
+            for (int t = 0; t < 2; t++)
+                if (pthread_create(&th[t], NULL, run_world, &par[t]) != 0) {
+                    started = 0;
+                    if (t == 1)
+                        pthread_join(th[0], NULL);
+                    break;
+                }
+            if (!started)
+                break;
+            for (int t = 0; t < 2; t++) {
+                pthread_join(th[t], NULL);
+                failed += par[t].failed;
+                differ += memcmp(par[t].final, ref[t].final, sizeof ref[t].final) != 0;
+            }
+        }
+        const char *name = kind == 1 ? "hash" : kind == 2 ? "sweep and prune" : "simple";
+        ok(started, "%s spaces: two threads started", name);
+        is_int(failed, 0, "%s spaces: every box created, every step succeeded", name);
+        is_int(differ, 0, "%s spaces: %d rounds of two worlds stepped at once "
+               "in two threads, each creating and destroying %d boxtoi boxes "
+               "per step: each ends as it does alone", name, ROUNDS, CHURN);
+    }
+    dCleanupODEAllDataForThread();
+    dCloseODE();
+    return tap_failures() ? 1 : 0;
+}
