@@ -135,6 +135,35 @@ static dBodyID add_body(sim *s, int boxtoi, const double side[3], dGeomID *geom)
     return b;
 }
 
+/* A boxtoi box with sides drawn in [lo, hi], without the gyroscopic term,
+   at (x, y, z), turned at random. */
+static dBodyID random_box(sim *s, unsigned long long *seed, double lo, double hi,
+                          double x, double y, double z)
+{
+    double side[3];
+    for (int k = 0; k < 3; k++)
+        side[k] = urand(seed, lo, hi);
+    dBodyID b = add_body(s, 1, side, NULL);
+    dBodySetGyroscopicMode(b, 0);
+    dBodySetPosition(b, x, y, z);
+    dQuaternion q;
+    random_quat(seed, q);
+    dBodySetQuaternion(b, q);
+    return b;
+}
+
+/* A speed drawn in [lo, hi], in a direction drawn at random. */
+static void random_velocity(dBodyID b, unsigned long long *seed, double lo, double hi)
+{
+    double speed = urand(seed, lo, hi), d[3], n = 0;
+    for (int k = 0; k < 3; k++) {
+        d[k] = urand(seed, -1, 1);
+        n += d[k] * d[k];
+    }
+    n = sqrt(n);
+    dBodySetLinearVel(b, speed * d[0] / n, speed * d[1] / n, speed * d[2] / n);
+}
+
 /* ---- identical to dWorldStep when nothing meets -------------------------- */
 
 static int same_body(dBodyID a, dBodyID b)
@@ -1214,24 +1243,10 @@ static void test_room(void)
     unsigned long long seed = 2718;
     dBodyID b[N];
     for (int i = 0; i < N; i++) {
-        double side[3];
-        for (int k = 0; k < 3; k++)
-            side[k] = urand(&seed, 0.05, 0.15);
-        b[i] = add_body(&s, 1, side, NULL);
-        dBodySetGyroscopicMode(b[i], 0);
         /* a 3 x 5 x 2 grid of cells 0.3 m apart */
-        dBodySetPosition(b[i], 0.45 + 0.3 * (i % 3), 0.15 + 0.3 * ((i / 3) % 5),
-                         0.6 + 0.3 * (i / 15));
-        dQuaternion q;
-        random_quat(&seed, q);
-        dBodySetQuaternion(b[i], q);
-        double speed = urand(&seed, 30, 100), d[3], n = 0;
-        for (int k = 0; k < 3; k++) {
-            d[k] = urand(&seed, -1, 1);
-            n += d[k] * d[k];
-        }
-        n = sqrt(n);
-        dBodySetLinearVel(b[i], speed * d[0] / n, speed * d[1] / n, speed * d[2] / n);
+        b[i] = random_box(&s, &seed, 0.05, 0.15, 0.45 + 0.3 * (i % 3),
+                          0.15 + 0.3 * ((i / 3) % 5), 0.6 + 0.3 * (i / 15));
+        random_velocity(b[i], &seed, 30, 100);
         dBodySetAngularVel(b[i], urand(&seed, -10, 10), urand(&seed, -10, 10),
                            urand(&seed, -10, 10));
     }
@@ -1310,16 +1325,8 @@ static void test_contact_names(void)
         unsigned long long seed = 99 + room;
         dBodyID b[N];
         for (int i = 0; i < N; i++) {
-            double side[3];
-            for (int k = 0; k < 3; k++)
-                side[k] = urand(&seed, 0.04, 0.2);
-            b[i] = add_body(&s, 1, side, NULL);
-            dBodySetGyroscopicMode(b[i], 0);
-            dBodySetPosition(b[i], 0.2 + 0.3 * (i % 3), 0.2 + 0.3 * ((i / 3) % 3),
-                             0.2 + 0.6 * (i / 9));
-            dQuaternion q;
-            random_quat(&seed, q);
-            dBodySetQuaternion(b[i], q);
+            b[i] = random_box(&s, &seed, 0.04, 0.2, 0.2 + 0.3 * (i % 3),
+                              0.2 + 0.3 * ((i / 3) % 3), 0.2 + 0.6 * (i / 9));
             double v[3];
             for (int k = 0; k < 3; k++)
                 v[k] = urand(&seed, -25, 25);
@@ -1377,24 +1384,10 @@ static int spin_room(unsigned long long seed, int max_redos, int nested,
     add_room(nested ? dSimpleSpaceCreate(s.space) : s.space, L, T);
     dBodyID b[N];
     for (int i = 0; i < N; i++) {
-        double side[3];
-        for (int k = 0; k < 3; k++)
-            side[k] = urand(&seed, 0.04, 0.2);
-        b[i] = add_body(&s, 1, side, NULL);
-        dBodySetGyroscopicMode(b[i], 0);
         /* a 3 x 3 x 2 grid of cells 0.3 m apart */
-        dBodySetPosition(b[i], 0.2 + 0.3 * (i % 3), 0.2 + 0.3 * ((i / 3) % 3),
-                         0.2 + 0.3 * (i / 9));
-        dQuaternion q;
-        random_quat(&seed, q);
-        dBodySetQuaternion(b[i], q);
-        double speed = urand(&seed, 40.0 / 3, 40), d[3], n = 0;
-        for (int k = 0; k < 3; k++) {
-            d[k] = urand(&seed, -1, 1);
-            n += d[k] * d[k];
-        }
-        n = sqrt(n);
-        dBodySetLinearVel(b[i], speed * d[0] / n, speed * d[1] / n, speed * d[2] / n);
+        b[i] = random_box(&s, &seed, 0.04, 0.2, 0.2 + 0.3 * (i % 3),
+                          0.2 + 0.3 * ((i / 3) % 3), 0.2 + 0.3 * (i / 9));
+        random_velocity(b[i], &seed, 40.0 / 3, 40);
         dBodySetAngularVel(b[i], urand(&seed, -60, 60), urand(&seed, -60, 60),
                            urand(&seed, -60, 60));
     }

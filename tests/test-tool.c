@@ -725,18 +725,15 @@ static void test_utf8(void)
 /* One line from fd within 30 s (without the newline), or 0. */
 static int read_line_within(int fd, char *buf, size_t cap);
 
-/* Run the tool as a co-process: write first, read its answer, then write
- * second and close the input; the answers to each go to a1 and a2 (empty
- * when none came). */
-static void coprocess_two(const char *first, const char *second, char *a1,
-                          char *a2, size_t cap)
+/* Start the tool (with args) as a co-process: write its input to in[1],
+ * read its output from out[0]. */
+static pid_t start_coprocess(const char *args, int in[2], int out[2])
 {
-    int in[2], out[2];
     signal(SIGPIPE, SIG_IGN);
     if (pipe(in) != 0 || pipe(out) != 0)
         bail("pipe failed");
     char cmd[4300];
-    snprintf(cmd, sizeof cmd, "exec %s", tool_path());
+    snprintf(cmd, sizeof cmd, "exec %s %s", tool_path(), args);
     pid_t pid = fork();
     if (pid < 0)
         bail("fork failed");
@@ -752,6 +749,17 @@ static void coprocess_two(const char *first, const char *second, char *a1,
     }
     close(in[0]);
     close(out[1]);
+    return pid;
+}
+
+/* Run the tool as a co-process: write first, read its answer, then write
+ * second and close the input; the answers to each go to a1 and a2 (empty
+ * when none came). */
+static void coprocess_two(const char *first, const char *second, char *a1,
+                          char *a2, size_t cap)
+{
+    int in[2], out[2];
+    pid_t pid = start_coprocess("", in, out);
     a1[0] = a2[0] = '\0';
     ssize_t n1 = (ssize_t)strlen(first), n2 = (ssize_t)strlen(second);
     if (write(in[1], first, (size_t)n1) == n1 &&
@@ -864,26 +872,7 @@ static int read_line_within(int fd, char *buf, size_t cap)
 static void test_coprocess(const char *args)
 {
     int in[2], out[2];
-    signal(SIGPIPE, SIG_IGN);
-    if (pipe(in) != 0 || pipe(out) != 0)
-        bail("pipe failed");
-    char cmd[4300];
-    snprintf(cmd, sizeof cmd, "exec %s %s", tool_path(), args);
-    pid_t pid = fork();
-    if (pid < 0)
-        bail("fork failed");
-    if (pid == 0) {
-        dup2(in[0], 0);
-        dup2(out[1], 1);
-        close(in[0]);
-        close(in[1]);
-        close(out[0]);
-        close(out[1]);
-        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-        _exit(127);
-    }
-    close(in[0]);
-    close(out[1]);
+    pid_t pid = start_coprocess(args, in, out);
     int answered = 0;
     for (int i = 1; i <= 3; i++) {
         char q[256], line[4096], want[64];
