@@ -1467,6 +1467,15 @@ static dBodyID drifting_box(sim *s, double x, double vx)
     return b;
 }
 
+/* No gravity, elastic and frictionless contacts. */
+static void elastic_sim(sim *s)
+{
+    sim_init(s, 0);
+    dWorldSetGravity(s->world, 0, 0, 0);
+    s->bounce = 1;
+    s->mu = 0;
+}
+
 static void add_bullet(sim *s)
 {
     dGeomSetPosition(dCreateBox(s->space, 0.01, 1, 1), 100.3, 0, 0);
@@ -1480,10 +1489,7 @@ static void test_damping_and_sleep(void)
     int substeps[3] = {1, 0, 0};
     for (int run = 0; run < 3; run++) {
         sim s;
-        sim_init(&s, 0);
-        dWorldSetGravity(s.world, 0, 0, 0);
-        s.bounce = 1;
-        s.mu = 0;
+        elastic_sim(&s);
         dBodyID damped = drifting_box(&s, 0, 1);
         dBodySetLinearDamping(damped, 0.1);
         dBodySetAngularVel(damped, 0, 0, 2);
@@ -1514,10 +1520,7 @@ static void test_damping_and_sleep(void)
     int calls[2];
     for (int run = 0; run < 2; run++) {
         sim s;
-        sim_init(&s, 0);
-        dWorldSetGravity(s.world, 0, 0, 0);
-        s.bounce = 1;
-        s.mu = 0;
+        elastic_sim(&s);
         dBodyID rest = drifting_box(&s, 0, 0);
         dBodySetAutoDisableFlag(rest, 1);
         dBodySetAutoDisableSteps(rest, 10);
