@@ -2135,10 +2135,13 @@ static void describe_contact(const solver *S, const sat *st, double tau, int arr
         if (barred == was)
             break;
     }
-    uint32_t level = 0; /* the axes within the face bias of the best */
+    /* the axes within the face bias of the best (and the touching tolerance,
+       so that an edge axis as separated as a face is level with it in both
+       orders, not by rounding) */
+    uint32_t level = 0;
     for (int axis = 0; axis < NAXES; axis++)
         if (st->valid[axis] && !(barred & (1u << axis)) &&
-            axis_score(S, st, axis) >= best_score - S->face_bias)
+            axis_score(S, st, axis) >= best_score - S->face_bias - S->tol)
             level |= 1u << axis;
     /* a tie (or a face probed for a tied edge) orients as tie_separation */
     int was_tied = probed != 0 || (level & (level - 1)) != 0;

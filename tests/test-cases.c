@@ -1468,6 +1468,32 @@ static const literal_query segment_on_plate_edge = {
      {1, 2, 3, -0x1.923ae9f505ab9p-4}}};
 
 
+static const literal_query plates_corner_to_corner = {
+    {-0x1.8p-2, -0x0p+0, -0x1.4p-1},
+    {0x1.8p-2, 0x0p+0, 0x1.4p-1},
+    {-0x1p-3, -0x1p-3, -0x0p+0},
+    {0x1p-3, 0x1p-3, 0x0p+0},
+    0, 1, 4, 14,
+    {{0, 0, 0, 0x1p+0},
+     {0, 1, 1, 0x1p+0},
+     {0, 2, 2, 0x1p+0},
+     {0, 3, 3, 0x1p+0},
+     {0, 0, 0, 0x1.ffffffffffffp-1},
+     {0, 0, 1, 0x1.71fe94aec3b35p-49},
+     {0, 0, 2, -0x1.f030b5879344ap-25},
+     {0, 0, 3, -0x1p-1},
+     {0, 1, 0, 0x1.71fe94aec3b35p-49},
+     {0, 1, 1, 0x1.fffffffffffdcp-1},
+     {0, 1, 2, 0x1.7dc886bb825fdp-24},
+     {0, 1, 3, -0x1.8p-4},
+     {0, 2, 0, 0x1.f030b5879344ap-25},
+     {0, 2, 1, -0x1.7dc886bb825fdp-24},
+     {0, 2, 2, 0x1.fffffffffffccp-1},
+     {0, 2, 3, -0x1.1p+0},
+     {0, 3, 3, 0x1p+0},
+     {1, 2, 3, 0x1.cp-1}}};
+
+
 static void case_degenerate_literals(void)
 {
     check_literal(&plate_tilted_onto_plate, "a plate tilted by 1e-8 coming down on another");
@@ -1480,6 +1506,10 @@ static void case_degenerate_literals(void)
     check_literal(&segment_beside_plate, "a segment at rest beside a plate, in its plane");
     /* a segment tilted by 1e-8 coming down along a plate's edge */
     check_literal(&segment_on_plate_edge, "a segment coming down along a plate's edge");
+    /* a plate edge on (tilted by 1e-7) meeting the corner of another: an
+       edge axis as close as the faces, within rounding, takes part in the
+       tie in both orders */
+    check_literal(&plates_corner_to_corner, "a plate's corner meeting another's corner");
 }
 
 static void case_near_flat_tilt(void)
