@@ -1983,7 +1983,7 @@ static int flat_face_contact(const solver *S, const sat *st, const pose_pair *pp
         return -1;
     int ia = best < 3 ? best : other, ib = best < 3 ? other : best;
     const double *NA = best < 3 ? N : NO, *NB = best < 3 ? NO : N;
-    boxtoi_result cb;
+    boxtoi_result cb, ca = *res, cb0 = *res;
     int meets_a = face_contact(S, st, ia, NA, S->face_bias, res) <= 4.0 * S->tol;
     int meets_b = face_contact(S, st, ib, NB, S->face_bias, &cb) <= 4.0 * S->tol;
     int over_a = vertex_over_face(&st->pa, S->A->half, ia, &st->pb, res->feature_b.side,
@@ -2003,6 +2003,15 @@ static int flat_face_contact(const solver *S, const sat *st, const pose_pair *pp
             }
     }
     int chosen = use_b ? ib : ia;
+    /* A face whose flat reading lies beyond the other box's feature, but
+       whose reading within the touching tolerance meets it (the overlap's
+       section, for faces tilted past that tolerance into each other): that
+       reading names the contact. */
+    if (!(use_b ? meets_b : meets_a)) {
+        boxtoi_result *c = use_b ? &cb0 : &ca;
+        if (face_contact(S, st, chosen, use_b ? NB : NA, S->tol, c) <= 4.0 * S->tol)
+            *(use_b ? &cb : res) = *c;
+    }
     if (use_b) {
         res->kind = cb.kind;
         res->feature_a = cb.feature_a;

@@ -1494,6 +1494,32 @@ static const literal_query plates_corner_to_corner = {
      {1, 2, 3, 0x1.cp-1}}};
 
 
+static const literal_query box_on_plate_edge = {
+    {-0x1p-1, -0x1p-1, -0x1.8p-1},
+    {0x1p-1, 0x1p-1, 0x1.8p-1},
+    {-0x1p+0, -0x1p+0, -0x0p+0},
+    {0x1p+0, 0x1p+0, 0x0p+0},
+    0, 1, 4, 14,
+    {{0, 0, 0, 0x1p+0},
+     {0, 1, 1, 0x1p+0},
+     {0, 2, 2, 0x1p+0},
+     {0, 3, 3, 0x1p+0},
+     {0, 0, 0, -0x1.cdc181369319p-1},
+     {0, 0, 1, 0x1.ba61d9ca5534fp-2},
+     {0, 0, 2, -0x1.4a1cba7800066p-27},
+     {0, 0, 3, 0x1p-2},
+     {0, 1, 0, -0x1.ba61d9ca5534dp-2},
+     {0, 1, 1, -0x1.cdc181369319p-1},
+     {0, 1, 2, -0x1.53521586bf388p-27},
+     {0, 1, 3, -0x1p+0},
+     {0, 2, 0, -0x1.bc4efc0527a6ap-27},
+     {0, 2, 1, -0x1.46d169140702ep-28},
+     {0, 2, 2, 0x1.fffffffffffffp-1},
+     {0, 2, 3, -0x1.2p+0},
+     {0, 3, 3, 0x1p+0},
+     {1, 2, 3, 0x1.8p-1}}};
+
+
 static void case_degenerate_literals(void)
 {
     check_literal(&plate_tilted_onto_plate, "a plate tilted by 1e-8 coming down on another");
@@ -1510,6 +1536,10 @@ static void case_degenerate_literals(void)
        edge axis as close as the faces, within rounding, takes part in the
        tie in both orders */
     check_literal(&plates_corner_to_corner, "a plate's corner meeting another's corner");
+    /* a box's face coming down, tilted by 1.4e-8, across a plate's edge:
+       the faces' flat readings lie beyond each other's sides, the reading
+       within the touching tolerance meets */
+    check_literal(&box_on_plate_edge, "a box's face coming down across a plate's edge");
 }
 
 static void case_near_flat_tilt(void)
