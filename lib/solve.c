@@ -1983,7 +1983,7 @@ static int flat_face_contact(const solver *S, const sat *st, const pose_pair *pp
         return -1;
     int ia = best < 3 ? best : other, ib = best < 3 ? other : best;
     const double *NA = best < 3 ? N : NO, *NB = best < 3 ? NO : N;
-    boxtoi_result cb, ca = *res, cb0 = *res;
+    boxtoi_result cb, tight = *res;
     int meets_a = face_contact(S, st, ia, NA, S->face_bias, res) <= 4.0 * S->tol;
     int meets_b = face_contact(S, st, ib, NB, S->face_bias, &cb) <= 4.0 * S->tol;
     int over_a = vertex_over_face(&st->pa, S->A->half, ia, &st->pb, res->feature_b.side,
@@ -2007,11 +2007,9 @@ static int flat_face_contact(const solver *S, const sat *st, const pose_pair *pp
        whose reading within the touching tolerance meets it (the overlap's
        section, for faces tilted past that tolerance into each other): that
        reading names the contact. */
-    if (!(use_b ? meets_b : meets_a)) {
-        boxtoi_result *c = use_b ? &cb0 : &ca;
-        if (face_contact(S, st, chosen, use_b ? NB : NA, S->tol, c) <= 4.0 * S->tol)
-            *(use_b ? &cb : res) = *c;
-    }
+    if (!(use_b ? meets_b : meets_a) &&
+        face_contact(S, st, chosen, use_b ? NB : NA, S->tol, &tight) <= 4.0 * S->tol)
+        *(use_b ? &cb : res) = tight;
     if (use_b) {
         res->kind = cb.kind;
         res->feature_a = cb.feature_a;
@@ -2056,6 +2054,23 @@ static void centre_offset(const sat *st, double *dc)
 }
 
 /*
+ * The centres' offset (pp->dc) that orients the normal of an axis among tied
+ * ones: the offset at s_ref when before is set or the offset at the contact
+ * does not orient that axis, else the one at the contact.
+ */
+static void tie_offset(const solver *S, const sat *st, pose_pair *pp, int axis, int before,
+                       double s_ref, sat *ref, int *have_ref)
+{
+    if (!before) {
+        double N[3];
+        axis_separation(S, st, pp, axis, N);
+        if (!offset_undecided(S, N, pp->dc))
+            return;
+    }
+    centre_offset(tie_poses(S, s_ref, ref, have_ref), pp->dc);
+}
+
+/*
  * Unit normal of an axis among tied ones, oriented as describe_contact names
  * it: by the centres' offset at s_ref when the contact is reached from
  * before (before), or where the offset at the contact does not orient it;
@@ -2066,12 +2081,9 @@ static void centre_offset(const sat *st, double *dc)
 static void tie_separation(const solver *S, const sat *st, const pose_pair *pp, int axis,
                            int before, double s_ref, sat *ref, int *have_ref, double *N)
 {
-    axis_separation(S, st, pp, axis, N);
-    if (before || offset_undecided(S, N, pp->dc)) {
-        pose_pair pr = *pp;
-        centre_offset(tie_poses(S, s_ref, ref, have_ref), pr.dc);
-        axis_separation(S, st, &pr, axis, N);
-    }
+    pose_pair pr = *pp;
+    tie_offset(S, st, &pr, axis, before, s_ref, ref, have_ref);
+    axis_separation(S, st, &pr, axis, N);
 }
 
 /*
@@ -2214,8 +2226,8 @@ static void describe_contact(const solver *S, const sat *st, double tau, int arr
     axis_separation(S, st, &pp, best, N);
     int undecided = offset_undecided(S, N, pp.dc);
     if (tied || was_tied || undecided) {
-        tie_poses(S, s_ref, &ref, &have_ref);
         if (tied) {
+            tie_poses(S, s_ref, &ref, &have_ref);
             double ref_best = -INFINITY, NB[3] = {0.0, 0.0, 0.0};
             for (int axis = 0; axis < NAXES; axis++)
                 if ((level & (1u << axis)) && ref.valid[axis])
@@ -2252,13 +2264,8 @@ static void describe_contact(const solver *S, const sat *st, double tau, int arr
                 }
             }
         }
-        if (!before && !undecided) {
-            /* the axis the tie named may be one the offset does not orient */
-            axis_separation(S, st, &pp, best, N);
-            undecided = offset_undecided(S, N, pp.dc);
-        }
-        if (before || undecided)
-            centre_offset(&ref, pp.dc);
+        /* the axis the tie named may be one the offset does not orient */
+        tie_offset(S, st, &pp, best, before || undecided, s_ref, &ref, &have_ref);
         axis_separation(S, st, &pp, best, N);
     }
     const bx_pose *pa = &st->pa, *pb = &st->pb;
