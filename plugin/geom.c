@@ -21,19 +21,22 @@ static pthread_mutex_t boxes_lock = PTHREAD_MUTEX_INITIALIZER;
 static bt_data *all_boxes = NULL;
 static unsigned long box_serial = 0;
 
-void bt_boxes_lock(void)
+/* Is g inside space (directly or through sub-spaces)? */
+static int bt_in_space(dGeomID g, dSpaceID space)
+{
+    for (dSpaceID s = dGeomGetSpace(g); s; s = dGeomGetSpace((dGeomID)s))
+        if (s == space)
+            return 1;
+    return 0;
+}
+
+void bt_listed_boxes(dSpaceID space, void (*fn)(bt_data *d, void *ctx), void *ctx)
 {
     pthread_mutex_lock(&boxes_lock);
-}
-
-void bt_boxes_unlock(void)
-{
+    for (bt_data *d = all_boxes; d; d = d->next)
+        if (bt_in_space(d->geom, space))
+            fn(d, ctx);
     pthread_mutex_unlock(&boxes_lock);
-}
-
-bt_data *bt_first(void)
-{
-    return all_boxes;
 }
 
 int bt_self_reversed(void)
@@ -465,14 +468,6 @@ dReal dGeomBoxtoiBoxGetLastTOI(dGeomID g)
     return d ? (dReal)d->last_toi : -1;
 }
 
-/* Is g inside space (directly or through sub-spaces)? */
-int bt_in_space(dGeomID g, dSpaceID space)
-{
-    for (dSpaceID s = dGeomGetSpace(g); s; s = dGeomGetSpace((dGeomID)s))
-        if (s == space)
-            return 1;
-    return 0;
-}
 
 /* The boxtoi boxes of a space, gathered before any is marked moved (which
    reorders the space's list of geoms). */
@@ -483,8 +478,9 @@ typedef struct box_set {
     bt_data *small[64];
 } box_set;
 
-static void set_push(box_set *s, bt_data *d)
+static void set_push(bt_data *d, void *ctx)
 {
+    box_set *s = ctx;
     if (s->failed)
         return;
     if (s->n == s->cap) {
@@ -508,11 +504,7 @@ static void set_push(box_set *s, bt_data *d)
 static void gather_boxes(box_set *s, dSpaceID space)
 {
     if (dSpaceGetClass(space) == dQuadTreeSpaceClass) {
-        pthread_mutex_lock(&boxes_lock);
-        for (bt_data *d = all_boxes; d; d = d->next)
-            if (bt_in_space(d->geom, space))
-                set_push(s, d);
-        pthread_mutex_unlock(&boxes_lock);
+        bt_listed_boxes(space, set_push, s);
         return;
     }
     int n = dSpaceGetNumGeoms(space);
@@ -524,7 +516,7 @@ static void gather_boxes(box_set *s, dSpaceID space)
         if (dGeomIsSpace(g))
             gather_boxes(s, (dSpaceID)g);
         else if ((d = bt_get(g)))
-            set_push(s, d);
+            set_push(d, s);
     }
 }
 
@@ -536,12 +528,19 @@ static int newer_first(const void *a, const void *b)
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
-static void arm_one(bt_data *d, double h, int reset_toi, double shift)
+/* What bt_arm sets on each box. */
+typedef struct arming {
+    double h, shift;
+    int reset_toi;
+} arming;
+
+static void arm_one(bt_data *d, void *ctx)
 {
-    d->h = h;
-    d->motion_shift = shift;
+    const arming *a = ctx;
+    d->h = a->h;
+    d->motion_shift = a->shift;
     d->cache_epoch = 0;
-    if (reset_toi)
+    if (a->reset_toi)
         d->last_toi = -1;
     dGeomMoved(d->geom);
 }
@@ -557,18 +556,15 @@ void bt_arm(dSpaceID space, double h, int reset_toi, double shift)
     s.n = 0;
     s.cap = sizeof s.small / sizeof s.small[0];
     s.failed = 0;
+    arming a = {h, shift, reset_toi};
     gather_boxes(&s, space);
     if (s.failed) {
         /* out of memory: the list of all, as for a quadtree */
-        pthread_mutex_lock(&boxes_lock);
-        for (bt_data *d = all_boxes; d; d = d->next)
-            if (bt_in_space(d->geom, space))
-                arm_one(d, h, reset_toi, shift);
-        pthread_mutex_unlock(&boxes_lock);
+        bt_listed_boxes(space, arm_one, &a);
     } else {
         qsort(s.v, s.n, sizeof *s.v, newer_first);
         for (size_t i = 0; i < s.n; i++)
-            arm_one(s.v[i], h, reset_toi, shift);
+            arm_one(s.v[i], &a);
     }
     if (s.v != s.small)
         free(s.v);

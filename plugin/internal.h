@@ -19,8 +19,8 @@ typedef struct bt_data {
     unsigned cache_epoch;   /* cache below is valid when this equals the
                                stepper's current epoch (non-zero) */
     struct bt_moving *cache; /* the geom's motion, computed once per sub-step */
-    struct bt_data *prev, *next; /* list of all boxtoi boxes (under
-                                    bt_boxes_lock) */
+    struct bt_data *prev, *next; /* list of all boxtoi boxes (locked:
+                                    bt_listed_boxes) */
     unsigned long serial;   /* creation order: newer boxes have larger ones */
 } bt_data;
 
@@ -72,17 +72,15 @@ void bt_moving_dbox(dGeomID g, double h, bt_moving *mv);
    starts shift seconds into the step of an explicit motion. */
 void bt_arm(dSpaceID space, double h, int reset_toi, double shift);
 
-/* First boxtoi box of the list of all of them, of every thread (follow
-   ->next); the list may be walked only between bt_boxes_lock and
-   bt_boxes_unlock, as other threads create and destroy boxes. */
-bt_data *bt_first(void);
-void bt_boxes_lock(void);
-void bt_boxes_unlock(void);
+/* Call fn(d, ctx) for each boxtoi box inside space (directly or through
+   sub-spaces), found in the list of all of them, of every thread (for a
+   quadtree, which cannot list its geoms); the list is locked meanwhile, as
+   other threads create and destroy boxes, so fn must not create or destroy
+   one. */
+void bt_listed_boxes(dSpaceID space, void (*fn)(bt_data *d, void *ctx), void *ctx);
 /* Non-zero when ODE calls the boxtoi-boxtoi collider with its arguments
    reversed (and flips the contacts afterwards). */
 int bt_self_reversed(void);
-/* Is g inside space, directly or through sub-spaces? */
-int bt_in_space(dGeomID g, dSpaceID space);
 
 /* predict.c */
 int bt_predict_body(dWorldID world, dBodyID body, double h, boxtoi_motion *m);

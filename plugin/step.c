@@ -214,6 +214,13 @@ static void quad_found(void *data, dGeomID o1, dGeomID o2)
         set_add(w->s, b);
 }
 
+static void add_box_body(bt_data *d, void *ctx)
+{
+    dBodyID b = dGeomGetBody(d->geom);
+    if (b)
+        set_add(ctx, b);
+}
+
 static void collect_space(body_set *s, dSpaceID space)
 {
     if (dSpaceGetClass(space) == dQuadTreeSpaceClass) {
@@ -231,13 +238,7 @@ static void collect_space(body_set *s, dSpaceID space)
             dSpaceCollide2((dGeomID)space, w.probe, &w, quad_found);
             dGeomDestroy(w.probe);
         }
-        bt_boxes_lock();
-        for (bt_data *d = bt_first(); d; d = d->next) {
-            dBodyID b;
-            if (bt_in_space(d->geom, space) && (b = dGeomGetBody(d->geom)))
-                set_add(s, b);
-        }
-        bt_boxes_unlock();
+        bt_listed_boxes(space, add_box_body, s);
         return;
     }
     int n = dSpaceGetNumGeoms(space);
