@@ -1983,13 +1983,24 @@ static int flat_face_contact(const solver *S, const sat *st, const pose_pair *pp
         return -1;
     int ia = best < 3 ? best : other, ib = best < 3 ? other : best;
     const double *NA = best < 3 ? N : NO, *NB = best < 3 ? NO : N;
-    boxtoi_result cb, tight = *res;
+    boxtoi_result cb, tight[2] = {*res, *res};
     int meets_a = face_contact(S, st, ia, NA, S->face_bias, res) <= 4.0 * S->tol;
     int meets_b = face_contact(S, st, ib, NB, S->face_bias, &cb) <= 4.0 * S->tol;
     int over_a = vertex_over_face(&st->pa, S->A->half, ia, &st->pb, res->feature_b.side,
                                   S->face_bias);
     int over_b = vertex_over_face(&st->pb, S->B->half, ib - 3, &st->pa,
                                   cb.feature_a.side, S->face_bias);
+    /* Neither flat reading meets the other box: the readings within the
+       touching tolerance (the overlap's section, for faces tilted past that
+       tolerance into each other) decide, and name the contact. */
+    if (!meets_a && !meets_b) {
+        meets_a = face_contact(S, st, ia, NA, S->tol, &tight[0]) <= 4.0 * S->tol;
+        meets_b = face_contact(S, st, ib, NB, S->tol, &tight[1]) <= 4.0 * S->tol;
+        if (meets_a)
+            *res = tight[0];
+        if (meets_b)
+            cb = tight[1];
+    }
     int use_b = over_b;
     if (meets_a != meets_b) {
         use_b = meets_b;
@@ -2003,13 +2014,6 @@ static int flat_face_contact(const solver *S, const sat *st, const pose_pair *pp
             }
     }
     int chosen = use_b ? ib : ia;
-    /* A face whose flat reading lies beyond the other box's feature, but
-       whose reading within the touching tolerance meets it (the overlap's
-       section, for faces tilted past that tolerance into each other): that
-       reading names the contact. */
-    if (!(use_b ? meets_b : meets_a) &&
-        face_contact(S, st, chosen, use_b ? NB : NA, S->tol, &tight) <= 4.0 * S->tol)
-        *(use_b ? &cb : res) = tight;
     if (use_b) {
         res->kind = cb.kind;
         res->feature_a = cb.feature_a;
@@ -2513,6 +2517,21 @@ static void piece_query(const boxtoi_query *query, const double *t, int k,
 static double piece_time(double ta, double tb, double s)
 {
     return s >= 1.0 ? tb : ta + (tb - ta) * s;
+}
+
+/*
+ * piece_time rounded toward ta, for a time of contact: where the spacing
+ * of doubles near ta is coarse against the interval (ta far from 0), the
+ * nearest double could lie after the contact.  t - ta is exact where that
+ * spacing matters (t and ta within a factor of 2 of each other); elsewhere
+ * the test can only step back by one ulp more.
+ */
+static double contact_time(double ta, double tb, double s)
+{
+    if (s >= 1.0)
+        return tb;
+    double d = (tb - ta) * s, t = ta + d;
+    return t - ta > d ? nextafter(t, -INFINITY) : t;
 }
 
 /*

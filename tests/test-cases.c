@@ -1314,7 +1314,7 @@ static boxtoi_query literal(const literal_query *l)
  * later than the reference's, a point in both boxes in both orders, and
  * swapping A and B mirrors the answer.
  */
-static void check_literal(const literal_query *l, const char *what)
+static void check_literal_as(const literal_query *l, const char *what, int mirrored)
 {
     boxtoi_query q = literal(l), y = tu_swapped(&q);
     boxtoi_result res[2] = {boxtoi_solve(&q), boxtoi_solve(&y)};
@@ -1334,8 +1334,14 @@ static void check_literal(const literal_query *l, const char *what)
        boxtoi_state_name(res[0].state), res[0].toi, ra.toi);
     ok(outside <= tol, "%s: the point lies in both boxes, in both orders (outside by %.3g)",
        what, outside);
-    if (!ok(swap_mirrors(&res[0], &res[1]), "%s: swapping A and B mirrors the answer", what))
+    if (mirrored &&
+        !ok(swap_mirrors(&res[0], &res[1]), "%s: swapping A and B mirrors the answer", what))
         diag_mirror(0, "", &res[0], &res[1]);
+}
+
+static void check_literal(const literal_query *l, const char *what)
+{
+    check_literal_as(l, what, 1);
 }
 
 static const literal_query plate_tilted_onto_plate = {
@@ -1519,6 +1525,66 @@ static const literal_query box_on_plate_edge = {
      {0, 3, 3, 0x1p+0},
      {1, 2, 3, 0x1.8p-1}}};
 
+static const literal_query small_box_across_plate_edge = {
+    {-0x1.cp-10, -0x1.8p-10, -0x0p+0},
+    {0x1.cp-10, 0x1.8p-10, 0x0p+0},
+    {-0x1p-11, -0x1.4p-10, -0x1p-12},
+    {0x1p-11, 0x1.4p-10, 0x1p-12},
+    0, 1, 7, 14,
+    {{0, 0, 0, 0x1p+0},
+     {0, 0, 3, 0x1.753e26b9781dp-4},
+     {0, 1, 1, 0x1p+0},
+     {0, 1, 3, 0x1.05451b1b6dadep-4},
+     {0, 2, 2, 0x1p+0},
+     {0, 2, 3, -0x1.bfe42e7829bc6p-6},
+     {0, 3, 3, 0x1p+0},
+     {0, 0, 0, 0x1.cc1fa11dd6faap-1},
+     {0, 0, 1, 0x1.c12247c310513p-2},
+     {0, 0, 2, 0x1.aec543430e425p-27},
+     {0, 0, 3, 0x1.6d3e26b9781dp-4},
+     {0, 1, 0, -0x1.c12247c310513p-2},
+     {0, 1, 1, 0x1.cc1fa11dd6faap-1},
+     {0, 1, 2, -0x1.b5594418b3004p-28},
+     {0, 1, 3, 0x1.05451b1b6dadep-4},
+     {0, 2, 0, -0x1.e3095b0a5fd0dp-27},
+     {0, 2, 1, 0x1.e50c57f428e3p-33},
+     {0, 2, 2, 0x1p+0},
+     {0, 2, 3, -0x1.c5e42e7829bc6p-6},
+     {0, 3, 3, 0x1p+0},
+     {1, 2, 3, 0x1p-12}}};
+
+static const literal_query segment_across_plate_edge = {
+    {-0x1p+0, -0x1.4p-1, -0x0p+0},
+    {0x1p+0, 0x1.4p-1, 0x0p+0},
+    {-0x0p+0, -0x1.8p-1, -0x0p+0},
+    {0x0p+0, 0x1.8p-1, 0x0p+0},
+    0, 1, 10, 16,
+    {{0, 0, 0, 0x1.6f44885823183p-2},
+     {0, 0, 1, -0x1.6c3b3d3161037p-3},
+     {0, 0, 2, 0x1.eeddf1c8d94ccp-2},
+     {0, 1, 0, -0x1.2ea5878cefb08p-2},
+     {0, 1, 1, -0x1.1b531f85f9a02p-1},
+     {0, 1, 2, 0x1.01404d317ba9cp-6},
+     {0, 2, 0, 0x1.afd0b9c072f7ep-2},
+     {0, 2, 1, -0x1.e482693ab454ep-3},
+     {0, 2, 2, -0x1.99a02bc206d49p-2},
+     {0, 3, 3, 0x1.414dd241910fap-1},
+     {0, 0, 0, 0x1.1a81e9f7f59cfp-2},
+     {0, 0, 1, -0x1.290de28562d5fp-2},
+     {0, 0, 2, 0x1.eeddf1e746e48p-2},
+     {0, 0, 3, -0x1.6ecdde7bd66dep-1},
+     {0, 1, 0, -0x1.deab0d66c0d3p-2},
+     {0, 1, 1, -0x1.ac715f69cafa1p-2},
+     {0, 1, 2, 0x1.01404deb86e8ap-6},
+     {0, 1, 3, -0x1.72d95737f6dcbp-2},
+     {0, 2, 0, 0x1.4282032e5685fp-2},
+     {0, 2, 1, -0x1.77afcc9b7fd94p-2},
+     {0, 2, 2, -0x1.99a02b9ccf6b4p-2},
+     {0, 2, 3, -0x1.63e7254468621p-1},
+     {0, 3, 3, 0x1.414dd241910fap-1},
+     {1, 0, 3, 0x1.73267556a2f99p-3},
+     {1, 1, 3, 0x1.81e073ca397eap-8},
+     {1, 2, 3, -0x1.333820d1851f7p-3}}};
 
 static void case_degenerate_literals(void)
 {
@@ -1540,6 +1606,15 @@ static void case_degenerate_literals(void)
        the faces' flat readings lie beyond each other's sides, the reading
        within the touching tolerance meets */
     check_literal(&box_on_plate_edge, "a box's face coming down across a plate's edge");
+    /* a box 3e-3 across, its face tilted by 1.4e-8, coming up across a
+       plate's edge: neither face's flat reading meets the other box, the
+       plate's reading within the touching tolerance does */
+    check_literal(&small_box_across_plate_edge, "a small box's face coming up across a plate's edge");
+    /* a segment tilted by 4.6e-9 coming down across a plate's edge: the
+       two orders name the contact by different tied features (left as it
+       is), each with its point in both boxes */
+    check_literal_as(&segment_across_plate_edge, "a segment coming down across a plate's edge",
+                     0);
 }
 
 static void case_near_flat_tilt(void)
@@ -1946,6 +2021,49 @@ static void case_interval(void)
                 .reference = 1};
     boxtoi_result res = run_case("interval [2.5, 3.5]", &q, &e);
     check_swap("interval [2.5, 3.5]", &q, &res);
+}
+
+/*
+ * Steps of 1/60 far from 0: [t0, t0 + 1/60] with t0 = 1e6 + 0.37 k, where
+ * doubles are 1.2e-10 apart, 7e-9 of the step.  B (unit cube) falls at 60
+ * along z onto A (unit cube at rest): its centre z = c0 - 60 t, c0 = 2.5 +
+ * 60 t0 as a double, meets A's top at t* = (c0 - 2) / 60, taken in long
+ * double from the coefficient itself.  The time reported is never later than
+ * t* (rounded to nearest it would be, by up to half that spacing), and no
+ * earlier than the spacing allows.
+ */
+static void case_far_from_zero(void)
+{
+    int late = 0, early = 0;
+    double worst_late = 0.0, worst_early = 0.0;
+    for (int k = 0; k < 200; k++) {
+        double t0 = 1e6 + 0.37 * k, t1 = t0 + 1.0 / 60.0;
+        double id[3][3];
+        tu_identity3(id);
+        boxtoi_motion ma, mb;
+        motion_static(&ma, id, 0, 0, 0);
+        motion_static(&mb, id, 0, 0, 2.5 + 60.0 * t0);
+        mb.degree = 1;
+        memset(mb.c[1], 0, sizeof mb.c[1]);
+        mb.c[1][2][3] = -60.0;
+        boxtoi_query q = query_of(cube(1), &ma, cube(1), &mb, t0, t1);
+        boxtoi_result res = boxtoi_solve(&q);
+        long double exact = ((long double)mb.c[0][2][3] - 2.0L) / 60.0L;
+        long double off = ((long double)res.toi - exact) / (t1 - t0);
+        double spacing = nextafter(t1, INFINITY) - t1;
+        if (res.state != BOXTOI_HIT || off > 1e-9L) {
+            late++;
+            worst_late = fmax(worst_late, (double)off);
+        }
+        if (res.state == BOXTOI_HIT && -off * (t1 - t0) > 2.0L * spacing + 1e-9L * (t1 - t0)) {
+            early++;
+            worst_early = fmax(worst_early, (double)-off);
+        }
+    }
+    if (!is_int(late, 0, "steps far from 0: no time of contact later than the exact one"))
+        diag("worst %.3g of the step", worst_late);
+    if (!is_int(early, 0, "steps far from 0: no time earlier than the spacing of doubles allows"))
+        diag("worst %.3g of the step", worst_early);
 }
 
 /*
