@@ -23,7 +23,11 @@
  * coordinates they come from: boxes closer than 8 DBL_EPSILON times the
  * largest coordinate of their swept bounds (about 1e-8 at 5e6 from the
  * origin) count as touching, so far from the origin both distances above
- * grow by that much; work in a local frame to keep them small.  Grazing
+ * grow by that much; work in a local frame to keep them small.  Times are
+ * doubles, rounded toward t0: where t0 is far from 0 against the interval
+ * (t0 = 1e6 with a 1/60 step), their spacing exceeds 1e-9 of the interval,
+ * and the boxes at the time reported can be apart by that spacing times
+ * their closing speed; use times near 0 where that matters.  Grazing
  * contacts (the boxes touch without penetrating) lie inside that tolerance
  * and may be reported either way.  Swapping A and B gives the same times
  * and point, the kind and features exchanged and the normal negated, also
@@ -32,7 +36,9 @@
  * meeting, flat boxes in one plane (the axis named is the one the approach
  * came along; between edges or corners closing at equal speeds, the one
  * chosen from the geometry alone), plates in one plane or points at one
- * place already touching at t0; a graze may name other features.  "The
+ * place already touching at t0; a graze may name other features, and
+ * boxes overlapping at t0 with their centres at one point (no direction
+ * leads from A to B) may get the same normal in both orders.  "The
  * same" is within the tolerances above: each answer's normal is the one at
  * its own time, so a fast turn parts the two by as much as it turns the
  * features in between.  A motion whose w varies much over
@@ -190,7 +196,10 @@ BOXTOI_API int boxtoi_overlap_at(const boxtoi_query *query, double t,
 
 /**
  * World-frame axis-aligned box containing the moving box for every t in
- * [t0, t1] (conservative, usually a little larger than the tightest).
+ * [t0, t1] (conservative, usually a little larger than the tightest),
+ * widened by a bound of its rounding: about 1e-13 of the coordinates for
+ * the usual motion, more where the motion's coefficients are much larger
+ * than the positions they give.
  * Returns BOXTOI_REASON_NONE and fills lo and hi, or the reason the input is
  * invalid (lo, hi untouched).
  */

@@ -1517,10 +1517,76 @@ BOXTOI_API boxtoi_reason boxtoi_validate(const boxtoi_box *box,
 {
     bx_moving m;
     boxtoi_motion copy;
+    double lo[3], hi[3];
     boxtoi_reason why = bx_check_interval(t0, t1);
     if (why)
         return why;
-    return prepare_rescaling(box, motion, t0, t1, &copy, &m);
+    if ((why = prepare_rescaling(box, motion, t0, t1, &copy, &m)))
+        return why;
+    /* the solver, boxtoi_swept_aabb and boxtoi_overlap_at bound it too */
+    return bx_swept_aabb(&m, lo, hi) ? BOXTOI_REASON_NONE : BOXTOI_REASON_OUT_OF_RANGE;
+}
+
+/*
+ * A lower bound of w on the interval from its Bernstein coefficients b
+ * (degree n): the least of them, once all are positive, the interval halved
+ * until they are (at most 24 times, as rational_range); 0 where that fails.
+ */
+static double w_lower_bound(const double *b, int n, int depth)
+{
+    double least = INFINITY;
+    for (int i = 0; i <= n; i++)
+        least = b[i] < least ? b[i] : least;
+    if (least > 0.0)
+        return least;
+    if (depth >= 24)
+        return 0.0;
+    double half[2][n + 1];
+    bxp_bern_restrict(b, n, 0.0, 0.5, half[0]);
+    bxp_bern_restrict(b, n, 0.5, 1.0, half[1]);
+    double l0 = w_lower_bound(half[0], n, depth + 1), l1 = w_lower_bound(half[1], n, depth + 1);
+    return l0 < l1 ? l0 : l1;
+}
+
+/* A bound of entry (r, c)'s magnitude on the interval: the largest of
+   entry_magnitude's Bernstein coefficients. */
+static double entry_bound(const bx_moving *m, int r, int c)
+{
+    double e[BXM_CAP], most = 0.0;
+    entry_magnitude(m, r, c, e);
+    for (int i = 0; i <= m->d; i++)
+        most = fmax(most, e[i] / bxp_binomial_table[m->d][i]);
+    return most;
+}
+
+/*
+ * How far the swept bounds of m (lo, hi), computed in doubles, can lie
+ * inside the exact ones, per axis.  Every control point comes from the
+ * motion's coefficients by a shift to the interval and a change of basis,
+ * each within a few ulps of the magnitudes it is made of (entry_bound of
+ * each entry, E_rc), and a corner's coordinate x = P / w moves by at most
+ * (dP + |x| dw) / w, w taken from below.  The halvings of rational_range
+ * add their own roundings: a factor of 4 (d + 26) DBL_EPSILON covers both,
+ * and 8 DBL_EPSILON |x| the final division.  A margin past the range of
+ * doubles is infinite: the bounds then say nothing, but stay true.
+ */
+static void swept_margin(const bx_moving *m, const boxtoi_box *box, const double lo[3],
+                         const double hi[3], double margin[3])
+{
+    int d = m->d;
+    double b[BXM_CAP];
+    for (int i = 0; i <= d; i++)
+        b[i] = m->w[i] / bxp_binomial_table[d][i];
+    double wlow = w_lower_bound(b, d, 0), ew = entry_bound(m, 3, 3);
+    for (int r = 0; r < 3; r++) {
+        double x = fmax(fabs(lo[r]), fabs(hi[r]));
+        double e = entry_bound(m, r, 3) + x * ew;
+        for (int c = 0; c < 3; c++)
+            e += fmax(fabs(box->lo[c]), fabs(box->hi[c])) * entry_bound(m, r, c);
+        margin[r] = 4.0 * (d + 26) * DBL_EPSILON * e / wlow + 8.0 * DBL_EPSILON * x;
+        if (!(margin[r] < INFINITY))
+            margin[r] = INFINITY;
+    }
 }
 
 BOXTOI_API boxtoi_reason boxtoi_swept_aabb(const boxtoi_box *box,
@@ -1538,11 +1604,13 @@ BOXTOI_API boxtoi_reason boxtoi_swept_aabb(const boxtoi_box *box,
         return BOXTOI_REASON_NULL;
     if ((why = prepare_rescaling(box, motion, t0, t1, &copy, &m)))
         return why;
+    double margin[3];
     if (!bx_swept_aabb(&m, l, h))
         return BOXTOI_REASON_OUT_OF_RANGE;
+    swept_margin(&m, box, l, h, margin);
     for (int i = 0; i < 3; i++) {
-        lo[i] = l[i];
-        hi[i] = h[i];
+        lo[i] = l[i] - margin[i];
+        hi[i] = h[i] + margin[i];
     }
     return BOXTOI_REASON_NONE;
 }

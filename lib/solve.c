@@ -2566,7 +2566,7 @@ static BX_NOINLINE boxtoi_result solve_pieces(const boxtoi_query *query,
         return solve_query(query, 0);
     if (k > 0)
         res.state = BOXTOI_HIT;
-    res.toi = res.state == BOXTOI_OVERLAP ? query->t0 : piece_time(t[k], t[k + 1], res.toi);
+    res.toi = res.state == BOXTOI_OVERLAP ? query->t0 : contact_time(t[k], t[k + 1], res.toi);
     if (!(query->flags & BOXTOI_SKIP_EXIT)) {
         if (!res.exit_after_t1)
             res.exit = piece_time(t[k], t[k + 1], res.exit);
@@ -2632,8 +2632,10 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
     int singular = bx_check_det2(det_a ? NULL : &A, det_b ? NULL : &B);
     if (singular)
         return invalid(BOXTOI_REASON_SINGULAR, singular);
-    if (!swept)
-        return invalid(BOXTOI_REASON_OUT_OF_RANGE, 0);
+    if (!swept) {
+        double l[3], u[3]; /* which motion's bounds failed */
+        return invalid(BOXTOI_REASON_OUT_OF_RANGE, bx_swept_aabb(&A, l, u) ? 2 : 1);
+    }
     if (apart) {
         res.state = BOXTOI_MISS;
         return res;
@@ -2720,7 +2722,7 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
         return res;
     }
     res.state = tau == 0.0 ? BOXTOI_OVERLAP : BOXTOI_HIT;
-    res.toi = tau >= 1.0 ? query->t1 : query->t0 + tau * h;
+    res.toi = contact_time(query->t0, query->t1, tau);
     describe_contact(&S, &st, tau, (mode & SOLVE_ARRIVED) != 0, &res);
 
     if (query->flags & BOXTOI_SKIP_EXIT)

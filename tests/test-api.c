@@ -535,6 +535,60 @@ static void check_swept(const char *name, const boxtoi_box *box, const boxtoi_mo
         ok(tight, "swept aabb %s: within 2x of the sampled extent", name);
 }
 
+/*
+ * Boxes at rest, whose exact corners are p + corner (long double holds the
+ * sum exactly): the swept box contains each one exactly, not only within
+ * rounding; also written as f(t) [I p; 0 1] with f(t) = 1 + K (t - 1/2)^2
+ * (the same motion, its coefficients up to K / 4 times its values, whose
+ * Bernstein weights are not all positive), and not wider than the box by
+ * more than 1e-11 (K + 1): the rounding grows with the coefficients.
+ */
+static void test_swept_exact(void)
+{
+    unsigned long long st = 0x5e97ull;
+    static const double factor[3] = {0.0, 1e3, 1e6};
+    for (int f = 0; f < 3; f++) {
+        int outside = 0, wide = 0;
+        for (int n = 0; n < 2000; n++) {
+            boxtoi_box box;
+            double p[1][3];
+            for (int i = 0; i < 3; i++) {
+                box.lo[i] = tu_rand(&st, -1.0, 0.0);
+                box.hi[i] = tu_rand(&st, 0.0, 1.0);
+                p[0][i] = tu_rand(&st, -5.0, 5.0);
+            }
+            boxtoi_motion m;
+            tu_motion_trans(&m, p, 0);
+            if (factor[f] > 0.0) {
+                double K = factor[f], c[3] = {1.0 + K / 4.0, -K, K};
+                boxtoi_motion g = m;
+                tu_motion_zero(&m, 2);
+                for (int k = 0; k <= 2; k++)
+                    for (int r = 0; r < 4; r++)
+                        for (int col = 0; col < 4; col++)
+                            m.c[k][r][col] = c[k] * g.c[0][r][col];
+            }
+            double lo[3], hi[3];
+            if (boxtoi_swept_aabb(&box, &m, 0.0, 1.0, lo, hi) != BOXTOI_REASON_NONE) {
+                outside++;
+                continue;
+            }
+            for (int i = 0; i < 3; i++) {
+                long double a = (long double)p[0][i] + box.lo[i];
+                long double b = (long double)p[0][i] + box.hi[i];
+                if (!(lo[i] <= a && hi[i] >= b))
+                    outside++;
+                if (!((long double)hi[i] - lo[i] <= (b - a) + 1e-11L * (factor[f] + 1.0)))
+                    wide++;
+            }
+        }
+        is_int(outside, 0, "swept aabb of boxes at rest, weight factor K = %g: contains the exact corners",
+               factor[f]);
+        is_int(wide, 0, "swept aabb of boxes at rest, weight factor K = %g: within 1e-11 (K + 1)",
+               factor[f]);
+    }
+}
+
 static void test_swept(void)
 {
     boxtoi_box unit = {{-1, -1, -1}, {1, 1, 1}};
@@ -1213,6 +1267,31 @@ static void test_scale(void)
            boxtoi_reason_message(why_v), boxtoi_reason_message(why_s), boxtoi_reason_message(why_a));
     }
 
+    /*
+     * A motion at rest declared of degree 8 (or 2), over an interval so far
+     * out that t0^8 (t0^2) overflows: its bounds over the interval cannot be
+     * formed, and the functions that need them say so alike, naming B.
+     */
+    for (int c = 0; c < 2; c++) {
+        boxtoi_query y = boxtoi_default_query();
+        y.t0 = c == 0 ? 1e39 : 1e155;
+        y.t1 = 2.0 * y.t0;
+        y.motion_b.degree = c == 0 ? 8 : 2;
+        y.motion_b.c[0][2][3] = 3.0;
+        boxtoi_result r = boxtoi_solve(&y);
+        double lo[3], hi[3];
+        boxtoi_reason why_v = boxtoi_validate(&y.b, &y.motion_b, y.t0, y.t1);
+        boxtoi_reason why_s = boxtoi_swept_aabb(&y.b, &y.motion_b, y.t0, y.t1, lo, hi);
+        ok(r.state == BOXTOI_INVALID && r.reason == BOXTOI_REASON_OUT_OF_RANGE &&
+               r.which == 2 && why_v == BOXTOI_REASON_OUT_OF_RANGE &&
+               why_s == BOXTOI_REASON_OUT_OF_RANGE,
+           "scale: degree %d at rest over [%g, %g] is out of range alike (solve %s %s which "
+           "%d, validate %s, swept box %s)",
+           y.motion_b.degree, y.t0, y.t1, boxtoi_state_name(r.state),
+           boxtoi_reason_message(r.reason), r.which, boxtoi_reason_message(why_v),
+           boxtoi_reason_message(why_s));
+    }
+
     /* lengths beyond the documented limit are refused, not answered */
     boxtoi_query x = q[0];
     scale_lengths(&x, 200); /* 2^200 > 1e60 */
@@ -1384,6 +1463,7 @@ int main(void)
     test_names();
     test_defaults();
     test_swept();
+    test_swept_exact();
     test_overlap_at();
     test_rigid();
     test_multiply();

@@ -2383,6 +2383,7 @@ int main(void)
     case_miss();
     case_both_moving();
     case_interval();
+    case_far_from_zero();
     case_rigid_rotation();
     case_quartic_translation();
     case_pass_through();
