@@ -2023,6 +2023,85 @@ static void case_interval(void)
     check_swap("interval [2.5, 3.5]", &q, &res);
 }
 
+/* A query of boxes a and b translating by the paths pa and pb (degree 1). */
+static boxtoi_query translating(boxtoi_box a, const double pa[2][3], boxtoi_box b,
+                                const double pb[2][3])
+{
+    boxtoi_motion ma, mb;
+    tu_motion_trans(&ma, pa, 1);
+    tu_motion_trans(&mb, pb, 1);
+    return query_of(a, &ma, b, &mb, 0.0, 1.0);
+}
+
+/*
+ * The touching tolerance, 1e-12 size + 8 eps |coordinates| (docs/method.md,
+ * Tolerance), for cubes of side 1 (size: the diagonal, sqrt 3) and
+ * coordinates about 1: boxes at rest half of it apart touch, twice it apart
+ * do not.  Boxes 1e-8 and 5e-8 apart closing at speed 1 are apart at t0 and
+ * meet at that time.
+ */
+static void case_touching_tolerance(void)
+{
+    double tol = 1e-12 * sqrt(3.0) + 8.0 * DBL_EPSILON * 1.5;
+    static const double rest[2] = {0.5, 2.0};
+    for (int k = 0; k < 2; k++) {
+        double pa[2][3] = {{0, 0, 0}, {0, 0, 0}}, pb[2][3] = {{1.0 + rest[k] * tol, 0.3, 0.1}, {0, 0, 0}};
+        boxtoi_query q = translating(cube(0.5), pa, cube(0.5), pb);
+        boxtoi_result r = boxtoi_solve(&q);
+        is_int(r.state, k == 0 ? BOXTOI_OVERLAP : BOXTOI_MISS,
+               "cubes at rest %g touching tolerances apart: %s", rest[k],
+               k == 0 ? "touching" : "apart");
+    }
+    static const double gap[2] = {1e-8, 5e-8};
+    for (int k = 0; k < 2; k++) {
+        double pa[2][3] = {{0, 0, 0}, {0, 0, 0}}, pb[2][3] = {{1.0 + gap[k], 0.3, 0.1}, {-1, 0, 0}};
+        boxtoi_query q = translating(cube(0.5), pa, cube(0.5), pb);
+        boxtoi_result r = boxtoi_solve(&q);
+        is_int(r.state, BOXTOI_HIT, "cubes %g apart at t0, closing at speed 1: a hit", gap[k]);
+        is_double(r.toi, gap[k], 2e-9, "cubes %g apart at t0, closing at speed 1: toi", gap[k]);
+    }
+}
+
+/*
+ * Ties told apart by the rules of docs/method.md (Features, point and
+ * normal).  Plates in the plane z = 0, overlapping at rest, B's centre off
+ * by (0.5, 0.25, 0), then by (-0.5, -0.25, 0): the common normal z, which
+ * the offset along it cannot orient, is read +z and takes the sign of the
+ * first of the offset's z, y, x components beyond the tolerance (y): +z,
+ * then -z.  Cubes closing along the diagonal
+ * x = y at equal speeds until their z edges meet: the faces x and y tie, the
+ * offset orients both, and the line larger in y comes first: the normal is
+ * +y (-y with A and B swapped).
+ */
+static void case_tie_rules(void)
+{
+    boxtoi_box plate = {{-1, -1, 0}, {1, 1, 0}};
+    for (int k = 0; k < 2; k++) {
+        double d = k == 0 ? 1.0 : -1.0;
+        double pa[2][3] = {{0, 0, 0}, {0, 0, 0}}, pb[2][3] = {{0.5 * d, 0.25 * d, 0}, {0, 0, 0}};
+        boxtoi_query q = translating(plate, pa, plate, pb);
+        boxtoi_result r = boxtoi_solve(&q);
+        double want[3] = {0, 0, k == 0 ? 1.0 : -1.0};
+        ok(r.state == BOXTOI_OVERLAP && r.normal[0] == want[0] && r.normal[1] == want[1] &&
+               r.normal[2] == want[2],
+           "plates overlapping at rest in one plane, B off by %s(0.5, 0.25): normal %s (got %s, "
+           "%g %g %g)",
+           k == 0 ? "" : "-", k == 0 ? "+z" : "-z", boxtoi_state_name(r.state),
+           r.normal[0], r.normal[1], r.normal[2]);
+    }
+    double pa[2][3] = {{0, 0, 0}, {0, 0, 0}}, pb[2][3] = {{3, 3, 0.2}, {-2, -2, 0}};
+    boxtoi_query q = translating(cube(1), pa, cube(1), pb), y = tu_swapped(&q);
+    for (int k = 0; k < 2; k++) {
+        boxtoi_result r = boxtoi_solve(k == 0 ? &q : &y);
+        double sign = k == 0 ? 1.0 : -1.0;
+        ok(r.state == BOXTOI_HIT && fabs(r.toi - 0.5) <= 1e-12 && fabs(r.normal[0]) <= 1e-12 &&
+               fabs(r.normal[1] - sign) <= 1e-12 && fabs(r.normal[2]) <= 1e-12,
+           "cubes closing along x = y, edges meeting%s: normal %s (got %s at %.17g, %g %g %g)",
+           k == 0 ? "" : ", A and B swapped", k == 0 ? "+y" : "-y", boxtoi_state_name(r.state),
+           r.toi, r.normal[0], r.normal[1], r.normal[2]);
+    }
+}
+
 /*
  * Steps of 1/60 far from 0: [t0, t0 + 1/60] with t0 = 1e6 + 0.37 k, where
  * doubles are 1.2e-10 apart, 7e-9 of the step.  B (unit cube) falls at 60
@@ -2384,6 +2463,8 @@ int main(void)
     case_both_moving();
     case_interval();
     case_far_from_zero();
+    case_touching_tolerance();
+    case_tie_rules();
     case_rigid_rotation();
     case_quartic_translation();
     case_pass_through();

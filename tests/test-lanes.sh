@@ -21,6 +21,7 @@ for p in lanes scalar; do
 done
 
 echo "1..9"
+fail=0
 if [ "$(sed -n 1p "$tmp/scalar")" != "lanes 0" ]; then
     echo "Bail out! scalar-answers was built with lanes"
     exit 1
@@ -47,6 +48,7 @@ for group in rigid:6000 affine:3000 edges:3200 invalid:800; do
     if [ "$lines" -eq "$want" ] && cmp -s "$tmp/l.$name" "$tmp/s.$name"; then
         echo "ok $n - $name: $((lines / 2)) queries, the same bit for bit"
     else
+        fail=1
         echo "not ok $n - $name: $lines lines (want $want), the two builds differ"
         diff "$tmp/l.$name" "$tmp/s.$name" | head -6 | sed 's/^/# /'
     fi
@@ -58,6 +60,7 @@ mixed() { # mixed GROUP LEAST: at least LEAST hits and LEAST misses
     if [ "$hits" -ge "$2" ] && [ "$misses" -ge "$2" ]; then
         echo "ok $n - $1: $hits hits, $misses misses"
     else
+        fail=1
         echo "not ok $n - $1: $hits hits, $misses misses (want $2 of each at least)"
     fi
 }
@@ -69,6 +72,7 @@ n=$((n + 1))
 if [ "$refused" -ge 200 ] && [ "$answered" -ge 600 ]; then
     echo "ok $n - edges: $answered answered, $refused refused"
 else
+    fail=1
     echo "not ok $n - edges: $answered answered, $refused refused (want 600 and 200 at least)"
 fi
 reasons=$(grep "^\(edges\|invalid\) [0-9]* answer:" "$tmp/lanes" |
@@ -77,6 +81,7 @@ n=$((n + 1))
 if [ "$(count invalid 4)" -eq 400 ] && [ "$reasons" -ge 8 ]; then
     echo "ok $n - invalid: all 400 refused; $reasons distinct reasons in all"
 else
+    fail=1
     echo "not ok $n - invalid: $(count invalid 4) of 400 refused, $reasons distinct reasons"
 fi
 n=$((n + 1))
@@ -85,5 +90,7 @@ sed 1d "$tmp/scalar" >"$tmp/s.all"
 if cmp -s "$tmp/l.all" "$tmp/s.all" && [ "$(wc -l <"$tmp/l.all")" -eq 13000 ]; then
     echo "ok $n - 6500 queries in all, every line the same"
 else
+    fail=1
     echo "not ok $n - the outputs differ, or lines outside the groups"
 fi
+exit $fail

@@ -327,6 +327,14 @@ static void test_dbox_against_static(void)
     toi = -5;
     n = dBoxtoiCollide(bullet, wall, MAXC, c, sizeof c[0], &toi);
     is_double(toi, 0.145, 1e-9, "moving dBox first: same time of impact");
+    /* an impact 1e-4 of the step in (5e-5 s): a time, not a touch at 0 */
+    dBodySetPosition(body, -0.5505, 0.2, 0.1);
+    dBoxtoiPredict(w, space, 0.5);
+    toi = -5;
+    n = dBoxtoiCollide(wall, bullet, MAXC, c, sizeof c[0], &toi);
+    ok(n >= 1, "moving dBox 5e-5 s away: contact in the step");
+    is_double(toi, 5e-5, 1e-9, "moving dBox 5e-5 s away: time of impact");
+    dBodySetPosition(body, -2, 0.2, 0.1);
     /* a step too short to get there: no contact */
     dBoxtoiPredict(w, space, 0.1);
     toi = 5;

@@ -371,5 +371,5 @@ int main(void)
     free(in.s);
     free(want.s);
     free(want_named.s);
-    return 0;
+    return tap_failures() ? 1 : 0;
 }
