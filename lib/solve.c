@@ -2528,10 +2528,8 @@ static double piece_time(double ta, double tb, double s)
  */
 static double contact_time(double ta, double tb, double s)
 {
-    if (s >= 1.0)
-        return tb;
-    double d = (tb - ta) * s, t = ta + d;
-    return t - ta > d ? nextafter(t, -INFINITY) : t;
+    double t = piece_time(ta, tb, s);
+    return s < 1.0 && t - ta > (tb - ta) * s ? nextafter(t, -INFINITY) : t;
 }
 
 /*

@@ -2023,14 +2023,15 @@ static void case_interval(void)
     check_swap("interval [2.5, 3.5]", &q, &res);
 }
 
-/* A query of boxes a and b translating by the paths pa and pb (degree 1). */
+/* A query of boxes a and b translating by the paths pa and pb (degree 1)
+   over [t0, t1]. */
 static boxtoi_query translating(boxtoi_box a, const double pa[2][3], boxtoi_box b,
-                                const double pb[2][3])
+                                const double pb[2][3], double t0, double t1)
 {
     boxtoi_motion ma, mb;
     tu_motion_trans(&ma, pa, 1);
     tu_motion_trans(&mb, pb, 1);
-    return query_of(a, &ma, b, &mb, 0.0, 1.0);
+    return query_of(a, &ma, b, &mb, t0, t1);
 }
 
 /*
@@ -2046,7 +2047,7 @@ static void case_touching_tolerance(void)
     static const double rest[2] = {0.5, 2.0};
     for (int k = 0; k < 2; k++) {
         double pa[2][3] = {{0, 0, 0}, {0, 0, 0}}, pb[2][3] = {{1.0 + rest[k] * tol, 0.3, 0.1}, {0, 0, 0}};
-        boxtoi_query q = translating(cube(0.5), pa, cube(0.5), pb);
+        boxtoi_query q = translating(cube(0.5), pa, cube(0.5), pb, 0.0, 1.0);
         boxtoi_result r = boxtoi_solve(&q);
         is_int(r.state, k == 0 ? BOXTOI_OVERLAP : BOXTOI_MISS,
                "cubes at rest %g touching tolerances apart: %s", rest[k],
@@ -2055,7 +2056,7 @@ static void case_touching_tolerance(void)
     static const double gap[2] = {1e-8, 5e-8};
     for (int k = 0; k < 2; k++) {
         double pa[2][3] = {{0, 0, 0}, {0, 0, 0}}, pb[2][3] = {{1.0 + gap[k], 0.3, 0.1}, {-1, 0, 0}};
-        boxtoi_query q = translating(cube(0.5), pa, cube(0.5), pb);
+        boxtoi_query q = translating(cube(0.5), pa, cube(0.5), pb, 0.0, 1.0);
         boxtoi_result r = boxtoi_solve(&q);
         is_int(r.state, BOXTOI_HIT, "cubes %g apart at t0, closing at speed 1: a hit", gap[k]);
         is_double(r.toi, gap[k], 2e-9, "cubes %g apart at t0, closing at speed 1: toi", gap[k]);
@@ -2079,7 +2080,7 @@ static void case_tie_rules(void)
     for (int k = 0; k < 2; k++) {
         double d = k == 0 ? 1.0 : -1.0;
         double pa[2][3] = {{0, 0, 0}, {0, 0, 0}}, pb[2][3] = {{0.5 * d, 0.25 * d, 0}, {0, 0, 0}};
-        boxtoi_query q = translating(plate, pa, plate, pb);
+        boxtoi_query q = translating(plate, pa, plate, pb, 0.0, 1.0);
         boxtoi_result r = boxtoi_solve(&q);
         double want[3] = {0, 0, k == 0 ? 1.0 : -1.0};
         ok(r.state == BOXTOI_OVERLAP && r.normal[0] == want[0] && r.normal[1] == want[1] &&
@@ -2090,7 +2091,7 @@ static void case_tie_rules(void)
            r.normal[0], r.normal[1], r.normal[2]);
     }
     double pa[2][3] = {{0, 0, 0}, {0, 0, 0}}, pb[2][3] = {{3, 3, 0.2}, {-2, -2, 0}};
-    boxtoi_query q = translating(cube(1), pa, cube(1), pb), y = tu_swapped(&q);
+    boxtoi_query q = translating(cube(1), pa, cube(1), pb, 0.0, 1.0), y = tu_swapped(&q);
     for (int k = 0; k < 2; k++) {
         boxtoi_result r = boxtoi_solve(k == 0 ? &q : &y);
         double sign = k == 0 ? 1.0 : -1.0;
@@ -2117,17 +2118,10 @@ static void case_far_from_zero(void)
     double worst_late = 0.0, worst_early = 0.0;
     for (int k = 0; k < 200; k++) {
         double t0 = 1e6 + 0.37 * k, t1 = t0 + 1.0 / 60.0;
-        double id[3][3];
-        tu_identity3(id);
-        boxtoi_motion ma, mb;
-        motion_static(&ma, id, 0, 0, 0);
-        motion_static(&mb, id, 0, 0, 2.5 + 60.0 * t0);
-        mb.degree = 1;
-        memset(mb.c[1], 0, sizeof mb.c[1]);
-        mb.c[1][2][3] = -60.0;
-        boxtoi_query q = query_of(cube(1), &ma, cube(1), &mb, t0, t1);
+        double pa[2][3] = {{0, 0, 0}, {0, 0, 0}}, pb[2][3] = {{0, 0, 2.5 + 60.0 * t0}, {0, 0, -60}};
+        boxtoi_query q = translating(cube(1), pa, cube(1), pb, t0, t1);
         boxtoi_result res = boxtoi_solve(&q);
-        long double exact = ((long double)mb.c[0][2][3] - 2.0L) / 60.0L;
+        long double exact = ((long double)q.motion_b.c[0][2][3] - 2.0L) / 60.0L;
         long double off = ((long double)res.toi - exact) / (t1 - t0);
         double spacing = nextafter(t1, INFINITY) - t1;
         if (res.state != BOXTOI_HIT || off > 1e-9L) {
