@@ -47,10 +47,15 @@
  * dCollide(dBox, boxtoi) ODE itself swaps the arguments of the class's
  * collider, so the set is dBoxBox's with the boxtoi box first, reversed.
  * Boxes that touch later in the step get contacts where and when they first
- * touch (position and normal at that instant, depth 0; a face landing on a
- * face gives the full manifold), and dBoxtoiCollide or
- * dGeomBoxtoiBoxGetLastTOI give that time.  Normals follow ODE: they point
- * from o2 towards o1.
+ * touch (position and normal at that instant, depth 0), and dBoxtoiCollide
+ * or dGeomBoxtoiBoxGetLastTOI give that time.  A face landing on a face
+ * gives the full manifold: dBoxBox's contacts on the boxes grown by 1e-6 of
+ * their size at that instant, kept when dBoxBox's normal is within about 8
+ * degrees of the solver's.  Otherwise (an edge landing exactly on an edge,
+ * where both faces are tangent and dBoxBox may pick the other one; an
+ * explicit motion that scales or shears the box, which has no ODE pose)
+ * there is one contact, the solver's point and normal.  Normals follow ODE:
+ * they point from o2 towards o1.
  *
  * Threads: as in ODE, each thread may use its own worlds and spaces (after
  * dAllocateODEDataForThread), including creating, stepping and destroying

@@ -1359,6 +1359,73 @@ static void test_contact_names(void)
     is_int(out, 0, "names: every box stays in the room of planes");
 }
 
+/* ---- normals of the contacts of a touching pair ------------------------- */
+
+typedef struct tumble_sim {
+    sim s;
+    dGeomID box, floor;
+    int contacts, wrong;
+} tumble_sim;
+
+/* dCollide in both orders for the box and the floor: every normal must
+   point into g1 (up when the box, above, comes first); the first order's
+   contacts become joints. */
+static void tumble_cb(void *data, dGeomID o1, dGeomID o2)
+{
+    tumble_sim *ts = data;
+    for (int order = 0; order < 2; order++) {
+        dGeomID g1 = order ? o2 : o1, g2 = order ? o1 : o2;
+        dContact c[4];
+        memset(c, 0, sizeof c);
+        int n = dCollide(g1, g2, 4, &c[0].geom, sizeof c[0]);
+        double up = g1 == ts->box ? 1 : -1;
+        for (int i = 0; i < n; i++) {
+            ts->contacts++;
+            if (!(c[i].geom.normal[2] * up > 0.5) && ts->wrong++ < 3)
+                diag("tumble: contact %d of dCollide(%s, %s): normal %g %g %g", i,
+                     g1 == ts->box ? "box" : "floor", g2 == ts->box ? "box" : "floor",
+                     c[i].geom.normal[0], c[i].geom.normal[1], c[i].geom.normal[2]);
+            if (order)
+                continue;
+            c[i].surface.mode = dContactApprox1;
+            c[i].surface.mu = 0.5;
+            dJointID j = dJointCreateContact(ts->s.world, ts->s.contacts, &c[i]);
+            dJointAttach(j, dGeomGetBody(o1), dGeomGetBody(o2));
+        }
+    }
+}
+
+/* A 20 cm boxtoi box resting on a dBox floor and turning about y at 20 rad/s,
+   one sub-step per step: the pair touches at the start of each step, so its
+   contacts are those of now plus the speculative ones of the edge that digs
+   into the floor during the step. */
+static void test_speculative_normals(void)
+{
+    tumble_sim ts;
+    memset(&ts, 0, sizeof ts);
+    sim_init(&ts.s, 0);
+    ts.floor = dCreateBox(ts.s.space, 4, 4, 0.2);
+    dGeomSetPosition(ts.floor, 0, 0, -0.1);
+    const double side[3] = {0.2, 0.2, 0.2};
+    dBodyID b = add_body(&ts.s, 1, side, &ts.box);
+    dBodySetPosition(b, 0, 0, 0.1 - 1e-4);
+    dBodySetAngularVel(b, 0, 20, 0);
+    dBoxtoiStepParams p = dBoxtoiDefaultStepParams();
+    p.max_substeps = 1;
+    int spec = 0;
+    for (int step = 0; step < 10; step++) {
+        dBoxtoiStepStats st;
+        dWorldStepToContact(ts.s.world, ts.s.space, H, tumble_cb, &ts, ts.s.contacts,
+                            &p, &st);
+        spec += st.speculative;
+    }
+    diag("tumble: %d contacts, %d speculative steps", ts.contacts, spec);
+    ok(spec > 0 && ts.contacts > 0, "tumble: speculative sub-steps taken (%d)", spec);
+    is_int(ts.wrong, 0, "tumble: every contact normal of the %d points into g1",
+           ts.contacts);
+    sim_free(&ts.s);
+}
+
 /* ---- deflected during the last sub-step: verify and redo ----------------- */
 
 /* One room: 12 boxes of 4-20 cm, spinning at up to 60 rad/s about each
@@ -1576,6 +1643,7 @@ int main(void)
     test_stack(2);
     test_room();
     test_contact_names();
+    test_speculative_normals();
     test_damping_and_sleep();
     test_spin_rooms(0);
     test_spin_rooms(1);

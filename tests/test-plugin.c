@@ -479,6 +479,86 @@ static void test_dispatch_future(void)
     }
     dGeomBoxtoiBoxClearMotion(a);
 
+    /* a motion that stretches the box (x scaled by 2) has no ODE pose, so
+       dBoxBox cannot gather a manifold: one contact from the solver.  The
+       stretched unit box, 2 long, leaves x = -3 at +10 m/s and meets the
+       unit box at the origin when its front face, at -2 + 10 t, reaches
+       -0.5: t = 0.15, on the patch y in [-0.5, 0.4], z in [-0.5, 0.3]. */
+    {
+        boxtoi_motion_identity(&m);
+        m.degree = 1;
+        m.c[0][0][0] = 2;
+        m.c[0][0][3] = -3;
+        m.c[0][1][3] = -0.1;
+        m.c[0][2][3] = -0.2;
+        m.c[1][0][3] = 10;
+        is_int(dGeomBoxtoiBoxSetMotion(a, &m, 1.0), BOXTOI_REASON_NONE,
+               "stretching motion accepted");
+        dGeomSetPosition(a, -3, -0.1, -0.2);
+        for (int order = 0; order < 2; order++) {
+            dGeomID g1 = order ? b : a, g2 = order ? a : b;
+            const char *what = order ? "dBox-stretched" : "stretched-dBox";
+            toi = -5;
+            n = dBoxtoiCollide(g1, g2, MAXC, c, sizeof c[0], &toi);
+            is_int(n, 1, "%s: one contact", what);
+            is_double(toi, 0.15, 1e-9, "%s: time of impact", what);
+            /* the normal points into g1: -x for the mover first */
+            double sx = order ? 1 : -1;
+            good = n == 1 && c[0].g1 == g1 && c[0].g2 == g2 && c[0].depth == 0
+                   && fabs(c[0].normal[0] - sx) < 1e-9 && fabs(c[0].normal[1]) < 1e-9
+                   && fabs(c[0].normal[2]) < 1e-9 && fabs(c[0].pos[0] + 0.5) < 1e-6
+                   && c[0].pos[1] > -0.5 - 1e-6 && c[0].pos[1] < 0.4 + 1e-6
+                   && c[0].pos[2] > -0.5 - 1e-6 && c[0].pos[2] < 0.3 + 1e-6;
+            ok(good, "%s: contact on the face patch at x = -0.5, normal %+gx, "
+               "depth 0, g1/g2", what, sx);
+        }
+        dGeomBoxtoiBoxClearMotion(a);
+    }
+
+    /* a unit box turned 20 degrees about y falls straight down and lands
+       with its lowest edge exactly on the top edge x = 0.5, z = 0.5 of the
+       unit box at the origin at t = 0.5: both top faces are tangent there.
+       The solver names the lower box's face (normal -z from the mover);
+       dBoxBox on the inflated boxes picks the mover's face, 20 degrees off,
+       and that manifold is not used: the contact keeps the solver's normal. */
+    {
+        double th = 20 * M_PI / 180;
+        double qy[1][4] = {{cos(th / 2), 0, sin(th / 2), 0}};
+        double p0[1][3] = {{0, 0, 0}};
+        boxtoi_motion_rigid(&m, qy, 0, p0, 0);
+        double M[4][4], low[3] = {0, 0, 1e9};
+        boxtoi_motion_eval(&m, 0, M);
+        for (int k = 0; k < 8; k++) {
+            double v[3];
+            for (int i = 0; i < 3; i++)
+                v[i] = M[i][0] * (k & 1 ? 0.5 : -0.5) + M[i][1] * (k & 2 ? 0.5 : -0.5)
+                       + M[i][2] * (k & 4 ? 0.5 : -0.5);
+            if (v[2] < low[2])
+                memcpy(low, v, sizeof low);
+        }
+        double pe[2][3] = {{0.5 - low[0], 0.2, 1.5 - low[2]}, {0, 0, -2}};
+        boxtoi_motion_rigid(&m, qy, 0, pe, 1);
+        is_int(dGeomBoxtoiBoxSetMotion(a, &m, 1.0), BOXTOI_REASON_NONE,
+               "edge on edge: motion accepted");
+        for (int order = 0; order < 2; order++) {
+            dGeomID g1 = order ? b : a, g2 = order ? a : b;
+            const char *what = order ? "edge on edge, dBox first" : "edge on edge";
+            toi = -5;
+            n = dBoxtoiCollide(g1, g2, MAXC, c, sizeof c[0], &toi);
+            is_double(toi, 0.5, 1e-9, "%s: time of impact", what);
+            /* the normal points into g1: up into the mover */
+            double sz = order ? -1 : 1;
+            good = n == 1 && c[0].g1 == g1 && c[0].g2 == g2 && c[0].depth == 0
+                   && fabs(c[0].normal[0]) < 1e-9 && fabs(c[0].normal[1]) < 1e-9
+                   && fabs(c[0].normal[2] - sz) < 1e-9 && fabs(c[0].pos[0] - 0.5) < 1e-6
+                   && fabs(c[0].pos[2] - 0.5) < 1e-6 && c[0].pos[1] > -0.3 - 1e-6
+                   && c[0].pos[1] < 0.5 + 1e-6;
+            ok(good, "%s: one contact on the edge, normal %+gz, depth 0, g1/g2 (%d)",
+               what, sz, n);
+        }
+        dGeomBoxtoiBoxClearMotion(a);
+    }
+
     /* invalid explicit motion: w vanishes at t = 0.5 */
     boxtoi_motion bad;
     boxtoi_motion_identity(&bad);
