@@ -631,7 +631,8 @@ static void test_cli(void)
     tool_run_free(&r);
 
     static const char *bad[] = {"--bogus", "--threads", "--threads x",
-                                "--threads -1", "--threads 100000", "-t 2x"};
+                                "--threads -1", "--threads 100000", "-t 2x",
+                                "-t +4", "--threads ' 4'"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tool_run_cmd(&r, bad[i], "");
         is_int(r.status, 2, "usage error '%s': exit status 2", bad[i]);
@@ -726,12 +727,17 @@ static void test_utf8(void)
 static int read_line_within(int fd, char *buf, size_t cap);
 
 /* Start the tool (with args) as a co-process: write its input to in[1],
- * read its output from out[0]. */
-static pid_t start_coprocess(const char *args, int in[2], int out[2])
+ * read its output from out[0].  The first npre bytes of pre (at most a
+ * pipe's capacity) are in the pipe before it starts, so that its first read
+ * takes them all. */
+static pid_t start_coprocess_pre(const char *args, const char *pre, size_t npre,
+                                 int in[2], int out[2])
 {
     signal(SIGPIPE, SIG_IGN);
     if (pipe(in) != 0 || pipe(out) != 0)
         bail("pipe failed");
+    if (npre && write(in[1], pre, npre) != (ssize_t)npre)
+        bail("writing %zu bytes into a pipe failed", npre);
     char cmd[4300];
     snprintf(cmd, sizeof cmd, "exec %s %s", tool_path(), args);
     pid_t pid = fork();
@@ -750,6 +756,11 @@ static pid_t start_coprocess(const char *args, int in[2], int out[2])
     close(in[0]);
     close(out[1]);
     return pid;
+}
+
+static pid_t start_coprocess(const char *args, int in[2], int out[2])
+{
+    return start_coprocess_pre(args, NULL, 0, in, out);
 }
 
 /* Run the tool as a co-process: write first, read its answer, then write
@@ -904,6 +915,82 @@ static void test_coprocess(const char *args)
        args);
 }
 
+/* More lines than one batch (16,384), all read at once, with the input
+ * left open: every answer comes, the last ones too, without waiting for
+ * the input's end. */
+static void test_coprocess_batch(void)
+{
+    enum { N = 20000 };
+    static char q[3 * N];
+    for (int i = 0; i < N; i++)
+        memcpy(q + 3 * i, "{}\n", 3);
+    int in[2], out[2];
+    pid_t pid = start_coprocess_pre("", q, sizeof q, in, out);
+    int lines = 0;
+    char buf[65536];
+    while (lines < N) {
+        struct pollfd p = {.fd = out[0], .events = POLLIN};
+        if (poll(&p, 1, 30000) <= 0)
+            break;
+        ssize_t got = read(out[0], buf, sizeof buf);
+        if (got <= 0)
+            break;
+        for (ssize_t k = 0; k < got; k++)
+            lines += buf[k] == '\n';
+    }
+    is_int(lines, N, "co-process: all %d answers of a batch read at once come "
+           "while the input stays open", N);
+    close(in[1]);
+    while (read(out[0], buf, sizeof buf) > 0)
+        continue;
+    close(out[0]);
+    waitpid(pid, NULL, 0);
+}
+
+/* NUL bytes are not JSON: each such line gets an error naming the column
+ * (jansson alone would stop reading at a NUL that follows a token). */
+static void test_nul_bytes(void)
+{
+    static const char text[] =
+        "{\"a\": {\"min\": [0,0,0], \"max\": [1,1,1]}, "
+        "\"b\": {\"min\": [2,0,0], \"max\": [3,1,1]}, \"t0\": 0\0}\n"
+        "{\"id\": 1\0, \"a\": 1}\n"
+        "\0\n"
+        "{\"id\": \"x\\u0000y\", \"a\": {\"min\": [0,0,0], \"max\": [1,1,1]}, "
+        "\"b\": {\"min\": [2,0,0], \"max\": [3,1,1]}}\n";
+    FILE *f = fopen("test-tool-nul.jsonl", "wb");
+    if (!f || fwrite(text, 1, sizeof text - 1, f) != sizeof text - 1 || fclose(f))
+        bail("cannot write test-tool-nul.jsonl");
+    tool_run r;
+    tool_run_cmd(&r, "test-tool-nul.jsonl", NULL);
+    remove("test-tool-nul.jsonl");
+    is_int(r.nlines, 4, "NUL bytes: one answer per line");
+    is_int(r.status, 1, "NUL bytes: exit status 1");
+    /* the columns of the NUL bytes, counted from the text */
+    int col[3], line = 0, c = 1;
+    for (size_t k = 0; k < sizeof text - 1 && line < 3; k++) {
+        if (text[k] == '\n') {
+            line++;
+            c = 1;
+        } else if (text[k] == '\0') {
+            col[line] = c;
+        } else {
+            c++;
+        }
+    }
+    for (int i = 0; i < 3 && i < r.nlines; i++) {
+        char want[128], where[64];
+        snprintf(where, sizeof where, "\"line %d of ", i + 1);
+        snprintf(want, sizeof want, ": not valid JSON at column %d: a NUL byte", col[i]);
+        if (!ok(strstr(r.lines[i], where) && strstr(r.lines[i], want),
+                "NUL byte on line %d: error at column %d", i + 1, col[i]))
+            diag("%s", r.lines[i]);
+    }
+    ok(r.nlines == 4 && strstr(r.lines[3], "\"status\": \"miss\""),
+       "an escaped \\u0000 inside a string is no NUL byte");
+    tool_run_free(&r);
+}
+
 /* --threads 3 and --threads 0 (one per CPU) answer as --threads 1 does. */
 static void test_threads(void)
 {
@@ -939,5 +1026,7 @@ int main(void)
     test_threads();
     test_coprocess("");
     test_coprocess(" --threads 2");
+    test_coprocess_batch();
+    test_nul_bytes();
     return tap_failures() ? 1 : 0;
 }

@@ -218,8 +218,8 @@ static int input_ready(int fd)
 /*
  * Read one input (fd) to its end into the chunk, answering the lines read
  * so far whenever CHUNK_LINES of them are waiting, CHUNK_BYTES of complete
- * lines are held, or the input pauses (answers then go out at once), and
- * the rest at the end.
+ * lines are held, or the input pauses (every answer written so far then
+ * goes out at once), and the rest at the end.
  * label names the input in error answers (NULL: standard input).  Returns
  * 0, 1 when reading failed (reported here), or -1 when writing failed;
  * adds the number of error answers to *errors.
@@ -231,6 +231,7 @@ static int answer_input(chunk *c, int fd, const char *label, int nthreads,
     size_t start = 0; /* offset of the line being read */
     size_t scan = 0;  /* bytes before this offset hold no line end */
     int failed = 0;
+    int unflushed = 0; /* answers written since stdout was last flushed */
     c->text.len = 0;
     for (;;) {
         tool_buf_reserve(&c->text, READ_BLOCK);
@@ -254,12 +255,21 @@ static int answer_input(chunk *c, int fd, const char *label, int nthreads,
             start = scan = end + 1;
         }
         scan = c->text.len;
-        int pause = c->nlines > 0 && c->nlines < CHUNK_LINES && !input_ready(fd);
-        if (c->nlines >= CHUNK_LINES || start >= CHUNK_BYTES || pause) {
+        if (c->nlines >= CHUNK_LINES || start >= CHUNK_BYTES) {
             long e = flush_chunk(c, nthreads);
-            if (e < 0 || (pause && fflush(stdout) != 0))
+            if (e < 0)
                 return -1;
             *errors += e;
+            unflushed = 1;
+        }
+        /* The input pauses: everything answered so far goes out now,
+           also what a full chunk wrote before the pause. */
+        if ((c->nlines > 0 || unflushed) && !input_ready(fd)) {
+            long e = flush_chunk(c, nthreads);
+            if (e < 0 || fflush(stdout) != 0)
+                return -1;
+            *errors += e;
+            unflushed = 0;
         }
         if (c->nlines == 0 && start > 0) {
             /* No line waits for an answer (blank lines do not): keep the
@@ -283,6 +293,8 @@ static int answer_input(chunk *c, int fd, const char *label, int nthreads,
 static int parse_threads(const char *s, int *out)
 {
     char *end;
+    if (*s < '0' || *s > '9') /* strtol would take spaces and a sign */
+        return -1;
     errno = 0;
     long v = strtol(s, &end, 10);
     if (errno || end == s || *end != '\0' || v < 0 || v > MAX_THREADS)

@@ -1005,6 +1005,20 @@ int tool_answer_line(const char *line, size_t len, const char *file,
     boxtoi_query q;
     int status = 1;
 
+    /* jansson reads a line as a stream and takes a NUL byte for its end,
+     * so one right after a token would go unnoticed: no NUL byte may
+     * appear in JSON text (inside a string it is written \u0000). */
+    const char *nul = memchr(line, '\0', len);
+    if (nul != NULL) {
+        size_t column = 1;
+        for (const char *c = line; c < nul; c++)
+            column += ((unsigned char)*c & 0xc0) != 0x80; /* characters */
+        snprintf(err, sizeof err,
+                 "not valid JSON at column %zu: a NUL byte (inside a string, "
+                 "write it as \\u0000)", column);
+        put_error(out, NULL, file, lineno, err);
+        return 1;
+    }
     json_t *root =
         json_loadb(line, len,
                    JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
