@@ -99,18 +99,19 @@ int main(void)
         boxtoi_motion_identity(&q.motion_a);
     }
 
-    /* 3. A spinning box passes a cube (quadratic rational rotation). */
+    /* 3. A spinning box sweeps over a cube, its centre 1.1 above the
+       cube's: a corner, turned down, catches the cube's top. */
     {
-        const double x0[3] = {-3.0, 1.2, 0}, v[3] = {6.0, 0, 0};
+        const double x0[3] = {-3.0, 1.1, 0}, v[3] = {6.0, 0, 0};
         spinning(&q.motion_b, 1.5, x0, v);
-        show("3. a spinning box sweeps past a cube (rational rotation, degree 3)", &q);
+        show("3. a spinning box sweeps over a cube (rational rotation, degree 3)", &q);
     }
 
-    /* 4. The same path, further away: no contact. */
+    /* 4. The same sweep 2.5 above: no contact. */
     {
         const double x0[3] = {-3.0, 2.5, 0}, v[3] = {6.0, 0, 0};
         spinning(&q.motion_b, 1.5, x0, v);
-        show("4. the same sweep 2.5 away", &q);
+        show("4. the same sweep 2.5 above the cube", &q);
     }
 
     /* 5. Already overlapping at t0. */

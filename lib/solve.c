@@ -1730,7 +1730,8 @@ name_vertex:;
 
 /*
  * Closest points of two segments p + a u, q + b v (a, b in [-1, 1]): their
- * midpoint, and (the return value) their distance, 0 for parallel segments.
+ * midpoint, and (the return value) their distance, 0 for parallel segments
+ * (a segment of length 0, the edge of a box flat across it, is its point).
  * Edges longer than 2^64 or shorter than 2^-64 (in a coordinate) are first
  * scaled, with p - q, by a power of two that brings them near 1 (exact), so
  * that den, of the fourth power of the lengths, neither underflows for tiny
@@ -1757,13 +1758,19 @@ static double edge_contact_point(const double *p, const double *u, const double 
     double a = bx_dot3(su, su), b = bx_dot3(su, sv), c = bx_dot3(sv, sv);
     double d = bx_dot3(su, w0), e = bx_dot3(sv, w0);
     double den = a * c - b * b, sa = 0.0, sb = 0.0, gap[3];
-    int parallel = !(den > 1e-300 && a > 0.0 && c > 0.0);
-    if (!parallel) {
+    int parallel = a > 0.0 && c > 0.0 && !(den > 1e-300);
+    if (a > 0.0 && c > 0.0 && !parallel) {
         sa = (b * e - c * d) / den;
         sa = fmax(-1.0, fmin(1.0, sa));
         sb = (b * sa + e) / c;
         sb = fmax(-1.0, fmin(1.0, sb));
         sa = fmax(-1.0, fmin(1.0, (b * sb - d) / a));
+    } else if (c > 0.0 && !parallel) {
+        /* an edge of length 0 (a box flat across it): its point against
+           the other edge */
+        sb = fmax(-1.0, fmin(1.0, e / c));
+    } else if (a > 0.0 && !parallel) {
+        sa = fmax(-1.0, fmin(1.0, -d / a));
     }
     for (int r = 0; r < 3; r++) {
         point[r] = 0.5 * (p[r] + sa * u[r] + q[r] + sb * v[r]);

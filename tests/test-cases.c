@@ -1288,7 +1288,7 @@ typedef struct literal_query {
     struct {
         int k, r, c;
         double v;
-    } e[32];
+    } e[96];
 } literal_query;
 
 static boxtoi_query literal(const literal_query *l)
@@ -1586,6 +1586,111 @@ static const literal_query segment_across_plate_edge = {
      {1, 1, 3, 0x1.81e073ca397eap-8},
      {1, 2, 3, -0x1.333820d1851f7p-3}}};
 
+/*
+ * Two plates (no y extent) on affine motions of degree 4 grazing at one
+ * instant, a corner of A on an edge of B: the contact is named by A's edge
+ * along y, of length 0, and B's edge along x.  The closest points of the
+ * two edges took A's as a segment like any other and, with no length to
+ * divide by, read the edges as parallel: the point was the midpoint of A's
+ * corner and the middle of B's edge, 0.054 outside A.
+ */
+static const literal_query plates_corner_on_edge = {
+    {-0x1.47f4e55586fbcp-2, 0x0p+0, -0x1.069c7011d0804p-1},
+    {0x1.47f4e55586fbcp-2, 0x0p+0, 0x1.069c7011d0804p-1},
+    {-0x1.3116fff427a34p-1, 0x0p+0, -0x1.2e6ef2071f252p-3},
+    {0x1.3116fff427a34p-1, 0x0p+0, 0x1.374d956f26a55p-2},
+    4, 4, 45, 45,
+    {{0, 0, 0, 0x1.43b76b7fcab3ep-4},
+     {0, 0, 1, -0x1.9754f462736d6p-1},
+     {0, 0, 2, -0x1.69f3f0dd2ed9fp-1},
+     {0, 0, 3, 0x1.630e1836352ccp-3},
+     {0, 1, 0, 0x1.0b8c19903d946p-2},
+     {0, 1, 1, 0x1.6744a546c808dp-1},
+     {0, 1, 2, -0x1.855af365d9f55p-1},
+     {0, 1, 3, -0x1.22358607ed0c1p+0},
+     {0, 2, 0, 0x1.081e442580ee2p+0},
+     {0, 2, 1, -0x1.de3ded0e8d364p-4},
+     {0, 2, 2, 0x1.f951307fcc448p-3},
+     {0, 2, 3, -0x1.7998a5405f5d6p+0},
+     {0, 3, 3, 0x1.1134c9b877f54p+0},
+     {1, 0, 0, 0x1.1fa01c10e054cp-4},
+     {1, 0, 1, 0x1.a20690b7c21dcp-4},
+     {1, 0, 2, 0x1.3db55137b799p-3},
+     {1, 0, 3, -0x1.95b70c28b56adp-2},
+     {1, 1, 0, -0x1.4ce37abcf644cp-1},
+     {1, 1, 1, -0x1.093428413b798p-4},
+     {1, 1, 2, -0x1.432084180bc1ep-5},
+     {1, 1, 3, 0x1.0d8af23717361p-1},
+     {1, 2, 0, -0x1.4d46f4e67789ep-6},
+     {1, 2, 1, 0x1.015836cd3d301p-1},
+     {1, 2, 2, -0x1.b66c04f5e3f01p-2},
+     {1, 2, 3, 0x1.26966c58dead5p+1},
+     {1, 3, 3, -0x1.639e05aca4f93p-3},
+     {2, 0, 0, 0x1.e1821c12b5288p-7},
+     {2, 0, 1, -0x1.b8177c820027dp-5},
+     {2, 0, 2, -0x1.5fde13f785312p-4},
+     {2, 0, 3, 0x1.c8d48b351597dp-2},
+     {2, 1, 0, 0x1.05a2cf0124e39p-5},
+     {2, 1, 1, -0x1.475ce7ddadf82p-4},
+     {2, 1, 2, 0x1.c632761b788e6p-5},
+     {2, 1, 3, -0x1.7c0441c68549bp-2},
+     {2, 2, 0, -0x1.89d984ca8ae3ap-4},
+     {2, 2, 1, -0x1.1cb94cb80610ep-5},
+     {2, 2, 2, 0x1.5a892ac9c216p-8},
+     {2, 2, 3, -0x1.50f0b2145f5a3p+0},
+     {2, 3, 3, 0x1.a359578644307p-4},
+     {3, 0, 3, -0x1.86edc14746659p-4},
+     {3, 1, 3, 0x1.1025ebb5a999ap-4},
+     {3, 2, 3, 0x1.5656923dbc324p-2},
+     {4, 0, 3, 0x1.22792d935555fp-5},
+     {4, 1, 3, -0x1.44e6cad1b4db3p-6},
+     {4, 2, 3, -0x1.49c7282d7b48fp-4},
+     {0, 0, 0, 0x1.e7ce9bc30b81p-4},
+     {0, 0, 1, -0x1.8d787130eccc2p-1},
+     {0, 0, 2, 0x1.dc275c4515a76p-3},
+     {0, 0, 3, -0x1.fbf3ef166f74p+0},
+     {0, 1, 0, 0x1.c8e04103955ebp-3},
+     {0, 1, 1, -0x1.8e5a6bc713953p-3},
+     {0, 1, 2, -0x1.870891d7c7966p-1},
+     {0, 1, 3, -0x1.c800767041807p+0},
+     {0, 2, 0, 0x1.8ee1d301bfb65p-1},
+     {0, 2, 1, 0x1.651b9f300c386p-3},
+     {0, 2, 2, 0x1.77191a71beee9p-3},
+     {0, 2, 3, 0x1.079b9a8a3c01bp-2},
+     {0, 3, 3, 0x1.a35ea803da2ffp-1},
+     {1, 0, 0, -0x1.e6f237cd2686ap-3},
+     {1, 0, 1, -0x1.0407e28685ea1p-2},
+     {1, 0, 2, 0x1.d357eb22260f6p-3},
+     {1, 0, 3, 0x1.d7cbe050402e9p+1},
+     {1, 1, 0, 0x1.2743a4c1e2095p-4},
+     {1, 1, 1, -0x1.1c53320e7c683p-2},
+     {1, 1, 2, -0x1.9703553da23a4p-3},
+     {1, 1, 3, -0x1.d8327fb29effdp-4},
+     {1, 2, 0, 0x1.33b54a256afedp-2},
+     {1, 2, 1, -0x1.57c5eb9700b8p-3},
+     {1, 2, 2, 0x1.7cf1cd46ea884p-4},
+     {1, 2, 3, -0x1.b8ccb635c0a3p-9},
+     {1, 3, 3, 0x1.15611b11a86d9p-2},
+     {2, 0, 0, -0x1.67548bb7fe9fcp-5},
+     {2, 0, 1, 0x1.43ad632c92bap-7},
+     {2, 0, 2, 0x1.d20807f75365p-6},
+     {2, 0, 3, 0x1.ef000daa3c74dp-2},
+     {2, 1, 0, -0x1.804e9f650d708p-6},
+     {2, 1, 1, -0x1.5dfd501b8911fp-5},
+     {2, 1, 2, -0x1.5d8d95f8bd834p-6},
+     {2, 1, 3, 0x1.b590d817a11dap+0},
+     {2, 2, 0, 0x1.355478537577ep-6},
+     {2, 2, 1, -0x1.eda5af398d776p-6},
+     {2, 2, 2, 0x1.44389b30aaca1p-5},
+     {2, 2, 3, -0x1.a13eb9b91bc8ep+0},
+     {2, 3, 3, 0x1.b3d8cb6fa6b78p-5},
+     {3, 0, 3, 0x1.3bea45aead58cp-7},
+     {3, 1, 3, 0x1.2a3b54bedd3cfp-1},
+     {3, 2, 3, -0x1.14cafd15c64b6p-1},
+     {4, 0, 3, -0x1.b64cd39e970b5p-5},
+     {4, 1, 3, 0x1.bbda6120e06c6p-4},
+     {4, 2, 3, -0x1.ae4d0229b36f2p-4}}};
+
 static void case_degenerate_literals(void)
 {
     check_literal(&plate_tilted_onto_plate, "a plate tilted by 1e-8 coming down on another");
@@ -1615,6 +1720,8 @@ static void case_degenerate_literals(void)
        is), each with its point in both boxes */
     check_literal_as(&segment_across_plate_edge, "a segment coming down across a plate's edge",
                      0);
+    /* a plate's corner grazing another's edge: an edge of length 0 */
+    check_literal(&plates_corner_on_edge, "a plate's corner grazing another plate's edge");
 }
 
 static void case_near_flat_tilt(void)
