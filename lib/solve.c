@@ -1758,18 +1758,21 @@ static double edge_contact_point(const double *p, const double *u, const double 
     double a = bx_dot3(su, su), b = bx_dot3(su, sv), c = bx_dot3(sv, sv);
     double d = bx_dot3(su, w0), e = bx_dot3(sv, w0);
     double den = a * c - b * b, sa = 0.0, sb = 0.0, gap[3];
-    int parallel = a > 0.0 && c > 0.0 && !(den > 1e-300);
-    if (a > 0.0 && c > 0.0 && !parallel) {
-        sa = (b * e - c * d) / den;
-        sa = fmax(-1.0, fmin(1.0, sa));
-        sb = (b * sa + e) / c;
-        sb = fmax(-1.0, fmin(1.0, sb));
-        sa = fmax(-1.0, fmin(1.0, (b * sb - d) / a));
-    } else if (c > 0.0 && !parallel) {
+    int parallel = 0;
+    if (a > 0.0 && c > 0.0) {
+        parallel = !(den > 1e-300);
+        if (!parallel) {
+            sa = (b * e - c * d) / den;
+            sa = fmax(-1.0, fmin(1.0, sa));
+            sb = (b * sa + e) / c;
+            sb = fmax(-1.0, fmin(1.0, sb));
+            sa = fmax(-1.0, fmin(1.0, (b * sb - d) / a));
+        }
+    } else if (c > 0.0) {
         /* an edge of length 0 (a box flat across it): its point against
            the other edge */
         sb = fmax(-1.0, fmin(1.0, e / c));
-    } else if (a > 0.0 && !parallel) {
+    } else if (a > 0.0) {
         sa = fmax(-1.0, fmin(1.0, -d / a));
     }
     for (int r = 0; r < 3; r++) {

@@ -763,6 +763,21 @@ static pid_t start_coprocess(const char *args, int in[2], int out[2])
     return start_coprocess_pre(args, NULL, 0, in, out);
 }
 
+/* Close the co-process's input (unless in_fd < 0), read its output to the
+ * end, and wait for it; returns its wait status. */
+static int end_coprocess(pid_t pid, int in_fd, int out_fd)
+{
+    if (in_fd >= 0)
+        close(in_fd);
+    char rest[4096];
+    while (read(out_fd, rest, sizeof rest) > 0)
+        continue;
+    close(out_fd);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    return st;
+}
+
 /* Run the tool as a co-process: write first, read its answer, then write
  * second and close the input; the answers to each go to a1 and a2 (empty
  * when none came). */
@@ -781,13 +796,7 @@ static void coprocess_two(const char *first, const char *second, char *a1,
         if (!read_line_within(out[0], a2, cap))
             a2[0] = '\0';
     }
-    if (in[1] >= 0)
-        close(in[1]);
-    char rest[256];
-    while (read(out[0], rest, sizeof rest) > 0)
-        continue;
-    close(out[0]);
-    waitpid(pid, NULL, 0);
+    end_coprocess(pid, in[1], out[0]);
 }
 
 static void test_hints(void)
@@ -904,13 +913,7 @@ static void test_coprocess(const char *args)
     }
     is_int(answered, 3, "co-process%s: each answer comes before the next query",
            args);
-    close(in[1]);
-    char rest[256];
-    while (read(out[0], rest, sizeof rest) > 0)
-        continue;
-    close(out[0]);
-    int st = 0;
-    waitpid(pid, &st, 0);
+    int st = end_coprocess(pid, in[1], out[0]);
     ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "co-process%s: exit status 0 at the input's end",
        args);
 }
@@ -940,11 +943,7 @@ static void test_coprocess_batch(void)
     }
     is_int(lines, N, "co-process: all %d answers of a batch read at once come "
            "while the input stays open", N);
-    close(in[1]);
-    while (read(out[0], buf, sizeof buf) > 0)
-        continue;
-    close(out[0]);
-    waitpid(pid, NULL, 0);
+    end_coprocess(pid, in[1], out[0]);
 }
 
 /* NUL bytes are not JSON: each such line gets an error naming the column

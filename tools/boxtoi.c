@@ -255,21 +255,16 @@ static int answer_input(chunk *c, int fd, const char *label, int nthreads,
             start = scan = end + 1;
         }
         scan = c->text.len;
-        if (c->nlines >= CHUNK_LINES || start >= CHUNK_BYTES) {
-            long e = flush_chunk(c, nthreads);
-            if (e < 0)
-                return -1;
-            *errors += e;
-            unflushed = 1;
-        }
+        int full = c->nlines >= CHUNK_LINES || start >= CHUNK_BYTES;
         /* The input pauses: everything answered so far goes out now,
-           also what a full chunk wrote before the pause. */
-        if ((c->nlines > 0 || unflushed) && !input_ready(fd)) {
+           also what full chunks wrote before the pause. */
+        int pause = (c->nlines > 0 || unflushed || full) && !input_ready(fd);
+        if (full || pause) {
             long e = flush_chunk(c, nthreads);
-            if (e < 0 || fflush(stdout) != 0)
+            if (e < 0 || (pause && fflush(stdout) != 0))
                 return -1;
             *errors += e;
-            unflushed = 0;
+            unflushed = !pause;
         }
         if (c->nlines == 0 && start > 0) {
             /* No line waits for an answer (blank lines do not): keep the
@@ -297,7 +292,7 @@ static int parse_threads(const char *s, int *out)
         return -1;
     errno = 0;
     long v = strtol(s, &end, 10);
-    if (errno || end == s || *end != '\0' || v < 0 || v > MAX_THREADS)
+    if (errno || end == s || *end != '\0' || v > MAX_THREADS)
         return -1;
     if (v == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
