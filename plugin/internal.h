@@ -131,10 +131,13 @@ int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
    and the bodies' actual paths set (bt_set_path_hook): did the pair meet
    within [0, p->tmax] and get deeper than the margin (as for an impact of
    bt_pair_toi; pairs overlapping at the start are not reported)?  Returns
-   1 and sets *g1, *g2 (the pair, a boxtoi box first) and normal (at the
-   first contact, pointing from *g2 towards *g1); else 0. */
+   1 and sets *g1, *g2 (the pair, a boxtoi box first), normal (at the
+   first contact, pointing from *g2 towards *g1), and x1, x2: where the
+   points of *g1 and *g2 that met were at the start (NaN when *g2 is a plane
+   or a motion is not rigid); else 0. */
 int bt_pair_escape(dGeomID o1, dGeomID o2, const bt_toi_params *p,
-                   dGeomID *g1, dGeomID *g2, double normal[3], double *toi);
+                   dGeomID *g1, dGeomID *g2, double normal[3], double *toi,
+                   double x1[3], double x2[3]);
 /* (*first, when first is not NULL, is set to 1 when the answer is 2 for a
    pair apart now and until *toi, else 0.) */
 /* Last TOI reported by a collider on this thread (-1 for none). */
@@ -155,8 +158,10 @@ void bt_cache_free(bt_data *d);
 int bt_step_apart(dGeomID o1, dGeomID o2);
 /* step.c: when the stepper redoes a sub-step, the pairs whose speculative
    contacts it forces: returns 1 and the normal (from o2 towards o1) for
-   such a pair.  0 outside the stepper. */
-int bt_step_forced(dGeomID o1, dGeomID o2, dReal normal[3]);
+   such a pair, 2 when x1 and x2 (unless NULL) also received the points of
+   o1 and o2 that met, at the sub-step's start.  0 outside the stepper. */
+int bt_step_forced(dGeomID o1, dGeomID o2, dReal normal[3], double x1[3],
+                   double x2[3]);
 /* step.c: the colliders report how many contacts they gave a pair while
    the stepper runs the near callback. */
 void bt_step_note(dGeomID o1, dGeomID o2, int n);

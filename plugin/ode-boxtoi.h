@@ -217,8 +217,14 @@ typedef struct dBoxtoiStepParams {
     dReal rest_depth;   /**< metres; a pair touching at a sub-step's start is a
                              resting contact, and becomes a new impact (a
                              sub-step ends there) only when it would get
-                             deeper than this during the sub-step, e.g. a box
-                             rotating into a thin wall after hitting it.
+                             deeper than it was then by more than this
+                             during the sub-step, e.g. a box rotating into
+                             a thin wall after hitting it (for a plane: a
+                             vertex gets that deep; for two boxes: each
+                             shrunk by depth + rest_depth, they meet, which
+                             lets the penetration depth, the least overlap
+                             along the 15 separating axes, reach 2 to 2.83
+                             times depth + rest_depth first).
                              <= 0 (the default) means automatic:
                              max(2 |gravity| h^2, 2% of the smaller box's
                              smallest side; sides of length 0, as of a flat
@@ -228,8 +234,9 @@ typedef struct dBoxtoiStepParams {
                              A pair apart at a sub-step's start is an impact
                              only when it would get deeper than this by the
                              end of the step (for two boxes: each shrunk by
-                             half of it, they still meet; for a plane: a
-                             vertex gets that deep); a slower approach, such
+                             half of it, they still meet, which takes a
+                             depth between rest_depth and sqrt(2) rest_depth;
+                             for a plane: a vertex gets that deep); a slower approach, such
                              as a box settling onto another or onto the
                              ground, is left to ODE's contacts of the next
                              step, as plain ODE does */
@@ -254,9 +261,10 @@ typedef struct dBoxtoiStepStats {
     int redos;          /**< sub-steps redone because the bodies' actual
                              paths met where no contact was (not counted in
                              substeps) */
-    int unverified;     /**< pairs still meeting without contacts after
-                             max_redos redos of a sub-step (the step went on
-                             with them) */
+    int unverified;     /**< pairs whose actual paths still met, without
+                             contacts or through their speculative ones,
+                             when the redos of a sub-step were spent (the
+                             step went on with them) */
 } dBoxtoiStepStats;
 
 /**
@@ -278,8 +286,8 @@ typedef struct dBoxtoiStepStats {
  *    within min_substep, with time of impact reading 0 when it is within
  *    1e-9 of the step);
  *  - pairs already touching are resting contacts, not impacts; they become
- *    a new impact only when they would get deeper than rest_depth (a box
- *    tumbling into a wall after a vertex hit);
+ *    a new impact only when they would get deeper than they are by more
+ *    than rest_depth (a box tumbling into a wall after a vertex hit);
  *  - a touching pair that still approaches fast gets a short sub-step
  *    (min_substep) so that ODE resolves its contact before the rest of the
  *    step is predicted;
@@ -287,10 +295,17 @@ typedef struct dBoxtoiStepStats {
  *    meet (or get deeper than rest_depth) within the rest of the step gets
  *    speculative contacts: depth 0, the normal of that future contact, at
  *    the current poses, on the corners of a rectangle containing the
- *    smaller box's outline seen along the normal (a triangle when the
- *    callback asks for three contacts; the nearest vertices when fewer), so
- *    that no point of it may approach: approaches stop early (bounce
- *    applies, as the callback set it) rather than pass.  Those contacts
+ *    smaller box's outline seen along the normal (the moving box's, when
+ *    the other geom has no body; a triangle when the callback asks for
+ *    three contacts; the nearest vertices when fewer), so that no point of
+ *    it may approach: approaches stop early (bounce applies, as the
+ *    callback set it) rather than pass.  Two moving boxes whose points that
+ *    would meet are further apart now than half the smaller box's smallest
+ *    side get one contact instead, halfway between those two points, with
+ *    the normal along the line through them: ODE applies a contact's
+ *    impulse to both bodies at its position, and only there are both lever
+ *    arms right (at one box, an impulse meant to stop the far box would
+ *    spin it instead).  Those contacts
  *    first get up to 4 short sub-steps of min_substep each, with a new
  *    prediction after each, so that a box deflected by one is caught by
  *    the next; then the rest is taken in one sub-step, with speculative
@@ -319,11 +334,14 @@ typedef struct dBoxtoiStepStats {
  *    pairs again, plus those pairs, whose colliders now give (after their
  *    contacts of now, when there is room) speculative contacts with the
  *    normal of that actual first contact, as above.  The pairs found
- *    accumulate over the redos.  After max_redos redos of a sub-step that
- *    takes the rest, that sub-step becomes a short one (min_substep) with
- *    all those contacts and the step goes on with fresh predictions (at
- *    most max_redos times per call); otherwise the try that left the
- *    fewest such pairs is kept and stats->unverified counts them.  Pairs
+ *    accumulate over the redos, and are checked again after each.  After
+ *    max_redos redos of a sub-step that takes the rest, or as soon as the
+ *    pairs found are only ones that had those contacts already (another
+ *    try would end the same way), that sub-step becomes a short one
+ *    (min_substep) with all those contacts and the step goes on with fresh
+ *    predictions (at most max_redos times per call); otherwise the try
+ *    that left the fewest such pairs is kept and stats->unverified counts
+ *    them.  Pairs
  *    that the callback was given but did not collide are its choice and
  *    not checked; pairs overlapping at the sub-step's start are checked
  *    only for getting deeper.  stats->redos counts the redos.  When

@@ -26,7 +26,8 @@
  * The sub-step taking the rest, and each speculative one, is then checked
  * against the paths the bodies actually took (see "verifying a sub-step"):
  * pairs that met there without being stopped get speculative contacts and
- * the sub-step is redone from its saved start, at most max_redos times.
+ * the sub-step is redone from its saved start, at most max_redos times, and
+ * not again when only pairs that had those contacts already still meet.
  * With no impact the call is one dSpaceCollide with the user's callback and
  * one dWorldStep(world, h), plus the check's pass over the space, which
  * changes nothing: the same state as plain ODE.
@@ -569,6 +570,9 @@ typedef struct pair_rec {
 typedef struct forced_pair {
     dGeomID o1, o2;
     dReal normal[3]; /* from o2 towards o1 */
+    double x1[3], x2[3]; /* the points of o1 and o2 that met, at the
+                            sub-step's start */
+    int has_points;
     int called, ncontacts;
 } forced_pair;
 
@@ -768,15 +772,23 @@ static forced_pair *forced_find(const pair_pass *pp, dGeomID o1, dGeomID o2)
     return NULL;
 }
 
-int bt_step_forced(dGeomID o1, dGeomID o2, dReal normal[3])
+int bt_step_forced(dGeomID o1, dGeomID o2, dReal normal[3], double x1[3],
+                   double x2[3])
 {
     const forced_pair *f = forced_find(active_, o1, o2);
     if (!f)
         return 0;
-    dReal sg = f->o1 == o1 ? 1 : -1;
+    int same = f->o1 == o1;
+    dReal sg = same ? 1 : -1;
     for (int i = 0; i < 3; i++)
         normal[i] = sg * f->normal[i];
-    return 1;
+    if (!x1 || !x2 || !f->has_points)
+        return 1;
+    for (int i = 0; i < 3; i++) {
+        x1[i] = same ? f->x1[i] : f->x2[i];
+        x2[i] = same ? f->x2[i] : f->x1[i];
+    }
+    return 2;
 }
 
 void bt_step_note(dGeomID o1, dGeomID o2, int n)
@@ -936,12 +948,14 @@ static void pass_callback(void *data, dGeomID o1, dGeomID o2)
 typedef struct verify_pass {
     pair_pass *pp;
     bt_toi_params q;
-    int bad;         /* pairs that met without contacts */
+    int bad;         /* pairs that met without being stopped */
     int add;         /* add them to the forced list */
+    int fresh;       /* of those, pairs not on the forced list before */
 } verify_pass;
 
 static void forced_push(pair_pass *pp, dGeomID o1, dGeomID o2,
-                        const double n[3])
+                        const double n[3], const double x1[3],
+                        const double x2[3])
 {
     if (pp->nforced == pp->forced_cap) {
         forced_pair *nf = grow_array(pp->forced, &pp->forced_cap, sizeof *nf, 16);
@@ -952,8 +966,12 @@ static void forced_push(pair_pass *pp, dGeomID o1, dGeomID o2,
     forced_pair *f = &pp->forced[pp->nforced++];
     f->o1 = o1;
     f->o2 = o2;
-    for (int i = 0; i < 3; i++)
+    f->has_points = isfinite(x1[0]) && isfinite(x2[0]);
+    for (int i = 0; i < 3; i++) {
         f->normal[i] = (dReal)n[i];
+        f->x1[i] = x1[i];
+        f->x2[i] = x2[i];
+    }
     f->called = 0;
     f->ncontacts = 0;
 }
@@ -963,19 +981,22 @@ static void verify_pair(verify_pass *vp, dGeomID o1, dGeomID o2)
     if (!pair_is_candidate(o1, o2) || set_has(&vp->pp->ignored, o1, o2))
         return;
     const pair_rec *r = pass_find(vp->pp, o1, o2);
-    if (forced_find(vp->pp, o1, o2))
-        return;
+    /* a forced pair is checked too: its speculative contacts may not have
+       stopped it (a box spinning fast, far from the other) */
+    int forced = forced_find(vp->pp, o1, o2) != NULL;
     /* a pair the near callback was given but did not collide is the
        callback's choice */
-    if (r && !r->called)
+    if (!forced && r && !r->called)
         return;
     dGeomID g1, g2;
-    double n[3], toi;
-    if (!bt_pair_escape(o1, o2, &vp->q, &g1, &g2, n, &toi))
+    double n[3], toi, x1[3], x2[3];
+    if (!bt_pair_escape(o1, o2, &vp->q, &g1, &g2, n, &toi, x1, x2))
         return;
     vp->bad++;
-    if (vp->add)
-        forced_push(vp->pp, g1, g2, n);
+    if (vp->add && !forced) {
+        forced_push(vp->pp, g1, g2, n, x1, x2);
+        vp->fresh++;
+    }
 }
 
 static void verify_callback(void *data, dGeomID o1, dGeomID o2)
@@ -997,11 +1018,12 @@ static _Atomic unsigned epoch_counter_ = 0;
 static unsigned next_epoch(void);
 
 /* Check the sub-step of length s just taken, elapsed seconds into the
-   step; returns the number of pairs that met without contacts (added to
-   the forced list when add is set). */
+   step; returns the number of pairs that met without being stopped (added
+   to the forced list when add is set; *fresh receives how many of them
+   were not on it before). */
 static int verify_substep(dSpaceID space, pair_pass *pp, const body_set *bodies,
                           double s, double elapsed, double deep_rel,
-                          double deep_abs, int add)
+                          double deep_abs, int add, int *fresh)
 {
     path_ctx pc = {bodies, s};
     verify_pass vp;
@@ -1018,6 +1040,7 @@ static int verify_substep(dSpaceID space, pair_pass *pp, const body_set *bodies,
     dSpaceCollide(space, &vp, verify_callback);
     bt_set_cache_epoch(0);
     bt_set_path_hook(NULL, NULL);
+    *fresh = vp.fresh;
     return vp.bad;
 }
 
@@ -1257,11 +1280,15 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                 dJointGroupEmpty(contacts);
             if (!ok || !verify || pp.failed)
                 break;
-            int more = redo < max_redos && last == was_last;
+            int more = redo < max_redos && last == was_last, fresh = 0;
             int bad = verify_substep(space, &pp, &bodies, (double)s, elapsed,
-                                     deep_rel, deep_abs, more);
+                                     deep_rel, deep_abs, more, &fresh);
             if (bad == 0)
                 break;
+            /* only pairs whose speculative contacts were there already:
+               the same try again would end the same way */
+            if (fresh == 0)
+                more = 0;
             if (!more && last && splits < max_redos
                 && (double)rem > 2 * min_sub) {
                 /* out of redos on a sub-step taking the rest: take a short
