@@ -29,6 +29,10 @@
 /* Vertices this close to the plane (relative to the box size) at the time
    of impact are contacts too. */
 #define PLANE_MARGIN 1e-6
+/* The pair whose impact ended the stepper's last sub-step gathers its
+   contacts with a margin of what it can close over the rest of the step,
+   at most this share of the boxes' smallest side (touch_margin). */
+#define IMPACT_MARGIN_MAX 0.05
 /* Times of impact within this fraction of the interval read as 0. */
 #define TOI_ZERO 1e-9
 /* A pair first touching within this fraction of a sub-step's end is not
@@ -411,6 +415,7 @@ static double effective_window(double interval)
 }
 
 static double min_side(const boxtoi_box *b);
+static double shrink_for(double depth);
 static void shrink(boxtoi_box *b, double delta);
 static int spheres_apart(const bt_moving *a, const bt_moving *b, double T);
 static int shrunk_apart(const bt_moving *a, const bt_moving *b, double delta,
@@ -443,8 +448,9 @@ static int speculative_box_box(dGeomID o1, dGeomID o2, double depth_now,
     double tmax = effective_window(pair_interval(&a, &b));
     if (!(tmax > 0))
         return 0;
-    double delta = depth_now
-                   + fmax(spec_rel_ * fmin(min_side(&a.box), min_side(&b.box)), spec_abs_);
+    double delta = shrink_for(depth_now + fmax(spec_rel_ * fmin(min_side(&a.box),
+                                                            min_side(&b.box)),
+                                                spec_abs_));
     if (shrunk_apart(&a, &b, delta, depth_now, tmax))
         return 0;
     boxtoi_result r = solve_shrunk(&a, &b, delta, 0, tmax);
@@ -452,6 +458,71 @@ static int speculative_box_box(dGeomID o1, dGeomID o2, double depth_now,
         return 0;
     dReal nn[3] = {(dReal)-r.normal[0], (dReal)-r.normal[1], (dReal)-r.normal[2]};
     return spec_points(o1, o2, nn, maxc, CONTACT(have, nhave * skip), skip);
+}
+
+static double motion_reach(const bt_moving *a, const bt_moving *b, double T);
+
+/*
+ * Margin by which the contacts of two geoms touching now are gathered
+ * (motions a and b; b NULL and side2 NULL for a plane): MANIFOLD_MARGIN of
+ * the longest side, or for the pair whose impact ended the stepper's last
+ * sub-step, as far as their points can close over the rest of the step
+ * (motion_reach), but at most IMPACT_MARGIN_MAX of the smallest side.  A
+ * face that comes down on a face with a small tilt then stops as a whole,
+ * as in a simultaneous impact, instead of on the corner that met first:
+ * that corner's impulse would spin the box and the next corners' impacts
+ * launch it.
+ */
+static double touch_margin(dGeomID o1, dGeomID o2, const dReal *side1,
+                           const dReal *side2, const bt_moving *a,
+                           const bt_moving *b)
+{
+    double size = 0, least = min_length(side1);
+    for (int i = 0; i < 3; i++)
+        size = fmax(size, fmax(side1[i], side2 ? side2[i] : 0));
+    double e = MANIFOLD_MARGIN * size;
+    if (!bt_step_ended(o1, o2))
+        return e;
+    if (side2 && min_length(side2) > 0 && min_length(side2) < least)
+        least = min_length(side2);
+    double cap = IMPACT_MARGIN_MAX * least;
+    double T = b ? pair_interval(a, b) : (isfinite(a->valid) ? a->valid : 0);
+    double m = a->bounded && (!b || b->bounded) && T > 0 ? fmin(motion_reach(a, b, T), cap)
+                                                         : cap;
+    return m > e ? m : e;
+}
+
+/*
+ * The full contact manifold of two boxes that touch (to rounding) at the
+ * poses given: dBoxBox keeps only the points at depth >= 0, so a face that
+ * meets a face with a tilt of rounding size would give the points of one
+ * edge, about which the box would then pivot.  Both boxes are inflated by
+ * e (touch_margin); the contacts (depth 0) are kept when their normal
+ * agrees with ref (dBoxBox's sense, from o1 to o2).  Returns their count,
+ * or 0.
+ */
+static int touching_manifold(dGeomID o1, dGeomID o2, const dReal *p1,
+                             const dReal *R1, const dReal *side1,
+                             const dReal *p2, const dReal *R2,
+                             const dReal *side2, double e,
+                             const double ref[3], int flags,
+                             dContactGeom *contact, int skip)
+{
+    dVector3 s1, s2, normal;
+    dReal depth;
+    int code;
+    for (int i = 0; i < 3; i++) {
+        s1[i] = side1[i] + (dReal)e;
+        s2[i] = side2[i] + (dReal)e;
+    }
+    int m = dBoxBox(p1, R1, s1, p2, R2, s2, normal, &depth, &code, flags,
+                    contact, skip);
+    double dot = normal[0] * ref[0] + normal[1] * ref[1] + normal[2] * ref[2];
+    if (m <= 0 || !(dot > 0.99))
+        return 0;
+    dReal nn[3] = {-normal[0], -normal[1], -normal[2]};
+    finish_contacts(o1, o2, contact, skip, m, nn, 1);
+    return m;
 }
 
 /* box-box: o1 boxtoi, o2 boxtoi or dBox */
@@ -473,6 +544,19 @@ static int box_box(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
     int n = dBoxBox(dGeomGetPosition(o1), dGeomGetRotation(o1), side1,
                     dGeomGetPosition(o2), dGeomGetRotation(o2), side2,
                     normal, &depth, &code, flags, contact, skip);
+    if (n > 0 && !force && bt_step_ended(o1, o2)) {
+        /* the impact that ended the sub-step before: the boxes touch to
+           rounding, and a face on a face needs all of its points */
+        double ref[3] = {normal[0], normal[1], normal[2]};
+        bt_moving a, b;
+        pair_motions(o1, o2, &a, &b);
+        double e = touch_margin(o1, o2, side1, side2, &a, &b);
+        int m = touching_manifold(o1, o2, dGeomGetPosition(o1), dGeomGetRotation(o1),
+                                  side1, dGeomGetPosition(o2), dGeomGetRotation(o2),
+                                  side2, e, ref, flags, contact, skip);
+        if (m > 0)
+            n = m;
+    }
     if (n > 0) {
         dReal nn[3] = {-normal[0], -normal[1], -normal[2]};
         finish_contacts(o1, o2, contact, skip, n, nn, 0);
@@ -532,25 +616,15 @@ static int box_box(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
         return m;
     }
 
-    /* Try the full manifold at the time of impact: inflate both boxes a
-       little and ask dBoxBox; keep it when it agrees with the solver. */
+    /* Try the full manifold at the time of impact; keep it when it agrees
+       with the solver. */
     dVector3 p1, p2;
     dMatrix3 R1, R2;
     if (pose_at(&a.motion, r.toi, p1, R1) && pose_at(&b.motion, r.toi, p2, R2)) {
-        double size = fmax(max_side(&a.box), max_side(&b.box));
-        dReal e = (dReal)(MANIFOLD_MARGIN * size);
-        dVector3 s1, s2;
-        for (int i = 0; i < 3; i++) {
-            s1[i] = side1[i] + e;
-            s2[i] = side2[i] + e;
-        }
-        int m = dBoxBox(p1, R1, s1, p2, R2, s2, normal, &depth, &code, flags,
-                        contact, skip);
-        double dot = normal[0] * r.normal[0] + normal[1] * r.normal[1]
-                     + normal[2] * r.normal[2];
-        if (m > 0 && dot > 0.99) {
-            dReal nn[3] = {-normal[0], -normal[1], -normal[2]};
-            finish_contacts(o1, o2, contact, skip, m, nn, 1);
+        int m = touching_manifold(o1, o2, p1, R1, side1, p2, R2, side2,
+                                  touch_margin(o1, o2, side1, side2, &a, &b), r.normal,
+                                  flags, contact, skip);
+        if (m > 0) {
             note_toi(o1, o2, toi);
             return m;
         }
@@ -773,16 +847,14 @@ static double plane_first_contact(const bt_moving *a, const dReal plane[4],
     return best;
 }
 
-/* Contacts at the time of impact toi: the vertices within a small margin
-   of the plane, nearest first, at most maxc (and 4). */
+/* Contacts at the time of impact toi: the vertices within tol of the
+   nearest one, nearest first, at most maxc (and 4). */
 static int plane_contacts_at(const bt_moving *a, const dReal plane[4],
-                             double toi, int flags, dContactGeom *contact,
-                             int skip)
+                             double toi, double tol, int flags,
+                             dContactGeom *contact, int skip)
 {
     double M[4][4];
     boxtoi_motion_eval(&a->motion, toi, M);
-    double size = max_side(&a->box);
-    double tol = PLANE_MARGIN * size;
     int maxc = flags & NUMC_MASK;
     if (maxc > 4)
         maxc = 4;
@@ -846,6 +918,20 @@ static int box_plane(dGeomID o1, dGeomID o2, int flags,
     int force = bt_step_forced(o1, o2, forced, NULL, NULL);
     int n = box_plane_now(dGeomGetPosition(o1), dGeomGetRotation(o1), d->side,
                           plane, flags, contact, skip);
+    if (n > 0 && !force && bt_step_ended(o1, o2)) {
+        /* the impact that ended the sub-step before: every vertex within
+           the margin, at its own depth less the margin */
+        bt_moving a;
+        bt_moving_boxtoi(o1, &a);
+        double e = touch_margin(o1, o2, d->side, NULL, &a, NULL);
+        dVector4 raised = {plane[0], plane[1], plane[2], plane[3] + (dReal)e};
+        n = box_plane_now(dGeomGetPosition(o1), dGeomGetRotation(o1), d->side,
+                          raised, flags, contact, skip);
+        for (int i = 0; i < n; i++) {
+            dContactGeom *c = CONTACT(contact, i * skip);
+            c->depth = c->depth > (dReal)e ? c->depth - (dReal)e : 0;
+        }
+    }
     if (force) {
         /* a sub-step being redone: speculative contacts for this pair
            (after the contacts of now when there is room) */
@@ -900,7 +986,9 @@ static int box_plane(dGeomID o1, dGeomID o2, int flags,
             note_toi(o1, o2, toi <= TOI_ZERO * tmax ? 0 : toi);
         return n;
     }
-    n = plane_contacts_at(&a, plane, toi, flags, contact, skip);
+    double tol = fmax(PLANE_MARGIN * max_side(&a.box),
+                      touch_margin(o1, o2, d->side, NULL, &a, NULL));
+    n = plane_contacts_at(&a, plane, toi, tol, flags, contact, skip);
     if (n <= 0)
         return 0;
     finish_contacts(o1, o2, contact, skip, n, NULL, 0);
@@ -1006,6 +1094,23 @@ static double min_length(const double side[3])
     return isfinite(m) ? m : 0;
 }
 
+/*
+ * How much to shrink each box of a pair so that the shrunk boxes meet only
+ * once the full ones overlap by about depth.  Shrinking a box by e lowers
+ * its extent along a unit axis n by e times the sum of |n . its axes|,
+ * which is at least 1, and at most: 1 on the box's own face axes, sqrt 2
+ * on the cross axes (n is square to one of the box's axes), sqrt 3 on the
+ * other box's face axes.  So on every axis the two shrunk boxes overlap
+ * by at least 2 e and at most 2 sqrt 2 e less than the full ones (1 +
+ * sqrt 3 < 2 sqrt 2), and when the shrunk boxes first meet, the full
+ * boxes' least overlap lies between 2 e and 2 sqrt 2 e: between depth and
+ * sqrt 2 depth for e = depth / 2.
+ */
+static double shrink_for(double depth)
+{
+    return 0.5 * depth;
+}
+
 /* Shrink a box by delta on every face, keeping at least half of each
    extent. */
 static void shrink(boxtoi_box *b, double delta)
@@ -1036,11 +1141,21 @@ static double trans_bound(const bt_moving *a, const bt_moving *b, double T)
 {
     double dv[3], da[3];
     for (int i = 0; i < 3; i++) {
-        dv[i] = a->v[i] - b->v[i];
-        da[i] = a->a[i] - b->a[i];
+        dv[i] = a->v[i] - (b ? b->v[i] : 0);
+        da[i] = a->a[i] - (b ? b->a[i] : 0);
     }
     return sqrt(dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2]) * T
            + sqrt(da[0] * da[0] + da[1] * da[1] + da[2] * da[2]) * T * T;
+}
+
+/* How far the points of two bounded motions (b NULL: a fixed frame) can
+   move relative to each other over [0, T]. */
+static double motion_reach(const bt_moving *a, const bt_moving *b, double T)
+{
+    double D = trans_bound(a, b, T) + a->rho * (a->wn * T + a->alphan * T * T);
+    if (b)
+        D += b->rho * (b->wn * T + b->alphan * T * T);
+    return D;
 }
 
 /* Never within reach over [0, T]: their bounding spheres (radius rho about
@@ -1083,9 +1198,7 @@ static int shrunk_apart(const bt_moving *a, const bt_moving *b, double delta,
 {
     if (!a->bounded || !b->bounded)
         return 0;
-    double D = trans_bound(a, b, T)
-               + a->rho * (a->wn * T + a->alphan * T * T)
-               + b->rho * (b->wn * T + b->alphan * T * T);
+    double D = motion_reach(a, b, T);
     double room = shrink_amount(&a->box, delta) + shrink_amount(&b->box, delta)
                   - depth;
     return D + slack(D + room + delta) < room;
@@ -1180,19 +1293,19 @@ int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
         if (!now) {
             if (spheres_apart(&a, &b, T))
                 return 0;
-            /* cannot get deeper than half the margin each: not an impact;
-               a contact within the window is the collider's to find */
-            if (shrunk_apart(&a, &b, 0.5 * margin, 0, T))
+            /* cannot get deeper than the margin: not an impact; a
+               contact within the window is the collider's to find */
+            if (shrunk_apart(&a, &b, shrink_for(margin), 0, T))
                 return 1;
             r = solve_pair(&a, &b, T);
             if (r.state != BOXTOI_HIT && r.state != BOXTOI_OVERLAP)
                 return 0;
             if (r.state == BOXTOI_HIT && r.toi > p->window) {
                 /* an impact only when the boxes would get deeper than the
-                   margin by the end of the interval (each shrinks by half
-                   of it): two boxes settling onto each other are left to
-                   ODE's contacts of the next step */
-                boxtoi_result rs = solve_shrunk(&a, &b, 0.5 * margin, r.toi, T);
+                   margin by the end of the interval: two boxes settling
+                   onto each other are left to ODE's contacts of the next
+                   step */
+                boxtoi_result rs = solve_shrunk(&a, &b, shrink_for(margin), r.toi, T);
                 if (rs.state != BOXTOI_HIT && rs.state != BOXTOI_OVERLAP)
                     return 0;
                 *toi = r.toi;
@@ -1201,8 +1314,8 @@ int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
                 return 2;
             }
         }
-        /* deeper than now by the margin (each box shrinks by it) */
-        double delta = depth_now + margin;
+        /* deeper than now by the margin */
+        double delta = shrink_for(depth_now + margin);
         if (shrunk_apart(&a, &b, delta, depth_now, T))
             return 1;
         r = solve_shrunk(&a, &b, delta, 0, T);
@@ -1271,9 +1384,8 @@ int bt_pair_escape(dGeomID o1, dGeomID o2, const bt_toi_params *p,
         return 0;
     double margin = fmax(p->deep_rel * fmin(min_side(&a.box), min_side(&b.box)),
                          p->deep_abs);
-    double half = 0.5 * margin;
-    /* touching at the start: deeper than then by the margin (each box
-       shrinks by it) */
+    double half = shrink_for(margin);
+    /* touching at the start: deeper than then by the margin */
     dVector3 p0a, p0b, side1, side2, nrm;
     dMatrix3 R0a, R0b;
     dReal depth0;
@@ -1285,7 +1397,7 @@ int bt_pair_escape(dGeomID o1, dGeomID o2, const bt_toi_params *p,
         && dBoxBox(p0a, R0a, side1, p0b, R0b, side2, nrm, &depth0, &code, 1,
                    &c0, (int)sizeof c0) > 0) {
         double d0 = depth0 > 0 ? depth0 : 0;
-        double delta = d0 + margin;
+        double delta = shrink_for(d0 + margin);
         if (shrunk_apart(&a, &b, delta, d0, T))
             return 0;
         boxtoi_result r = solve_shrunk(&a, &b, delta, 0, T);

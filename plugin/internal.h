@@ -156,6 +156,10 @@ void bt_cache_free(bt_data *d);
    found that o1 and o2 do not touch within the colliders' window, so a
    collider can answer 0 at once.  0 outside the stepper. */
 int bt_step_apart(dGeomID o1, dGeomID o2);
+/* step.c: non-zero when o1 and o2 are the pair whose impact ended the
+   stepper's sub-step before the current one (they touch now, to the
+   solver's tolerance).  0 outside the stepper. */
+int bt_step_ended(dGeomID o1, dGeomID o2);
 /* step.c: when the stepper redoes a sub-step, the pairs whose speculative
    contacts it forces: returns 1 and the normal (from o2 towards o1) for
    such a pair, 2 when x1 and x2 (unless NULL) also received the points of

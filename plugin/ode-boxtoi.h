@@ -221,10 +221,11 @@ typedef struct dBoxtoiStepParams {
                              during the sub-step, e.g. a box rotating into
                              a thin wall after hitting it (for a plane: a
                              vertex gets that deep; for two boxes: each
-                             shrunk by depth + rest_depth, they meet, which
-                             lets the penetration depth, the least overlap
-                             along the 15 separating axes, reach 2 to 2.83
-                             times depth + rest_depth first).
+                             shrunk by half of depth + rest_depth, they
+                             meet, which takes a penetration depth, the
+                             least overlap along the 15 separating axes,
+                             between 1 and sqrt(2) times depth +
+                             rest_depth).
                              <= 0 (the default) means automatic:
                              max(2 |gravity| h^2, 2% of the smaller box's
                              smallest side; sides of length 0, as of a flat
@@ -288,6 +289,15 @@ typedef struct dBoxtoiStepStats {
  *  - pairs already touching are resting contacts, not impacts; they become
  *    a new impact only when they would get deeper than they are by more
  *    than rest_depth (a box tumbling into a wall after a vertex hit);
+ *  - in the sub-step after an impact, the pair that met gathers its
+ *    contacts with a margin: as far as its two bodies can close over the
+ *    rest of the step (relative speed, plus each spin times the body's
+ *    reach), at most 5% of the smaller box's smallest side.  Two boxes are
+ *    grown by it for dBoxBox (the contacts get depth 0); a box on a plane
+ *    gets every vertex within it, at its own depth less the margin.  So a
+ *    face that comes down almost flat stops as a whole, as in one
+ *    simultaneous impact, instead of on the corner that met first, whose
+ *    impulse would spin the box before the next corners' impacts launch it;
  *  - a touching pair that still approaches fast gets a short sub-step
  *    (min_substep) so that ODE resolves its contact before the rest of the
  *    step is predicted;

@@ -600,6 +600,8 @@ typedef struct pair_pass {
     int failed;      /* out of memory: no index (colliders work alone) */
     double tau;      /* earliest impact found, or INFINITY */
     dGeomID tau_o1, tau_o2; /* the pair it is of */
+    dGeomID ended_o1, ended_o2; /* the pair whose impact ended the
+                                   sub-step before, or NULL */
     int resolve;     /* some touching pair approaches fast */
     double window;   /* the colliders' window while the index is active */
     forced_pair *forced; /* pairs given speculative contacts in a redo */
@@ -849,6 +851,14 @@ int bt_step_apart(dGeomID o1, dGeomID o2)
         j = (j + 1) & (pp->scap - 1);
     }
     return 0;
+}
+
+int bt_step_ended(dGeomID o1, dGeomID o2)
+{
+    const pair_pass *pp = active_;
+    if (!pp || !pp->ended_o1)
+        return 0;
+    return same_geoms(pp->ended_o1, pp->ended_o2, o1, o2);
 }
 
 static int pair_is_candidate(dGeomID o1, dGeomID o2)
@@ -1193,6 +1203,8 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             size_t ignored_before = pp.ignored.n;
             if (space && near_callback) {
                 pp.window = speculative ? (double)rem : min_sub;
+                pp.ended_o1 = ended_o1;
+                pp.ended_o2 = ended_o2;
                 pass_index(&pp);
                 bt_set_window(pp.window);
                 if (speculative)

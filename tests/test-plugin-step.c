@@ -674,6 +674,10 @@ static void test_sensors(void)
             dCreatePlane(ss.s.space, 0, 0, 1, -0.05);
         int speculative, substeps;
         double x = run_sensor_sim(&ss, b, &speculative, &substeps);
+        const dReal *v = dBodyGetLinearVel(b), *w = dBodyGetAngularVel(b);
+        double z = dBodyGetPosition(b)[2];
+        double speed = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        double spin = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
         ok(fabs(x - 2.445) < 1e-3 && !speculative && (!ss.collide || ss.overlaps > 0),
            "%s trigger, %s%s: the box stops at the wall (x %.6f, 2.445 expected), "
            "%d sub-steps in the first step, no speculative contacts (%d), "
@@ -682,8 +686,127 @@ static void test_sensors(void)
            ss.collide ? "collided without joints" : "not collided",
            ground ? ", the box sliding on the ground" : "",
            x, substeps, speculative, ss.overlaps);
+        /* a face-on impact without bounce stops the box: it neither climbs
+           the wall nor tumbles */
+        ok(speed < 1 && spin < 1 && fabs(z) < 1e-3,
+           "%s%s: after the impact the box is at rest against the wall (speed %.3g m/s, "
+           "spin %.3g rad/s, z %.3g m)",
+           nested ? "dBox trigger" : "boxtoi trigger",
+           ground ? ", sliding on the ground" : "", speed, spin, z);
         dSpaceSetCleanup(ss.s.space, 1);
         sim_free(&ss.s);
+    }
+}
+
+/*
+ * A 20 cm box falls at 60 m/s, nearly flat (tilted by 1e-5, 1e-3 or 3e-2
+ * rad), onto the ground: a plane, a static boxtoi box or a static dBox.
+ * Its corners meet the ground within microseconds of each other; the
+ * impact must stop the face as a whole.  When the stepper gave only the
+ * first corner (or edge) a contact, that impulse spun the box and the next
+ * corners' impacts then launched it (1.4 m/s up, 13 rad/s) or let it sink
+ * 5 mm into the ground.  After the step of the impact the box must lie on
+ * the ground (its lowest corner less than 1 mm below it), slower than
+ * 0.2 m/s and turning slower than 2 rad/s (a tilted box resting on a corner
+ * starts to tip under gravity).
+ */
+static void test_flat_landing(void)
+{
+    static const double tilts[3] = {1e-5, 1e-3, 3e-2};
+    static const char *const grounds[3] = {"a plane", "a static boxtoi box", "a static dBox"};
+    for (int g = 0; g < 3; g++)
+        for (int k = 0; k < 3; k++) {
+            sim s;
+            sim_init(&s, 0);
+            if (g == 0)
+                dCreatePlane(s.space, 0, 0, 1, 0);
+            else {
+                dGeomID ground = g == 1 ? dCreateBoxtoiBox(s.space, 10, 10, 1)
+                                        : dCreateBox(s.space, 10, 10, 1);
+                dGeomSetPosition(ground, 0, 0, -0.5);
+            }
+            double side[3] = {0.2, 0.2, 0.2};
+            dBodyID b = add_body(&s, 1, side, NULL);
+            dBodySetPosition(b, 0, 0, 1);
+            dMatrix3 R;
+            dRFromAxisAndAngle(R, 1, 0.3, 0, tilts[k]);
+            dBodySetRotation(b, R);
+            dBodySetLinearVel(b, 0, 0, -60);
+            for (int step = 0; step < 2; step++)
+                dWorldStepToContact(s.world, s.space, 0.01, near_cb, &s, s.contacts, NULL,
+                                    NULL);
+            const dReal *p = dBodyGetPosition(b), *Rb = dBodyGetRotation(b);
+            const dReal *v = dBodyGetLinearVel(b), *w = dBodyGetAngularVel(b);
+            double low = INFINITY;
+            for (int c = 0; c < 8; c++) {
+                double z = p[2];
+                for (int i = 0; i < 3; i++)
+                    z += Rb[8 + i] * ((c >> i) & 1 ? 0.1 : -0.1);
+                low = fmin(low, z);
+            }
+            double speed = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+            double spin = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+            ok(low > -1e-3 && speed < 0.2 && spin < 2,
+               "a box falling at 60 m/s tilted by %g onto %s lands on it (lowest corner "
+               "%.3g m, speed %.3g m/s, spin %.3g rad/s)",
+               tilts[k], grounds[g], low, speed, spin);
+            sim_free(&s);
+        }
+}
+
+/* Contacts that do not push (CFM 1e9): the pair counts as collided and
+   joined, but the boxes go on into each other. */
+static void limp_cb(void *data, dGeomID o1, dGeomID o2)
+{
+    sim *s = data;
+    dContact c[MAXC];
+    memset(c, 0, sizeof c);
+    int n = dCollide(o1, o2, MAXC, &c[0].geom, sizeof c[0]);
+    for (int i = 0; i < n; i++) {
+        c[i].surface.mode = dContactSoftCFM;
+        c[i].surface.soft_cfm = 1e9;
+        dJointAttach(dJointCreateContact(s->world, s->contacts, &c[i]),
+                     dGeomGetBody(o1), dGeomGetBody(o2));
+    }
+}
+
+/*
+ * A touching pair that gets deeper: a 10 cm box already 2 mm into a static
+ * 20 cm box goes on into it at 1 m/s, through contacts that do not push;
+ * rest_depth is 1 cm.  The first impact is the instant the overlap has
+ * grown past the margin: depth 2 mm + 1 cm when the faces are parallel
+ * (t = 10 ms), and at most sqrt(2) times that when the box is turned by
+ * 45 degrees about z (edges across the static box's face).  When each box
+ * was shrunk by the whole of depth + rest_depth for this, parallel faces
+ * had to overlap by twice that (2.4 cm, beyond the step), and the turned
+ * box by 2.4 times it.
+ */
+static void test_touching_depth(void)
+{
+    for (int turned = 0; turned < 2; turned++) {
+        sim s;
+        sim_init(&s, 0);
+        dWorldSetGravity(s.world, 0, 0, 0);
+        dGeomID wall = dCreateBoxtoiBox(s.space, 0.2, 0.2, 0.2);
+        (void)wall;
+        double side[3] = {0.1, 0.1, 0.1}, d0 = 0.002, m = 0.01;
+        dBodyID b = add_body(&s, 1, side, NULL);
+        dMatrix3 R;
+        dRFromAxisAndAngle(R, 0, 0, 1, turned ? M_PI / 4 : 0);
+        dBodySetRotation(b, R);
+        double half = turned ? 0.05 * sqrt(2.0) : 0.05;
+        dBodySetPosition(b, 0.1 + half - d0, 0, 0);
+        dBodySetLinearVel(b, -1, 0, 0);
+        dBoxtoiStepParams p = dBoxtoiDefaultStepParams();
+        p.rest_depth = (dReal)m;
+        dBoxtoiStepStats st;
+        dWorldStepToContact(s.world, s.space, H, limp_cb, &s, s.contacts, &p, &st);
+        double t = st.first_toi, lo = m, hi = turned ? sqrt(2.0) * (d0 + m) - d0 : m;
+        ok(t >= lo * (1 - 1e-9) && t <= hi * (1 + 1e-9),
+           "a box %s 2 mm into another, going on at 1 m/s: an impact once 1 cm deeper "
+           "(first_toi %.9g s, %.9g to %.9g expected)",
+           turned ? "turned 45 degrees" : "face to face", t, lo, hi);
+        sim_free(&s);
     }
 }
 
@@ -1733,6 +1856,8 @@ int main(void)
     test_flat_boxes();
     test_forces_every_space();
     test_sensors();
+    test_flat_landing();
+    test_touching_depth();
     test_many_sensors();
     test_ball_chains();
     test_breaking_joint();
