@@ -163,8 +163,9 @@ static void scene_init(scene *sc, enum mode mode, const box_init *boxes,
     sc->nboxes = n;
     sc->world = dWorldCreate();
     dWorldSetGravity(sc->world, 0, 0, GRAVITY);
-    sc->space = dHashSpaceCreate(0);
-    dHashSpaceSetLevels(sc->space, -4, 1);
+    /* sweep and prune: ODE 0.16's hash space leaves out some pairs whose
+       bounding boxes overlap (see ode-boxtoi.h) */
+    sc->space = dSweepAndPruneSpaceCreate(0, dSAP_AXES_XYZ);
     sc->contacts = dJointGroupCreate(0);
     add_room(sc->space);
     for (int i = 0; i < n; i++) {
