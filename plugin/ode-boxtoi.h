@@ -59,9 +59,9 @@
  *
  * Spaces: the stepper sees the pairs the space reports, as the near
  * callback does.  ODE 0.16.2's dHashSpace (Debian 12's) leaves out some
- * pairs whose bounding boxes overlap: about 1.7% of random overlapping
- * pairs of boxes 2 to 80 cm wide near the origin, with the usual levels
- * or others.  A boxtoi box's bounding box covers its path over the step,
+ * pairs whose bounding boxes overlap: about 2% of random overlapping
+ * pairs of boxes 2 to 80 cm wide near the origin (tests/test-plugin.c
+ * shows the count), with the usual levels or others.  A boxtoi box's bounding box covers its path over the step,
  * so a pair left out is an impact missed, and the boxes pass through each
  * other.  In the same check, dSimpleSpace, dSweepAndPruneSpace and
  * dQuadTreeSpace reported every such pair.
