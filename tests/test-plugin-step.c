@@ -787,8 +787,7 @@ static void test_touching_depth(void)
         sim s;
         sim_init(&s, 0);
         dWorldSetGravity(s.world, 0, 0, 0);
-        dGeomID wall = dCreateBoxtoiBox(s.space, 0.2, 0.2, 0.2);
-        (void)wall;
+        dCreateBoxtoiBox(s.space, 0.2, 0.2, 0.2);
         double side[3] = {0.1, 0.1, 0.1}, d0 = 0.002, m = 0.01;
         dBodyID b = add_body(&s, 1, side, NULL);
         dMatrix3 R;
