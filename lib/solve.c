@@ -1090,6 +1090,13 @@ static int axis_exit(solver *S, int axis, double tau, double stop, int bound,
     if (f < -noise || f < -bxp_bern_eval(need_noise_poly(S, axis), n, tau))
         return axis_first(S, axis, tau, stop, 1, 0.0, NULL, noise, out);
     const double *lp = need_noise_poly(S, axis); /* built just above */
+    /*
+     * Bounded by +N up to stop: it never rises above its rounding level, so
+     * no graze ends there, and after sinking it can come back above 0 by
+     * rounding at most, which does not end a contact either.
+     */
+    if (axis_below(S, axis, tau, stop, 0.0, lp))
+        return 0;
     double lm[PCAP];
     for (int i = 0; i <= n; i++)
         lm[i] = -lp[i];
