@@ -1087,6 +1087,9 @@ static int axis_exit(solver *S, int axis, double tau, double stop, int bound,
     /* Below minus the global level, or else the local one (built only then). */
     int n = S->xdeg[axis];
     f = axis_value(S, axis, tau);
+    /* Within rounding of 0 at tau and never above 0 up to stop: no exit. */
+    if (!(f < -noise) && axis_below(S, axis, tau, stop, 0.0, NULL))
+        return 0;
     if (f < -noise || f < -bxp_bern_eval(need_noise_poly(S, axis), n, tau))
         return axis_first(S, axis, tau, stop, 1, 0.0, NULL, noise, out);
     const double *lp = need_noise_poly(S, axis); /* built just above */
