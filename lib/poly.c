@@ -480,53 +480,68 @@ static int wanted(const struct first_search *fs, double v)
 }
 
 /*
- * p(s) and p'(s) for p in Bernstein form on [0, 1] (degree n >= 1), s in
- * [0, 1]: the Horner scheme of bxp_bern_eval (same value) with the
- * derivative carried along.
+ * p(s), p'(s) and p''(s) for p in Bernstein form on [0, 1] (degree n >= 1),
+ * s in [0, 1]: the Horner scheme of bxp_bern_eval (same value) with the
+ * first two derivatives carried along.  The derivatives use the reciprocal
+ * of the scaling variable, so each call divides twice, both at its start.
  */
 BXP_INLINE double
-bern_eval_d_impl(const double *b, int n, double s, double *dp)
+bern_eval_d_impl(const double *b, int n, double s, double *dp, double *ddp)
 {
     DEGREE_IN_RANGE(n);
     const double *C = bxp_binomial_table[n];
-    double v, dv = 0.0, f = 1.0;
+    double v, dv = 0.0, ddv = 0.0, f = 1.0;
     if (s <= 0.5) {
-        double t = 1.0 - s, r = s / t;
+        /* p = t^n V(r), r = s / t, dr/ds = 1 / t^2. */
+        double t = 1.0 - s, r = s / t, it = 1.0 / t;
         v = b[n] * C[n];
         for (int i = n - 1; i >= 0; i--) {
+            ddv = ddv * r + dv;
             dv = dv * r + v;
             v = v * r + b[i] * C[i];
         }
         for (int i = 0; i < n; i++)
             f *= t;
-        /* p = t^n v(r), r = s / t: p' = t^n (v' / t - n v) / t. */
-        *dp = f * (dv / t - n * v) / t;
+        /*
+         * p' = t^(n-2) (V' - n t V),
+         * p'' = t^(n-4) (V'' - 2 (n-1) t V' + n (n-1) t^2 V), V'' = 2 ddv.
+         */
+        double g = f * it * it;
+        *dp = g * (dv - n * t * v);
+        *ddp = g * it * it * (2.0 * ddv - 2.0 * (n - 1) * t * dv + n * (n - 1) * t * t * v);
         return v * f;
     }
-    double u = (1.0 - s) / s;
+    /* p = s^n U(u), u = (1 - s) / s, du/ds = -1 / s^2. */
+    double u = (1.0 - s) / s, is = 1.0 / s;
     v = b[0] * C[0];
     for (int i = 1; i <= n; i++) {
+        ddv = ddv * u + dv;
         dv = dv * u + v;
         v = v * u + b[i] * C[i];
     }
     for (int i = 0; i < n; i++)
         f *= s;
-    /* p = s^n v(u), u = (1 - s) / s: p' = s^n (n v - v' / s) / s. */
-    *dp = f * (n * v - dv / s) / s;
+    /*
+     * p' = s^(n-2) (n s U - U'),
+     * p'' = s^(n-4) (U'' - 2 (n-1) s U' + n (n-1) s^2 U), U'' = 2 ddv.
+     */
+    double g = f * is * is;
+    *dp = g * (n * s * v - dv);
+    *ddp = g * is * is * (2.0 * ddv - 2.0 * (n - 1) * s * dv + n * (n - 1) * s * s * v);
     return v * f;
 }
 
-static double bern_eval_d(const double *b, int n, double s, double *dp)
+static double bern_eval_d(const double *b, int n, double s, double *dp, double *ddp)
 {
     switch (n) {
     case 4:
-        return bern_eval_d_impl(b, 4, s, dp);
+        return bern_eval_d_impl(b, 4, s, dp, ddp);
     case 6:
-        return bern_eval_d_impl(b, 6, s, dp);
+        return bern_eval_d_impl(b, 6, s, dp, ddp);
     case 8:
-        return bern_eval_d_impl(b, 8, s, dp);
+        return bern_eval_d_impl(b, 8, s, dp, ddp);
     default:
-        return bern_eval_d_impl(b, n, s, dp);
+        return bern_eval_d_impl(b, n, s, dp, ddp);
     }
 }
 
@@ -544,27 +559,62 @@ static double polygon_crossing(const double *q, int n)
 }
 
 /*
- * Newton's method on p (Bernstein on [0, 1], degree n), safeguarded by the
+ * Halley's method on p (Bernstein on [0, 1], degree n), safeguarded by the
  * bracket [lo, hi] where p(lo) is unwanted and p(hi) wanted (wanted: p > 0
  * when want_positive, else p <= 0), from the guess x.  Steps that leave the
- * bracket or do not halve the step before last bisect instead; once a step
- * is below the rounding level, a probe just across the root closes the
- * bracket.  Returns a point on the wanted side within a few ulps of the
+ * bracket or do not halve the step before last bisect instead.  After a
+ * step small enough that the next point is converged, p is evaluated on
+ * both sides of it at once, which usually closes the bracket; otherwise,
+ * once a step is below the rounding level, a probe just across the root
+ * closes it.  Returns a point on the wanted side within a few ulps of the
  * crossing and sets *lo_out to the final unwanted end.
  */
 static double newton_polish(const double *b, int n, double lo, double hi,
                             double x, int want_positive, double *lo_out)
 {
     double dx_old = hi - lo, dx = dx_old, probe = 0.0;
-    int probe_side = -1;
+    int probe_side = -1, pair = 0, was_halley = 0;
     for (int it = 0; it < 200; it++) {
         double mag = fabs(lo) > fabs(hi) ? fabs(lo) : fabs(hi);
         double tiny = 2.0 * DBL_EPSILON * mag;
         if (hi - lo <= 2.0 * tiny || hi - lo <= DBL_MIN)
             break;
-        if (!(x > lo && x < hi))
+        if (!(x > lo && x < hi)) {
             x = 0.5 * (lo + hi);
-        double d, fx = bern_eval_d(b, n, x, &d);
+            pair = 0;
+        }
+        double d, dd, fx;
+        if (pair) {
+            /*
+             * The points one or two ulps either side of x (close enough to
+             * end the search when they straddle the root), evaluated
+             * together; the lower one only moves an end of the bracket,
+             * and the method goes on from the upper one unless the lower
+             * one is already wanted.
+             */
+            double del = DBL_EPSILON * fabs(x) + DBL_MIN;
+            double xa = x - del, xb = x + del, da, dda;
+            double fa = bern_eval_d(b, n, xa, &da, &dda);
+            fx = bern_eval_d(b, n, xb, &d, &dd);
+            pair = 0;
+            if (xa > lo) {
+                if (want_positive ? fa > 0.0 : fa <= 0.0) {
+                    x = xa;
+                    fx = fa;
+                    d = da;
+                    dd = dda;
+                } else {
+                    lo = xa;
+                    x = xb;
+                }
+            } else {
+                x = xb;
+            }
+            if (!(x < hi))
+                continue; /* xb beyond the bracket: nothing more to learn */
+        } else {
+            fx = bern_eval_d(b, n, x, &d, &dd);
+        }
         int w = want_positive ? fx > 0.0 : fx <= 0.0;
         if (fx == 0.0 && !want_positive) {
             lo = hi = x;
@@ -574,7 +624,14 @@ static double newton_polish(const double *b, int n, double lo, double hi,
             hi = x;
         else
             lo = x;
-        double step = d != 0.0 ? fx / d : 0.0, xn = x - step;
+        /*
+         * Halley's step 2 p p' / (2 p'^2 - p p''), Newton's where the
+         * curvature term would more than halve the denominator.
+         */
+        double den = 2.0 * d * d, corr = fx * dd;
+        int halley = d != 0.0 && fabs(corr) <= 0.5 * den;
+        double step = d == 0.0 ? 0.0 : halley ? 2.0 * fx * d / (den - corr) : fx / d;
+        double xn = x - step;
         dx_old = dx;
         dx = step;
         if (d != 0.0 && fabs(step) <= tiny) {
@@ -594,7 +651,17 @@ static double newton_polish(const double *b, int n, double lo, double hi,
             if (d == 0.0 || !(xn > lo && xn < hi) || fabs(2.0 * step) > fabs(dx_old)) {
                 xn = 0.5 * (lo + hi);
                 dx = hi - lo;
+                halley = 0; /* the next step has no last step to go by */
+            } else if (halley) {
+                /*
+                 * Cubic convergence: the error after this step is about
+                 * K step^3, K estimated from the last two steps when both
+                 * were Halley's.
+                 */
+                double a = fabs(step), p = fabs(dx_old);
+                pair = a <= 1e-7 * mag || (was_halley && a * a * a * a <= 0.25 * tiny * p * p * p);
             }
+            was_halley = halley;
         }
         x = xn;
     }

@@ -509,6 +509,62 @@ static void test_first_local(void)
 }
 
 /*
+ * Full precision of bxp_bern_first: random polynomials of degree 2 to 12
+ * with simple, well separated roots (some outside [0, 1]), searched from 0
+ * for the side p(0) is not on.  The reference is the first crossing of the
+ * double coefficients' polynomial, bisected in long double, and the answer
+ * must lie within 4 ulps of it plus the band, of width about the rounding
+ * of p over |p'|, where the computed p has no reliable sign.
+ */
+static void test_first_precision(void)
+{
+    int bad = 0, trials = 600;
+    double worst = 0.0;
+    for (int k = 0; k < trials; k++) {
+        int n = 2 + k % 11;
+        double r[NMAX], b[NMAX + 1];
+        /* Roots 0.06 apart at least, from -0.4 on; the first >= 0.05 is the answer. */
+        double x = urand(-0.4, 0.3);
+        for (int j = 0; j < n; j++) {
+            r[j] = x;
+            x += urand(0.06, 0.5);
+        }
+        double want = NAN;
+        for (int j = 0; j < n && isnan(want); j++)
+            if (r[j] >= 0.05 && r[j] <= 0.95)
+                want = r[j];
+        if (isnan(want))
+            continue;
+        for (int j = 0; j < n; j++)
+            if (r[j] > -0.05 && r[j] < 0.05)
+                r[j] = -0.05; /* keep p(0) clear of 0 */
+        bern_from_roots(r, n, urand(0.5, 2.0) * (k & 1 ? -1.0 : 1.0), b);
+        int pos = !(ref_bern(b, n, 0.0L) > 0.0L);
+        long double lo = want - 0.03, hi = want + 0.03;
+        for (int it = 0; it < 120; it++) {
+            long double mid = 0.5L * (lo + hi);
+            long double v = ref_bern(b, n, mid);
+            if (pos ? v > 0.0L : v <= 0.0L)
+                hi = mid;
+            else
+                lo = mid;
+        }
+        double ref = (double)hi, h = 1e-6;
+        double slope = (double)fabsl((ref_bern(b, n, ref + h) - ref_bern(b, n, ref - h)) / (2 * h));
+        double band = 4.0 * (n + 1) * EPS * bern_scale(b, n, ref) / slope;
+        double tol = 4.0 * EPS * fabs(ref) + band, s = -1.0;
+        int found = bxp_bern_first(b, n, 0.0, 1.0, pos, &s);
+        double err = found ? fabs(s - ref) / tol : INFINITY;
+        worst = err > worst ? err : worst;
+        if (err > 1.0 && bad++ < 3)
+            diag("degree %d, first %s: found %d s = %.17g, reference %.17g (tol %.3g)", n,
+                 pos ? "> 0" : "<= 0", found, s, ref, tol);
+    }
+    ok(bad == 0, "first crossing polished to a few ulps: %d random polynomials (worst %.2f of tol)",
+       trials, worst);
+}
+
+/*
  * Runs bxp_bern_roots on [a, c] and checks the answer against the chosen
  * roots want[0..nwant-1] (ascending), root k within tol[k].  Strict: exactly
  * nwant roots, sorted, root k near want[k].  Loose (for multiple roots with
@@ -861,6 +917,7 @@ int main(void)
     test_restrict();
     test_first();
     test_first_local();
+    test_first_precision();
     test_roots();
     return tap_failures() ? 1 : 0;
 }
