@@ -2636,7 +2636,6 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
 
     memset(&res, 0, sizeof res);
     res.toi = res.exit = NAN;
-    double h = query->t1 - query->t0;
 
     /* Far apart over the whole interval: the swept boxes do not meet. */
     double size = A.size > B.size ? A.size : B.size, tol = 0.0; /* neither NaN */
@@ -2804,11 +2803,10 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
         if (k == 0 && S.rigid)
             inside = certify_inside(&S, &pa0, &pb0, tau, fmin(exit_s, 1.0));
     }
-    if (exit_s > 1.0) {
+    if (exit_s > 1.0)
         res.exit_after_t1 = 1;
-    } else {
-        res.exit = exit_s >= 1.0 ? query->t1 : query->t0 + exit_s * h;
-    }
+    else
+        res.exit = piece_time(query->t0, query->t1, exit_s);
     return res;
 }
 
