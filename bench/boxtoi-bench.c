@@ -12,11 +12,16 @@
  *
  * Output: a table, or with --json one object per scenario and line:
  *   {"method":"boxtoi","scenario":S,"n":N,"ns_median":X,"ns_mean":Y}
+ * --percentiles adds, per scenario, the percentiles of the per-case times of
+ * its hits and of its misses (a line under the row, or in JSON one record per
+ * outcome with "kind":"percentiles"): with about half the cases hitting, the
+ * overall median sits where the slowest misses meet the cheapest hits.
  * --emit S writes scenario S's cases as JSON Lines queries for tools/boxtoi.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +42,8 @@ static void usage(FILE *f)
             "  --emit S        print scenario S's cases as JSON Lines queries for\n"
             "                  the boxtoi tool (-n of them) and exit\n"
             "  --digits D      significant digits of emitted numbers (default 9)\n"
+            "  --percentiles   also the 5, 25, 50, 75 and 95th percentiles of the\n"
+            "                  times of the hits and of the misses\n"
             "  -h, --help      this text\n",
             bench_options_help);
 }
@@ -54,12 +61,26 @@ static double clock_overhead_ns(void)
     return bench_median(v, K);
 }
 
+/* Percentiles reported by --percentiles, in percent. */
+static const int pct_at[] = {5, 25, 50, 75, 95};
+#define NPCT (sizeof pct_at / sizeof pct_at[0])
+
 typedef struct stats {
     size_t n;
     size_t hit, miss, overlap, other;
     double median, mean, stream;
     double median_hit, median_miss; /* over the cases of that outcome */
+    double pct_hit[NPCT], pct_miss[NPCT]; /* nearest rank, over that outcome */
 } stats;
+
+/* Nearest-rank percentiles of the sorted v[0..n-1] (NaN when n is 0). */
+static void percentiles(const double *v, size_t n, double *out)
+{
+    for (size_t k = 0; k < NPCT; k++) {
+        size_t rank = (size_t) ((pct_at[k] * n + 99) / 100); /* ceil(p n), 1-based */
+        out[k] = n ? v[rank > 0 ? rank - 1 : 0] : NAN;
+    }
+}
 
 static void run_scenario(bench_scenario s, const bench_options *o, int reps, int passes,
                          double overhead, stats *st)
@@ -128,12 +149,14 @@ static void run_scenario(bench_scenario s, const bench_options *o, int reps, int
     for (size_t i = 0; i < n; i++)
         if (state[i] == BOXTOI_HIT)
             sub[k++] = per[i];
-    st->median_hit = bench_median(sub, k);
+    st->median_hit = bench_median(sub, k); /* sorts sub */
+    percentiles(sub, k, st->pct_hit);
     k = 0;
     for (size_t i = 0; i < n; i++)
         if (state[i] == BOXTOI_MISS)
             sub[k++] = per[i];
     st->median_miss = bench_median(sub, k);
+    percentiles(sub, k, st->pct_miss);
     st->mean = bench_mean(per, n);
     st->median = bench_median(per, n);
     st->stream = stream;
@@ -169,6 +192,29 @@ static void print_row(bench_scenario s, const stats *st)
            bench_scenario_name(s), st->n, 100.0 * (double) st->hit / (double) st->n,
            100.0 * (double) st->overlap / (double) st->n, st->median, st->mean,
            st->hit ? hbuf : "-", st->miss ? mbuf : "-", st->stream, tbuf, rbuf);
+}
+
+static void print_percentiles(bench_scenario s, const stats *st, int json)
+{
+    for (int h = 0; h < 2; h++) {
+        size_t count = h ? st->miss : st->hit;
+        const double *v = h ? st->pct_miss : st->pct_hit;
+        if (!count)
+            continue;
+        if (json) {
+            printf("{\"method\":\"boxtoi\",\"kind\":\"percentiles\",\"scenario\":\"%s\","
+                   "\"outcome\":\"%s\",\"n\":%zu",
+                   bench_scenario_name(s), h ? "miss" : "hit", count);
+            for (size_t k = 0; k < NPCT; k++)
+                printf(",\"ns_p%d\":%.1f", pct_at[k], v[k]);
+            printf("}\n");
+        } else {
+            printf("  %-7s %6zu   ", h ? "misses" : "hits", count);
+            for (size_t k = 0; k < NPCT; k++)
+                printf("  p%-2d %8.1f", pct_at[k], v[k]);
+            printf("\n");
+        }
+    }
 }
 
 /* ---- --emit: JSON Lines queries for the command-line tool ---- */
@@ -241,7 +287,7 @@ int main(int argc, char **argv)
 {
     bench_options o;
     bench_options_default(&o);
-    int reps = 16, passes = 3, digits = 9, emit_s = -1;
+    int reps = 16, passes = 3, digits = 9, emit_s = -1, show_pct = 0;
 
     for (int i = 1; i < argc;) {
         int used = bench_option(&o, argc, argv, i);
@@ -255,6 +301,11 @@ int main(int argc, char **argv)
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage(stdout);
             return 0;
+        }
+        if (strcmp(a, "--percentiles") == 0) {
+            show_pct = 1;
+            i++;
+            continue;
         }
         if (strcmp(a, "--reps") == 0 || strcmp(a, "--passes") == 0 ||
             strcmp(a, "--digits") == 0 || strcmp(a, "--emit") == 0) {
@@ -322,6 +373,8 @@ int main(int argc, char **argv)
                    bench_scenario_name((bench_scenario) s), st.n, st.median, st.mean);
         else
             print_row((bench_scenario) s, &st);
+        if (show_pct)
+            print_percentiles((bench_scenario) s, &st, o.json);
         fflush(stdout);
     }
     if (bad)

@@ -1,0 +1,103 @@
+#!/bin/sh
+# bench/boxtoi-bench's output, not its timings: one JSON record per
+# scenario in table order, the percentile records of --percentiles (counts
+# within the cases, percentiles in order, no hits where nothing meets), the
+# table's percentile lines, and refusals of bad options.  A few cases, one
+# call each: this checks what the program prints, never how fast.
+# Run from the tests build directory.
+bench=../bench/boxtoi-bench
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-bench.XXXXXX") || {
+    echo "Bail out! no temporary directory"
+    exit 1
+}
+trap 'rm -rf "$tmp"' EXIT
+if [ ! -x "$bench" ]; then
+    echo "Bail out! $bench not built"
+    exit 1
+fi
+
+echo "1..9"
+n=0
+check() { # check DESCRIPTION COMMAND...
+    n=$((n + 1))
+    d=$1
+    shift
+    if "$@" >"$tmp/why" 2>&1; then
+        echo "ok $n - $d"
+    else
+        echo "not ok $n - $d"
+        sed 's/^/# /' "$tmp/why"
+    fi
+}
+
+"$bench" --json --percentiles -n 40 --reps 1 --passes 1 >"$tmp/json" 2>"$tmp/err"
+rc=$?
+check "--json --percentiles runs (exit 0, nothing on stderr)" \
+    sh -c "[ $rc -eq 0 ] && [ ! -s '$tmp/err' ] || { cat '$tmp/err'; exit 1; }"
+
+# Main records: the six scenarios in order, n 40, positive times.
+check "one record per scenario, in order, with n and both times" awk '
+    !/"kind"/ {
+        if ($0 !~ /^\{"method":"boxtoi","scenario":"[a-z-]+","n":40,"ns_median":[0-9.]+,"ns_mean":[0-9.]+\}$/) {
+            print "bad record: " $0; bad = 1
+        }
+        match($0, /"scenario":"[a-z-]+"/)
+        got = got " " substr($0, RSTART + 12, RLENGTH - 13)
+    }
+    END {
+        want = " linear quadratic static-quadratic quartic affine far-apart"
+        if (got != want) { print "scenarios:" got; bad = 1 }
+        exit bad
+    }' "$tmp/json"
+
+# Percentile records: well formed, counts within n, values in order.
+check "percentile records are well formed and ordered" awk '
+    /"kind":"percentiles"/ {
+        if ($0 !~ /^\{"method":"boxtoi","kind":"percentiles","scenario":"[a-z-]+","outcome":"(hit|miss)","n":[0-9]+,"ns_p5":[0-9.]+,"ns_p25":[0-9.]+,"ns_p50":[0-9.]+,"ns_p75":[0-9.]+,"ns_p95":[0-9.]+\}$/) {
+            print "bad record: " $0; bad = 1; next
+        }
+        gsub(/[{}"]/, ""); split($0, f, ",")
+        for (i in f) { split(f[i], kv, ":"); v[kv[1]] = kv[2] }
+        if (!(v["n"] >= 1 && v["n"] <= 40)) { print "count " v["n"]; bad = 1 }
+        if (!(v["ns_p5"] + 0 <= v["ns_p25"] + 0 && v["ns_p25"] + 0 <= v["ns_p50"] + 0 &&
+              v["ns_p50"] + 0 <= v["ns_p75"] + 0 && v["ns_p75"] + 0 <= v["ns_p95"] + 0)) {
+            print "out of order: " $0; bad = 1
+        }
+        total[v["scenario"]] += v["n"]
+        seen[v["scenario"] " " v["outcome"]] = 1
+    }
+    END {
+        for (s in total) if (total[s] > 40) { print s " counts " total[s]; bad = 1 }
+        exit bad
+    }' "$tmp/json"
+
+check "far-apart: misses only, all 40 of them" \
+    grep -q '"kind":"percentiles","scenario":"far-apart","outcome":"miss","n":40,' "$tmp/json"
+check "far-apart: no hit record" \
+    sh -c "! grep -q '\"scenario\":\"far-apart\",\"outcome\":\"hit\"' '$tmp/json'"
+check "quadratic: both outcomes among 40 cases" \
+    sh -c "grep -q '\"scenario\":\"quadratic\",\"outcome\":\"hit\"' '$tmp/json' &&
+           grep -q '\"scenario\":\"quadratic\",\"outcome\":\"miss\"' '$tmp/json'"
+
+# The table: a row, then one line per outcome with five percentiles.
+"$bench" --percentiles -n 40 --reps 1 --passes 1 --scenario quadratic >"$tmp/table" 2>&1
+check "table: the row, then hits and misses with five percentiles each" awk '
+    /^quadratic / { row = NR }
+    /^  (hits|misses) / {
+        if (NR != row + 1 && NR != row + 2) { print "misplaced: " $0; bad = 1 }
+        if (NF != 12 || $3 != "p5" || $5 != "p25" || $7 != "p50" || $9 != "p75" || $11 != "p95") {
+            print "bad line: " $0; bad = 1
+        }
+        lines++
+    }
+    END { if (!row || lines != 2) { print "row " row ", lines " lines; bad = 1 } exit bad }' "$tmp/table"
+
+# Without --percentiles there are none.
+"$bench" --json -n 10 --reps 1 --passes 1 --scenario far-apart >"$tmp/plain" 2>&1
+check "no percentiles unless asked" sh -c "! grep -q percentiles '$tmp/plain'"
+
+# A bad option is refused with a message and status 2.
+"$bench" --reps 0 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "--reps 0 is refused" \
+    sh -c "[ $rc -eq 2 ] && grep -q 'expected an integer' '$tmp/err' && [ ! -s '$tmp/out' ]"
