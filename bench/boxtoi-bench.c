@@ -82,6 +82,22 @@ static void percentiles(const double *v, size_t n, double *out)
     }
 }
 
+/*
+ * Median and percentiles (pct) of the times per[i] of the cases whose state
+ * is want, gathered into sub (room for n).
+ */
+static double outcome_times(const boxtoi_state *state, const double *per, size_t n,
+                            boxtoi_state want, double *sub, double *pct)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (state[i] == want)
+            sub[k++] = per[i];
+    double median = bench_median(sub, k); /* sorts sub */
+    percentiles(sub, k, pct);
+    return median;
+}
+
 static void run_scenario(bench_scenario s, const bench_options *o, int reps, int passes,
                          double overhead, stats *st)
 {
@@ -145,18 +161,8 @@ static void run_scenario(bench_scenario s, const bench_options *o, int reps, int
             stream = each;
     }
 
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (state[i] == BOXTOI_HIT)
-            sub[k++] = per[i];
-    st->median_hit = bench_median(sub, k); /* sorts sub */
-    percentiles(sub, k, st->pct_hit);
-    k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (state[i] == BOXTOI_MISS)
-            sub[k++] = per[i];
-    st->median_miss = bench_median(sub, k);
-    percentiles(sub, k, st->pct_miss);
+    st->median_hit = outcome_times(state, per, n, BOXTOI_HIT, sub, st->pct_hit);
+    st->median_miss = outcome_times(state, per, n, BOXTOI_MISS, sub, st->pct_miss);
     st->mean = bench_mean(per, n);
     st->median = bench_median(per, n);
     st->stream = stream;

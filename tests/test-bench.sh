@@ -4,7 +4,8 @@
 # within the cases, percentiles in order, no hits where nothing meets), the
 # table's percentile lines, and refusals of bad options.  A few cases, one
 # call each: this checks what the program prints, never how fast.
-# Run from the tests build directory.
+# Run from the tests build directory (srcdir: the tests source directory).
+: "${srcdir:=.}"
 bench=../bench/boxtoi-bench
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-bench.XXXXXX") || {
     echo "Bail out! no temporary directory"
@@ -16,20 +17,21 @@ if [ ! -x "$bench" ]; then
     exit 1
 fi
 
-echo "1..9"
-n=0
-check() { # check DESCRIPTION COMMAND...
-    n=$((n + 1))
+# shellcheck source=tap/basic.sh
+. "$srcdir/tap/basic.sh"
+# check DESCRIPTION COMMAND...: one result, passing when the command does;
+# its output is the detail of a failure.
+check() {
     d=$1
     shift
     if "$@" >"$tmp/why" 2>&1; then
-        echo "ok $n - $d"
+        result 1 "$d"
     else
-        echo "not ok $n - $d"
-        sed 's/^/# /' "$tmp/why"
+        result 0 "$d" "$(cat "$tmp/why")"
     fi
 }
 
+echo "1..9"
 "$bench" --json --percentiles -n 40 --reps 1 --passes 1 >"$tmp/json" 2>"$tmp/err"
 rc=$?
 check "--json --percentiles runs (exit 0, nothing on stderr)" \
@@ -101,3 +103,5 @@ check "no percentiles unless asked" sh -c "! grep -q percentiles '$tmp/plain'"
 rc=$?
 check "--reps 0 is refused" \
     sh -c "[ $rc -eq 2 ] && grep -q 'expected an integer' '$tmp/err' && [ ! -s '$tmp/out' ]"
+
+[ "$failed" -eq 0 ]
