@@ -43,6 +43,9 @@
 #define PCAP (BXP_MAX_DEGREE + 1)
 #define NAXES 15
 #define MAX_ADVANCE 2000
+/* The end of a contact is confirmed this far after it, then 10, 100... times (exit_first). */
+#define EXIT_PROBE 1e-9
+#define EXIT_PASSES 8
 
 /* Rare paths kept out of line, so that their frames do not add to the usual one. */
 #if defined(__GNUC__)
@@ -1070,6 +1073,58 @@ static int axis_above(solver *S, int axis, double a, double c, double level)
 }
 
 /*
+ * The sign of f_axis at s beyond its rounding level (the axis's, then the
+ * local one): 1, -1, or 0 when it is within rounding of 0.
+ */
+static int axis_sign(solver *S, int axis, double s, double noise)
+{
+    double f = axis_value(S, axis, s);
+    if (!(fabs(f) > noise)) {
+        double local = bxp_bern_eval(need_noise_poly(S, axis), S->xdeg[axis], s);
+        if (!(fabs(f) > local))
+            return 0;
+    }
+    return f > 0.0 ? 1 : -1;
+}
+
+/*
+ * The first point after a at which f_axis rises above 0 (above lp, when
+ * given) and the boxes part: axis_first, passing over the points at which
+ * f_axis only reaches 0.  Where the two edges of an edge axis turn parallel
+ * its direction vanishes, and with it every term of f_axis; where a corner
+ * skims a face from inside, f_axis touches 0 from below.  At either,
+ * rounding may read a little above 0 while the boxes still overlap.  So the
+ * point found counts only when f_axis, looked at EXIT_PROBE, ten and a
+ * hundred times that... after it, is first clearly above 0 (beyond its
+ * rounding level) or never clear of it up to stop; when it is first clearly
+ * below 0, the search goes on from there.  Returns 1 and *out, or 0 when
+ * there is none before stop.
+ */
+static int exit_first(solver *S, int axis, double a, double stop, const double *lp,
+                      double noise, double *out)
+{
+    for (int pass = 0; pass < EXIT_PASSES; pass++) {
+        double r, p;
+        if (!axis_first(S, axis, a, stop, 1, 0.0, lp, noise, &r))
+            return 0;
+        int sign = 0;
+        p = r;
+        for (double h = EXIT_PROBE; p < stop && !sign; h *= 10.0) {
+            p = fmin(r + h, stop);
+            sign = axis_sign(S, axis, p, noise);
+        }
+        if (sign >= 0 || pass == EXIT_PASSES - 1) {
+            *out = r;
+            return 1;
+        }
+        if (p >= stop)
+            return 0;
+        a = p;
+    }
+    return 0;
+}
+
+/*
  * When the contact that started at tau ends on this axis: the first s at
  * which f_axis > 0 after it has really gone below zero.  An axis touching at
  * tau (|f| within its rounding level N(s), axis_noise_poly) must first reach
@@ -1093,7 +1148,7 @@ static int axis_exit(solver *S, int axis, double tau, double stop, int bound,
     if (!(f < -noise) && axis_below(S, axis, tau, stop, 0.0, NULL))
         return 0;
     if (f < -noise || f < -bxp_bern_eval(need_noise_poly(S, axis), n, tau))
-        return axis_first(S, axis, tau, stop, 1, 0.0, NULL, noise, out);
+        return exit_first(S, axis, tau, stop, NULL, noise, out);
     const double *lp = need_noise_poly(S, axis); /* built just above */
     /*
      * Bounded by +N up to stop: it never rises above its rounding level, so
@@ -1113,13 +1168,13 @@ static int axis_exit(solver *S, int axis, double tau, double stop, int bound,
      */
     int sinks = axis_first(S, axis, tau, stop, 0, 0.0, lm, noise, &deep);
     int may_graze = !(sinks && axis_below(S, axis, tau, deep, 0.0, lp));
-    if (may_graze && axis_first(S, axis, tau, sinks ? deep : stop, 1, 0.0, lp, noise, &up) &&
+    if (may_graze && exit_first(S, axis, tau, sinks ? deep : stop, lp, noise, &up) &&
         (!sinks || up < deep)) {
         *out = up;
         return 1;
     }
     if (sinks)
-        return axis_first(S, axis, deep, stop, 1, 0.0, NULL, noise, out);
+        return exit_first(S, axis, deep, stop, NULL, noise, out);
     return 0;
 }
 

@@ -2374,6 +2374,62 @@ static void case_rigid_rotation(void)
     check_swap("swinging bar, quartic", &q, &r);
 }
 
+/*
+ * Edges that turn parallel during a contact.  A = [-1/2, 1/2]^3 turns about
+ * z by q = (1, 0, 0, k (t - t*)): its x and y edges are parallel to the
+ * world's x and y at t* and at t* +- 1/k (a quarter turn away), and there
+ * the edge axes a_x x b_x and a_x x b_y (and their pairs) vanish with all
+ * their terms.  Their rounding must not read as the contact ending.
+ *
+ * First, B = [0.1, 0.9] x [-0.1, 0.25] x [-0.3, 0.3] at rest (and the same
+ * as a plate, y from 0.25 to 0.25): its point (0.1, 0, 0) lies within 0.5
+ * of A's axis, inside A however A turns, so they overlap on all of [0, 1]:
+ * overlap at t0, lasting through t1.  Forty t* and k, each with both B.
+ *
+ * Then B = [-1/4, 1/4]^3 with centre (0.1, 0, 1/4 + t) rises off A's top
+ * face (z = 1/2 at every turn of A, the turn being about z): B's bottom
+ * face z = t leaves it at t = 1/2, the only exit; A's edges turn parallel
+ * to B's at 0.1 and 0.35 (t* = 0.1, k = 4) while B's square
+ * [-0.15, 0.35] x [-0.25, 0.25] still covers A's axis.
+ */
+static void case_edges_turning_parallel(void)
+{
+    int bad = 0, n = 0;
+    for (int i = 1; i <= 40; i++)
+        for (int plate = 0; plate < 2; plate++) {
+            double ts = i / 41.0, k = 0.5 + 0.1 * i;
+            double qv[2][4] = {{1, 0, 0, 0}, {0, 0, 0, k}}, pv[1][3] = {{0, 0, 0}};
+            boxtoi_motion ma, mb;
+            tu_rigid_motion(&ma, qv, 1, pv, 0, ts);
+            boxtoi_motion_identity(&mb);
+            boxtoi_box b = make_box(0.1, plate ? 0.25 : -0.1, -0.3, 0.9, 0.25, 0.3);
+            boxtoi_query q = query_of(cube(0.5), &ma, b, &mb, 0.0, 1.0);
+            for (int sw = 0; sw < 2; sw++) {
+                boxtoi_query s = sw ? tu_swapped(&q) : q;
+                boxtoi_result r = boxtoi_solve(&s);
+                n++;
+                if (r.state != BOXTOI_OVERLAP || !r.exit_after_t1) {
+                    if (bad++ < 3)
+                        diag("t* = %.17g, k = %g%s%s: %s, exit %.17g", ts, k,
+                             plate ? ", plate" : "", sw ? ", swapped" : "",
+                             boxtoi_state_name(r.state), r.exit);
+                }
+            }
+        }
+    ok(bad == 0, "edges turning parallel inside an overlap: the overlap lasts through t1 "
+                 "(%d of %d queries end it)", bad, n);
+
+    double qv[2][4] = {{1, 0, 0, 0}, {0, 0, 0, 4}}, p0[1][3] = {{0, 0, 0}};
+    double pv[2][3] = {{0.1, 0, 0.25}, {0, 0, 1}};
+    boxtoi_motion ma, mb;
+    tu_rigid_motion(&ma, qv, 1, p0, 0, 0.1);
+    tu_motion_trans(&mb, pv, 1);
+    boxtoi_query q = query_of(cube(0.5), &ma, cube(0.25), &mb, 0.0, 1.0);
+    expect e = {.state = BOXTOI_OVERLAP, .exit_mode = EXIT_AT, .exit = 0.5, .reference = 1};
+    boxtoi_result r = run_case("edges turning parallel, then the box lifts off", &q, &e);
+    check_swap("edges turning parallel, then the box lifts off", &q, &r);
+}
+
 static void case_quartic_translation(void)
 {
     /* The vertex-face case with centre (6 - 5t^4, 0.1, 0.2): contact when
@@ -2567,6 +2623,7 @@ int main(void)
     case_touching_tolerance();
     case_tie_rules();
     case_rigid_rotation();
+    case_edges_turning_parallel();
     case_quartic_translation();
     case_pass_through();
     case_shear();
