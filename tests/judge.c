@@ -1,0 +1,386 @@
+/*
+ * One answer judged against the reference: the checks that tests/judge.h
+ * lists.
+ */
+#include "judge.h"
+#include "lib-util.h"
+#include "tap/basic.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/*
+ * The contact normal that the features of r define at time t, from the
+ * query's motions alone (evaluated by the reference): a face's normal is
+ * the cross product of the world directions of its two edges, and two edges
+ * give the cross product of their directions.  Unit length, sign not fixed;
+ * 0 when it is not defined (parallel edges).
+ */
+static int feature_normal(const boxtoi_query *q, const boxtoi_result *r, double t,
+                          double n[3])
+{
+    double ea[4][4], eb[4][4], u[2][3];
+    ref_motion_at(&q->motion_a, t, ea);
+    ref_motion_at(&q->motion_b, t, eb);
+    if (r->kind == BOXTOI_EDGE_EDGE) {
+        for (int b = 0; b < 2; b++) {
+            const boxtoi_feature *f = b ? &r->feature_b : &r->feature_a;
+            const double(*e)[4] = b ? eb : ea;
+            int j = f->side[0] == 0 ? 0 : f->side[1] == 0 ? 1 : 2;
+            for (int i = 0; i < 3; i++)
+                u[b][i] = e[i][j];
+        }
+    } else {
+        int of_b = r->kind == BOXTOI_VERTEX_FACE;
+        const boxtoi_feature *f = of_b ? &r->feature_b : &r->feature_a;
+        const double(*e)[4] = of_b ? eb : ea;
+        int j = f->side[0] != 0 ? 0 : f->side[1] != 0 ? 1 : 2;
+        for (int b = 0; b < 2; b++)
+            for (int i = 0; i < 3; i++)
+                u[b][i] = e[i][(j + 1 + b) % 3];
+    }
+    tu_cross(u[0], u[1], n);
+    double len = tu_norm(n), scale = tu_norm(u[0]) * tu_norm(u[1]);
+    if (!(len > 1e-6 * scale))
+        return 0;
+    for (int i = 0; i < 3; i++)
+        n[i] /= len;
+    return 1;
+}
+
+/*
+ * How far the boxes' projections on the unit direction n overlap at t, B's
+ * side ahead: the supports of A along n and of B along -n past the
+ * centres' offset, sum_k h_k |n . u_k| over both boxes (u_k the columns of
+ * the 3x3 part over w) minus n . (cB - cA).
+ */
+static double overlap_along(const boxtoi_query *q, double t, const double n[3])
+{
+    const boxtoi_box *box[2] = {&q->a, &q->b};
+    const boxtoi_motion *m[2] = {&q->motion_a, &q->motion_b};
+    double v = 0.0, c[2][3];
+    for (int j = 0; j < 2; j++) {
+        double r[4][4], lc[3];
+        ref_motion_at(m[j], t, r);
+        for (int i = 0; i < 3; i++)
+            lc[i] = 0.5 * (box[j]->lo[i] + box[j]->hi[i]);
+        ref_apply(m[j], t, lc, c[j]);
+        for (int k = 0; k < 3; k++) {
+            double u = (n[0] * r[0][k] + n[1] * r[1][k] + n[2] * r[2][k]) / r[3][3];
+            v += 0.5 * (box[j]->hi[k] - box[j]->lo[k]) * fabs(u);
+        }
+    }
+    return v - (n[0] * (c[1][0] - c[0][0]) + n[1] * (c[1][1] - c[0][1]) +
+                n[2] * (c[1][2] - c[0][2]));
+}
+
+static double slack_at(const boxtoi_query *q, double t, double tolx,
+                       double tolt)
+{
+    double L = q->t1 - q->t0, h = 1e-7 * (L > 0 ? L : 1.0);
+    double ta = t - h < q->t0 ? q->t0 : t - h, tb = t + h > q->t1 ? q->t1 : t + h;
+    if (!(tb > ta))
+        return tolx;
+    double rate = (ref_signed_distance(q, tb) - ref_signed_distance(q, ta)) / (tb - ta);
+    return tolx + fabs(rate) * tolt;
+}
+
+void judge(const boxtoi_query *q, const boxtoi_result *res,
+                  const ref_answer *ra, check *ck)
+{
+    double L = q->t1 - q->t0;
+    double tolx = REL_TOL * ra->size, tolt = REL_TOL * L;
+    memset(ck, 0, sizeof *ck);
+    ck->verdict = V_AGREE;
+
+    if (res->state != BOXTOI_HIT && res->state != BOXTOI_MISS &&
+        res->state != BOXTOI_OVERLAP) {
+        ck->bad_state = 1;
+        ck->verdict = V_DISAGREE;
+        snprintf(ck->why, sizeof ck->why, "state %s (reason %d)",
+                 boxtoi_state_name(res->state), (int)res->reason);
+        return;
+    }
+    if (res->state == BOXTOI_OVERLAP) {
+        if (ra->sd_t0 < -tolx) {
+            ck->verdict = V_DISAGREE;
+            snprintf(ck->why, sizeof ck->why,
+                     "solver: overlap at t0; reference: apart by %.17g (tol %.3g)",
+                     -ra->sd_t0, tolx);
+            return;
+        }
+        if (!ra->overlap_t0)
+            ck->verdict = V_GRAZE;
+        if (res->toi != q->t0) {
+            ck->verdict = V_DISAGREE;
+            snprintf(ck->why, sizeof ck->why, "overlap with toi %.17g != t0",
+                     res->toi);
+            return;
+        }
+    } else if (ra->sd_t0 > tolx) {
+        ck->verdict = V_DISAGREE;
+        snprintf(ck->why, sizeof ck->why,
+                 "solver: %s; reference: overlapping at t0 by depth %.17g",
+                 boxtoi_state_name(res->state), ra->sd_t0);
+        return;
+    } else if (res->state == BOXTOI_MISS) {
+        if (!isinf(ra->t_deep)) {
+            ck->verdict = V_DISAGREE;
+            snprintf(ck->why, sizeof ck->why,
+                     "solver: miss; reference: first contact %.17g, contact "
+                     "deeper than %.3g from %.17g (depth %.17g there)",
+                     ra->toi, tolx, ra->t_deep,
+                     ref_max_signed_distance(q, ra->t_deep, ra->t_deep_end));
+            return;
+        }
+        if (ra->hit || ra->overlap_t0)
+            ck->verdict = V_GRAZE;
+    } else { /* HIT */
+        double toi = res->toi;
+        if (!(toi >= q->t0 && toi <= q->t1)) {
+            ck->verdict = V_DISAGREE;
+            snprintf(ck->why, sizeof ck->why, "hit at %.17g outside [t0, t1]", toi);
+            return;
+        }
+        double sd = ref_signed_distance(q, toi);
+        double slack = slack_at(q, toi, tolx, tolt);
+        if (fabs(sd) > slack) {
+            ck->verdict = V_DISAGREE;
+            snprintf(ck->why, sizeof ck->why,
+                     "solver: hit at %.17g where the boxes are %s %.17g "
+                     "(allowed %.3g); reference first contact %.17g",
+                     toi, sd > 0 ? "overlapping by" : "apart by", fabs(sd),
+                     slack, ra->toi);
+            return;
+        }
+        if (ra->t_deep < toi - tolt) {
+            double te = toi < ra->t_deep_end ? toi : ra->t_deep_end;
+            double md = ref_max_signed_distance(q, ra->t_deep, te);
+            if (md > tolx) {
+                ck->verdict = V_DISAGREE;
+                snprintf(ck->why, sizeof ck->why,
+                         "solver: hit at %.17g, late; reference first contact "
+                         "%.17g, depth %.17g reached before the solver's time",
+                         toi, ra->toi, md);
+                return;
+            }
+        }
+        if (!(ra->hit && fabs(toi - ra->toi) <= tolt))
+            ck->verdict = V_GRAZE;
+        else
+            ck->dt = fabs(toi - ra->toi) / (L > 0 ? L : 1.0);
+    }
+
+    /* check 4: the reported contact */
+    if (res->state == BOXTOI_HIT || res->state == BOXTOI_OVERLAP) {
+        double slack = res->state == BOXTOI_HIT
+                           ? slack_at(q, res->toi, tolx, tolt)
+                           : tolx;
+        double da = ref_point_box_distance(&q->a, &q->motion_a, res->toi, res->point);
+        double db = ref_point_box_distance(&q->b, &q->motion_b, res->toi, res->point);
+        double nn = sqrt(res->normal[0] * res->normal[0] +
+                         res->normal[1] * res->normal[1] +
+                         res->normal[2] * res->normal[2]);
+        if (!(da <= slack && db <= slack)) {
+            if (res->state == BOXTOI_HIT)
+                ck->geom_bad = 1;
+            else
+                ck->point_bad = 1;
+            snprintf(ck->geom_why, sizeof ck->geom_why,
+                     "contact point (%.17g, %.17g, %.17g) is %.17g from A and "
+                     "%.17g from B (allowed %.3g)",
+                     res->point[0], res->point[1], res->point[2], da, db, slack);
+        } else if (!(fabs(nn - 1.0) <= 1e-9)) {
+            ck->geom_bad = 1;
+            snprintf(ck->geom_why, sizeof ck->geom_why,
+                     "normal (%.17g, %.17g, %.17g) has length %.17g",
+                     res->normal[0], res->normal[1], res->normal[2], nn);
+        } else if (res->state == BOXTOI_HIT) {
+            /* along the features' normal, from A's centre towards B's */
+            double nf[3], ca[3], cb[3], la[3], lb[3], dc[3], off = 0.0, along;
+            int defined = feature_normal(q, res, res->toi, nf);
+            for (int i = 0; i < 3; i++) {
+                la[i] = 0.5 * (q->a.lo[i] + q->a.hi[i]);
+                lb[i] = 0.5 * (q->b.lo[i] + q->b.hi[i]);
+            }
+            ref_apply(&q->motion_a, res->toi, la, ca);
+            ref_apply(&q->motion_b, res->toi, lb, cb);
+            for (int i = 0; i < 3; i++)
+                dc[i] = cb[i] - ca[i];
+            along = tu_dot(res->normal, dc);
+            if (defined) {
+                double sign = tu_dot(nf, res->normal) >= 0.0 ? 1.0 : -1.0;
+                for (int i = 0; i < 3; i++)
+                    off = fmax(off, fabs(sign * nf[i] - res->normal[i]));
+            }
+            if (!(off <= REL_TOL) || !(along >= -tolx)) {
+                ck->geom_bad = 1;
+                snprintf(ck->geom_why, sizeof ck->geom_why,
+                         "normal (%.17g, %.17g, %.17g) is %.3g off the features' "
+                         "normal, %.17g along the centres' offset",
+                         res->normal[0], res->normal[1], res->normal[2], off, along);
+            }
+        }
+    }
+
+    /*
+     * check 4 at an overlap: the depth is the penetration depth (the
+     * reference's, from the faces of the Minkowski difference), and the
+     * normal a direction of it from A to B: the overlap of the two boxes'
+     * projections on it, B's side ahead, is that depth (any other
+     * direction, or the normal negated, overlaps more).
+     */
+    if (res->state == BOXTOI_OVERLAP && !ck->point_bad) {
+        double nref[3];
+        double pd = ref_penetration(q, q->t0, nref);
+        double along = overlap_along(q, q->t0, res->normal);
+        if (!(fabs(res->depth - pd) <= tolx) || !(along <= pd + tolx)) {
+            ck->point_bad = 1;
+            snprintf(ck->geom_why, sizeof ck->geom_why,
+                     "overlap depth %.17g, reference penetration %.17g; overlap along "
+                     "the normal (%.17g, %.17g, %.17g) %.17g", res->depth, pd,
+                     res->normal[0], res->normal[1], res->normal[2], along);
+        }
+    }
+
+    /* exit, when both agree on the first contact */
+    /* (only for a contact that gets deep: the end of a graze is ill-defined) */
+    if (ck->verdict == V_AGREE && res->state != BOXTOI_MISS && !ra->inconsistent &&
+        ra->t_deep == ra->toi) {
+        double es = res->exit_after_t1 ? q->t1 : res->exit;
+        double er = ra->exit_after_t1 ? q->t1 : ra->exit;
+        ck->exit_checked = 1;
+        if (!isfinite(es)) {
+            ck->exit_bad = 1;
+            snprintf(ck->exit_why, sizeof ck->exit_why, "exit %.17g", res->exit);
+        } else if (fabs(es - er) > tolt) {
+            /* between the two exits the contact must be shallow (solver
+             * early) or the gap tiny (solver late) */
+            double lo = es < er ? es : er, hi = es < er ? er : es;
+            double v = es < er ? ref_max_signed_distance(q, lo, hi)
+                               : -ref_min_signed_distance(q, lo, hi);
+            if (v > tolx)
+                ck->exit_strict = 1;
+            if (v > EXIT_REL_TOL * ra->size) {
+                ck->exit_bad = 1;
+                snprintf(ck->exit_why, sizeof ck->exit_why,
+                         "exit: solver %.17g%s, reference %.17g%s; %s %.17g in between",
+                         res->exit, res->exit_after_t1 ? " (after t1)" : "",
+                         ra->exit, ra->exit_after_t1 ? " (after t1)" : "",
+                         es < er ? "depth" : "gap", v);
+            }
+        }
+    }
+}
+
+static int same_feature(boxtoi_feature f, boxtoi_feature g)
+{
+    return f.side[0] == g.side[0] && f.side[1] == g.side[1] && f.side[2] == g.side[2];
+}
+
+/*
+ * Is w, the answer with A and B swapped, the mirror image of r: the same
+ * state, first contact and exit (within 1e-9 of the interval), the kind and
+ * features exchanged, the normal negated and the point the same (within
+ * 1e-9 of the size)?  The two first contacts may differ within that
+ * tolerance, and a fast turn turns the normal in between: the normal may
+ * also differ by as much as the features' own normal (feature_normal)
+ * turns from one time to the other.  Returns 0 with the first difference
+ * in why.
+ */
+int mirrors(const boxtoi_query *q, const boxtoi_result *r,
+                   const boxtoi_result *w, double size, char *why, size_t n)
+{
+    double tolt = REL_TOL * (q->t1 - q->t0), tolx = REL_TOL * size;
+    char fa[BOXTOI_FEATURE_NAME_MAX], fb[BOXTOI_FEATURE_NAME_MAX];
+    char ga[BOXTOI_FEATURE_NAME_MAX], gb[BOXTOI_FEATURE_NAME_MAX];
+    if (w->state != r->state) {
+        snprintf(why, n, "state %s, swapped %s", boxtoi_state_name(r->state),
+                 boxtoi_state_name(w->state));
+        return 0;
+    }
+    if (r->state == BOXTOI_MISS)
+        return 1;
+    if (!(fabs(w->toi - r->toi) <= tolt) || w->exit_after_t1 != r->exit_after_t1 ||
+        (!r->exit_after_t1 && !(fabs(w->exit - r->exit) <= tolt))) {
+        snprintf(why, n, "toi %.17g exit %.17g%s, swapped toi %.17g exit %.17g%s",
+                 r->toi, r->exit, r->exit_after_t1 ? " (after t1)" : "", w->toi,
+                 w->exit, w->exit_after_t1 ? " (after t1)" : "");
+        return 0;
+    }
+    if (w->kind != tu_swapped_kind(r->kind) ||
+        !same_feature(w->feature_a, r->feature_b) ||
+        !same_feature(w->feature_b, r->feature_a)) {
+        snprintf(why, n, "%s %s/%s, swapped %s %s/%s", boxtoi_kind_name(r->kind),
+                 boxtoi_feature_name(r->feature_a, fa, sizeof fa),
+                 boxtoi_feature_name(r->feature_b, fb, sizeof fb),
+                 boxtoi_kind_name(w->kind),
+                 boxtoi_feature_name(w->feature_a, ga, sizeof ga),
+                 boxtoi_feature_name(w->feature_b, gb, sizeof gb));
+        return 0;
+    }
+    double nr[3], nw[3], turn[3] = {0.0, 0.0, 0.0};
+    if (r->state == BOXTOI_HIT && w->toi != r->toi && feature_normal(q, r, r->toi, nr) &&
+        feature_normal(q, r, w->toi, nw)) {
+        double sign = tu_dot(nr, nw) >= 0.0 ? 1.0 : -1.0;
+        for (int k = 0; k < 3; k++)
+            turn[k] = fabs(sign * nw[k] - nr[k]);
+    }
+    for (int k = 0; k < 3; k++)
+        if (!(fabs(w->normal[k] + r->normal[k]) <= REL_TOL + turn[k]) ||
+            !(fabs(w->point[k] - r->point[k]) <= tolx)) {
+            snprintf(why, n, "normal (%.17g, %.17g, %.17g) point (%.17g, %.17g, "
+                     "%.17g), swapped (%.17g, %.17g, %.17g) (%.17g, %.17g, %.17g)",
+                     r->normal[0], r->normal[1], r->normal[2], r->point[0],
+                     r->point[1], r->point[2], w->normal[0], w->normal[1],
+                     w->normal[2], w->point[0], w->point[1], w->point[2]);
+            return 0;
+        }
+    return 1;
+}
+
+static void print_motion(const char *name, const boxtoi_motion *m)
+{
+    diag("  %s: degree %d", name, m->degree);
+    for (int k = 0; k <= m->degree; k++) {
+        char buf[16 * 26 + 64];
+        int len = 0;
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++)
+                len += snprintf(buf + len, sizeof buf - len, "%s%.17g",
+                                i + j ? ", " : "", m->c[k][i][j]);
+        diag("    c[%d] (row-major) = {%s}", k, buf);
+    }
+}
+
+void print_query(const boxtoi_query *q)
+{
+    diag("  box a: lo (%.17g, %.17g, %.17g) hi (%.17g, %.17g, %.17g)",
+         q->a.lo[0], q->a.lo[1], q->a.lo[2], q->a.hi[0], q->a.hi[1], q->a.hi[2]);
+    diag("  box b: lo (%.17g, %.17g, %.17g) hi (%.17g, %.17g, %.17g)",
+         q->b.lo[0], q->b.lo[1], q->b.lo[2], q->b.hi[0], q->b.hi[1], q->b.hi[2]);
+    diag("  interval [%.17g, %.17g]", q->t0, q->t1);
+    print_motion("motion_a", &q->motion_a);
+    print_motion("motion_b", &q->motion_b);
+}
+
+void print_answers(const boxtoi_result *res, const ref_answer *ra)
+{
+    char fa[BOXTOI_FEATURE_NAME_MAX], fb[BOXTOI_FEATURE_NAME_MAX];
+    diag("  solver: %s toi %.17g exit %.17g%s kind %s %s/%s depth %.17g "
+         "iterations %d",
+         boxtoi_state_name(res->state), res->toi, res->exit,
+         res->exit_after_t1 ? " (after t1)" : "", boxtoi_kind_name(res->kind),
+         boxtoi_feature_name(res->feature_a, fa, sizeof fa),
+         boxtoi_feature_name(res->feature_b, fb, sizeof fb), res->depth,
+         res->iterations);
+    diag("  reference: %s toi %.17g exit %.17g%s deep from %.17g; sd(t0) "
+         "%.17g size %.17g, %d events%s",
+         ra->overlap_t0 ? "overlap" : ra->hit ? "hit" : "miss", ra->toi,
+         ra->exit, ra->exit_after_t1 ? " (after t1)" : "", ra->t_deep,
+         ra->sd_t0, ra->size, ra->nevents,
+         ra->inconsistent ? " (INCONSISTENT)" : "");
+    for (int i = 0; i < ra->nevents && i < 8; i++)
+        diag("    event %.17g", ra->events[i]);
+}

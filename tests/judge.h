@@ -1,0 +1,68 @@
+/*
+ * One answer of boxtoi_solve() judged against the independent reference
+ * (tests/ref), as the randomized test and the fuzz target use it.
+ *
+ * The solver's promise is checked, not bit equality:
+ *   1. overlap at t0 agrees unless the boxes touch there within 1e-9 size;
+ *   2. a reported time is not later than the reference's first contact by
+ *      more than 1e-9 of the interval unless the contact in between stays
+ *      within 1e-9 size of penetration (a graze);
+ *   3. a miss is only allowed when the reference finds no contact deeper
+ *      than 1e-9 size;
+ *   4. at the reported time the boxes are within 1e-9 size of touching, the
+ *      contact point lies on both boxes within that distance, and the
+ *      normal is a unit vector, within 1e-9 of the normal of the features
+ *      named (computed here from the motions), pointing from A's centre
+ *      towards B's; for an overlap at t0, the point lies in both boxes, the
+ *      depth is the reference's penetration depth and the normal one of its
+ *      directions, from A to B;
+ *   5. with A and B swapped the answer passes the same checks, and, for
+ *      contacts that get deeper than 1e-9 size, it is the mirror image:
+ *      same times and point, features exchanged, normal negated (up to
+ *      the features' own turn between the two first contacts).
+ * The end of the first contact (exit) is compared as a secondary check.
+ */
+#ifndef BOXTOI_TEST_JUDGE_H
+#define BOXTOI_TEST_JUDGE_H
+
+#include "boxtoi.h"
+#include "ref/ref.h"
+
+#include <stddef.h>
+
+#define REL_TOL 1e-9
+/* The header promises 1e-9 for the first contact only; the end of the
+ * contact is held to a looser bound (gap or depth between the two exits),
+ * and the count beyond 1e-9 is reported in a diagnostic. */
+#define EXIT_REL_TOL 1e-7
+
+enum verdict { V_AGREE, V_GRAZE, V_DISAGREE };
+
+typedef struct check {
+    int verdict;
+    int geom_bad;   /* the reported contact fails check 4 (HIT) */
+    int point_bad;  /* the contact of an OVERLAP fails check 4 */
+    int exit_checked, exit_bad, exit_strict;
+    double dt;      /* |toi - reference toi| / L for agreeing hits */
+    int bad_state;  /* FAILED, UNKNOWN or INVALID */
+    char why[256];
+    char geom_why[256];
+    char exit_why[256];
+} check;
+
+/* Checks 1 to 4 and the exit, of the answer res to q; ra is the reference's. */
+void judge(const boxtoi_query *q, const boxtoi_result *res, const ref_answer *ra,
+           check *ck);
+
+/*
+ * Is w, the answer with A and B swapped, the mirror image of r (check 5)?
+ * Returns 0 with the first difference in why.
+ */
+int mirrors(const boxtoi_query *q, const boxtoi_result *r, const boxtoi_result *w,
+            double size, char *why, size_t n);
+
+/* The query, and the two answers, as TAP diagnostics. */
+void print_query(const boxtoi_query *q);
+void print_answers(const boxtoi_result *res, const ref_answer *ra);
+
+#endif
