@@ -1,0 +1,307 @@
+/*
+ * Fuzz target of boxtoi_solve().
+ *
+ * The first byte chooses how the rest reads (bits 0-1), and bit 7 sets
+ * BOXTOI_SKIP_EXIT on raw inputs.  Bytes past the end read as 0.
+ *  - raw (bits 0-1 = 0): the degrees as signed bytes, then every number of
+ *    the query as the 8 bytes of a double (corners, the coefficients of
+ *    each motion up to its degree, clamped to 0..8, all of them or, with
+ *    bit 0 of a mask byte, only those whose own flag byte is odd, t0, t1):
+ *    NaN, infinities, huge and subnormal numbers, singular and vanishing
+ *    motions.  The answer must be one of hit, miss, overlap and invalid
+ *    (with a reason), consistent in itself, the same when solved again and
+ *    invalid in both orders or neither;
+ *  - built (otherwise): small dyadic numbers, so that faces, edges and
+ *    instants line up exactly: per box, centre and half extent on each
+ *    axis (zero extent allowed); per motion, at rest, rigid (a quaternion
+ *    path of degree 0 to 2 and a position path of degree 0 to 4, by
+ *    boxtoi_motion_rigid) or affine (a 3x4 part of degree 0 to 2 near the
+ *    identity); the interval.  Besides the above, the answer is judged
+ *    against the reference (tests/judge.h) in both orders, and the two
+ *    answers must mirror each other, except where the boxes' centres
+ *    coincide, at the contact and 1e-6 of the interval away (docs/method.md:
+ *    such boxes have no direction from A to B, and the normal is the same
+ *    in both orders).
+ */
+#include "fuzz-solve.h"
+#include "judge.h"
+#include "lib-util.h"
+#include "ref/ref.h"
+#include "tap/basic.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct reader {
+    const uint8_t *p;
+    size_t n;
+} reader;
+
+static unsigned u8(reader *r)
+{
+    if (!r->n)
+        return 0;
+    r->n--;
+    return *r->p++;
+}
+
+static int i8(reader *r)
+{
+    return (int)(signed char)u8(r);
+}
+
+static int i16(reader *r)
+{
+    unsigned lo = u8(r);
+    return (int)(int16_t)(lo | u8(r) << 8);
+}
+
+static double f64(reader *r)
+{
+    uint64_t v = 0;
+    double d;
+    for (int i = 0; i < 8; i++)
+        v |= (uint64_t)u8(r) << (8 * i);
+    memcpy(&d, &v, sizeof d);
+    return d;
+}
+
+static void built_box(reader *r, boxtoi_box *b)
+{
+    for (int i = 0; i < 3; i++) {
+        double c = i8(r) / 32.0, h = u8(r) / 128.0;
+        b->lo[i] = c - h;
+        b->hi[i] = c + h;
+    }
+}
+
+static void built_motion(reader *r, boxtoi_motion *m)
+{
+    unsigned kind = u8(r) % 4;
+    if (kind == 0) {
+        boxtoi_motion_identity(m);
+    } else if (kind < 3) {
+        int qd = u8(r) % 3, pd = u8(r) % 5;
+        double q[3][4], p[5][3];
+        for (int k = 0; k <= qd; k++)
+            for (int i = 0; i < 4; i++)
+                q[k][i] = i8(r) / 16.0;
+        for (int k = 0; k <= pd; k++)
+            for (int i = 0; i < 3; i++)
+                p[k][i] = i16(r) / 256.0;
+        boxtoi_motion_rigid(m, q, qd, p, pd); /* degree at most 8 */
+    } else {
+        memset(m, 0, sizeof *m);
+        m->degree = u8(r) % 3;
+        for (int k = 0; k <= m->degree; k++)
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 4; j++)
+                    m->c[k][i][j] = (k == 0 && i == j) + i8(r) / (j == 3 ? 8.0 : 64.0);
+        m->c[0][3][3] = 1.0;
+    }
+}
+
+int fuzz_decode(const uint8_t *data, size_t size, boxtoi_query *qp)
+{
+    reader r = {data, size};
+    boxtoi_query q = boxtoi_default_query();
+    unsigned mode = u8(&r);
+    if (mode & 3) {
+        built_box(&r, &q.a);
+        built_box(&r, &q.b);
+        built_motion(&r, &q.motion_a);
+        built_motion(&r, &q.motion_b);
+        q.t0 = i8(&r) / 16.0;
+        q.t1 = q.t0 + (1 + u8(&r)) / 64.0;
+        *qp = q;
+        return FUZZ_BUILT;
+    }
+    q.flags = mode & 0x80 ? BOXTOI_SKIP_EXIT : 0;
+    q.motion_a.degree = i8(&r);
+    q.motion_b.degree = i8(&r);
+    for (int i = 0; i < 3; i++) {
+        q.a.lo[i] = f64(&r);
+        q.a.hi[i] = f64(&r);
+        q.b.lo[i] = f64(&r);
+        q.b.hi[i] = f64(&r);
+    }
+    for (int b = 0; b < 2; b++) {
+        boxtoi_motion *m = b ? &q.motion_b : &q.motion_a;
+        int d = m->degree < 0 ? 0 : m->degree > BOXTOI_MAX_DEGREE ? BOXTOI_MAX_DEGREE : m->degree;
+        unsigned sparse = u8(&r) & 1;
+        memset(m->c, 0, sizeof m->c);
+        for (int k = 0; k <= d; k++)
+            for (int i = 0; i < 4; i++)
+                for (int j = 0; j < 4; j++)
+                    if (!sparse || (u8(&r) & 1))
+                        m->c[k][i][j] = f64(&r);
+    }
+    q.t0 = f64(&r);
+    q.t1 = f64(&r);
+    *qp = q;
+    return FUZZ_RAW;
+}
+
+/* Is the answer consistent in itself?  0, or 1 with why. */
+static int self_consistent(const boxtoi_query *q, const boxtoi_result *r, char *why,
+                           size_t n)
+{
+    switch (r->state) {
+    case BOXTOI_INVALID:
+        if (r->reason == BOXTOI_REASON_NONE) {
+            snprintf(why, n, "invalid without a reason");
+            return 1;
+        }
+        return 0;
+    case BOXTOI_MISS:
+        if (!isnan(r->toi) || !isnan(r->exit) || r->kind != BOXTOI_KIND_NONE) {
+            snprintf(why, n, "miss with toi %.17g, exit %.17g, kind %s", r->toi, r->exit,
+                     boxtoi_kind_name(r->kind));
+            return 1;
+        }
+        return 0;
+    case BOXTOI_OVERLAP:
+        if (r->toi != q->t0) {
+            snprintf(why, n, "overlap with toi %.17g, not t0", r->toi);
+            return 1;
+        }
+        break;
+    case BOXTOI_HIT:
+        if (!(r->toi > q->t0 && r->toi <= q->t1)) {
+            snprintf(why, n, "hit at %.17g, outside (t0, t1]", r->toi);
+            return 1;
+        }
+        break;
+    default:
+        snprintf(why, n, "state %s", boxtoi_state_name(r->state));
+        return 1;
+    }
+    double len = sqrt(r->normal[0] * r->normal[0] + r->normal[1] * r->normal[1] +
+                      r->normal[2] * r->normal[2]);
+    if (!(fabs(len - 1.0) <= 1e-9) || r->kind == BOXTOI_KIND_NONE ||
+        !isfinite(r->point[0] + r->point[1] + r->point[2])) {
+        snprintf(why, n, "contact: kind %s, normal of length %.17g, point (%g, %g, %g)",
+                 boxtoi_kind_name(r->kind), len, r->point[0], r->point[1], r->point[2]);
+        return 1;
+    }
+    if (q->flags & BOXTOI_SKIP_EXIT ? !isnan(r->exit) || r->exit_after_t1
+        : r->exit_after_t1 ? !isnan(r->exit) : !(r->exit >= r->toi && r->exit <= q->t1)) {
+        snprintf(why, n, "exit %.17g%s, toi %.17g", r->exit,
+                 r->exit_after_t1 ? " (after t1)" : "", r->toi);
+        return 1;
+    }
+    return 0;
+}
+
+/* The centres' offset within tol at t and 1e-6 of the interval either side. */
+static int concentric(const boxtoi_query *q, double t, double tol)
+{
+    double L = q->t1 - q->t0, ts[3] = {t, t + 1e-6 * L, t - 1e-6 * L};
+    for (int k = 0; k < 3; k++) {
+        double at = fmin(fmax(ts[k], q->t0), q->t1), la[3], lb[3], ca[3], cb[3], d[3];
+        for (int i = 0; i < 3; i++) {
+            la[i] = 0.5 * (q->a.lo[i] + q->a.hi[i]);
+            lb[i] = 0.5 * (q->b.lo[i] + q->b.hi[i]);
+        }
+        ref_apply(&q->motion_a, at, la, ca);
+        ref_apply(&q->motion_b, at, lb, cb);
+        for (int i = 0; i < 3; i++)
+            d[i] = cb[i] - ca[i];
+        if (tu_norm(d) > tol)
+            return 0;
+    }
+    return 1;
+}
+
+static int judged_bad(const boxtoi_query *q, const check *ck)
+{
+    return ck->verdict == V_DISAGREE || ck->geom_bad || ck->point_bad ||
+           (ck->exit_bad && !(q->flags & BOXTOI_SKIP_EXIT));
+}
+
+static int failed(const boxtoi_query *q, const boxtoi_result *r, const boxtoi_result *w,
+                  const ref_answer *ra)
+{
+    print_query(q);
+    if (ra) {
+        print_answers(r, ra);
+        print_answers(w, ra);
+    }
+    return 1;
+}
+
+int fuzz_solve_check(const uint8_t *data, size_t size, char *why, size_t n)
+{
+    boxtoi_query q;
+    int kind = fuzz_decode(data, size, &q);
+    boxtoi_result r = boxtoi_solve(&q), again = boxtoi_solve(&q);
+    boxtoi_query sq = tu_swapped(&q);
+    boxtoi_result w = boxtoi_solve(&sq);
+    if (self_consistent(&q, &r, why, n))
+        return failed(&q, &r, &w, NULL);
+    if (self_consistent(&sq, &w, why, n)) {
+        size_t len = strlen(why);
+        snprintf(why + len, n - len, " (A and B swapped)");
+        return failed(&q, &r, &w, NULL);
+    }
+    if (again.state != r.state || again.reason != r.reason ||
+        (r.state == BOXTOI_HIT && again.toi != r.toi)) {
+        snprintf(why, n, "solved twice: %s, then %s", boxtoi_state_name(r.state),
+                 boxtoi_state_name(again.state));
+        return failed(&q, &r, &w, NULL);
+    }
+    if ((r.state == BOXTOI_INVALID) != (w.state == BOXTOI_INVALID)) {
+        snprintf(why, n, "%s, with A and B swapped %s", boxtoi_state_name(r.state),
+                 boxtoi_state_name(w.state));
+        return failed(&q, &r, &w, NULL);
+    }
+    if (kind == FUZZ_RAW || r.state == BOXTOI_INVALID)
+        return 0;
+
+    static ref_answer ra;
+    ref_solve(&q, REL_TOL * ref_size(&q, q.t0), &ra);
+    if (!ra.valid || ra.inconsistent)
+        return 0; /* nothing to judge against */
+    check ck, cks;
+    judge(&q, &r, &ra, &ck);
+    judge(&sq, &w, &ra, &cks);
+    for (int s = 0; s < 2; s++) {
+        const check *c = s ? &cks : &ck;
+        if (judged_bad(s ? &sq : &q, c)) {
+            snprintf(why, n, "%s%s", s ? "A and B swapped: " : "",
+                     c->verdict == V_DISAGREE ? c->why
+                     : c->geom_bad || c->point_bad ? c->geom_why : c->exit_why);
+            return failed(&q, &r, &w, &ra);
+        }
+    }
+    char mw[512];
+    if (ck.verdict == V_AGREE && cks.verdict == V_AGREE &&
+        (r.state == BOXTOI_MISS || ra.t_deep == ra.toi) &&
+        !mirrors(&q, &r, &w, ra.size, mw, sizeof mw)) {
+        /* Concentric boxes: the same time, the normal need not turn. */
+        if (w.state == r.state && fabs(w.toi - r.toi) <= REL_TOL * (q.t1 - q.t0) &&
+            concentric(&q, r.toi, 4 * REL_TOL * ra.size))
+            return 0;
+        snprintf(why, n, "A and B swapped: %s", mw);
+        return failed(&q, &r, &w, &ra);
+    }
+    return 0;
+}
+
+#ifdef BOXTOI_LIBFUZZER
+#include <stdlib.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char why[1024];
+    if (fuzz_solve_check(data, size, why, sizeof why)) {
+        fflush(stdout);
+        fprintf(stderr, "fuzz-solve: %s\n", why);
+        abort();
+    }
+    return 0;
+}
+#endif
