@@ -199,13 +199,9 @@ static int concentric(const boxtoi_query *q, double t, double tol)
 {
     double L = q->t1 - q->t0, ts[3] = {t, t + 1e-6 * L, t - 1e-6 * L};
     for (int k = 0; k < 3; k++) {
-        double at = fmin(fmax(ts[k], q->t0), q->t1), la[3], lb[3], ca[3], cb[3], d[3];
-        for (int i = 0; i < 3; i++) {
-            la[i] = 0.5 * (q->a.lo[i] + q->a.hi[i]);
-            lb[i] = 0.5 * (q->b.lo[i] + q->b.hi[i]);
-        }
-        ref_apply(&q->motion_a, at, la, ca);
-        ref_apply(&q->motion_b, at, lb, cb);
+        double at = fmin(fmax(ts[k], q->t0), q->t1), ca[3], cb[3], g[3][3], d[3];
+        tu_parallelepiped(&q->a, &q->motion_a, at, ca, g);
+        tu_parallelepiped(&q->b, &q->motion_b, at, cb, g);
         for (int i = 0; i < 3; i++)
             d[i] = cb[i] - ca[i];
         if (tu_norm(d) > tol)

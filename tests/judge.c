@@ -86,8 +86,8 @@ static double slack_at(const boxtoi_query *q, double t, double tolx,
     return tolx + fabs(rate) * tolt;
 }
 
-void judge(const boxtoi_query *q, const boxtoi_result *res,
-                  const ref_answer *ra, check *ck)
+void judge(const boxtoi_query *q, const boxtoi_result *res, const ref_answer *ra,
+           check *ck)
 {
     double L = q->t1 - q->t0;
     double tolx = REL_TOL * ra->size, tolt = REL_TOL * L;
@@ -289,8 +289,8 @@ static int same_feature(boxtoi_feature f, boxtoi_feature g)
  * turns from one time to the other.  Returns 0 with the first difference
  * in why.
  */
-int mirrors(const boxtoi_query *q, const boxtoi_result *r,
-                   const boxtoi_result *w, double size, char *why, size_t n)
+int mirrors(const boxtoi_query *q, const boxtoi_result *r, const boxtoi_result *w,
+            double size, char *why, size_t n)
 {
     double tolt = REL_TOL * (q->t1 - q->t0), tolx = REL_TOL * size;
     char fa[BOXTOI_FEATURE_NAME_MAX], fb[BOXTOI_FEATURE_NAME_MAX];

@@ -50,7 +50,10 @@ static size_t read_file(const char *path, uint8_t *buf)
     if (!f)
         bail("%s: %s", path, strerror(errno));
     size_t n = fread(buf, 1, MAX_INPUT, f);
+    int longer = fgetc(f) != EOF;
     fclose(f);
+    if (longer)
+        bail("%s: longer than %d bytes", path, MAX_INPUT);
     return n;
 }
 
