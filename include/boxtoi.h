@@ -18,8 +18,9 @@
  *
  * Promise: the reported time is never later than the true first contact by
  * more than 1e-9 of the interval length; no contact deeper than 1e-9 of the
- * boxes' size is missed, however brief; at the reported time the boxes are
- * within that distance of touching.  Distances are only as exact as the
+ * boxes' size (the larger diagonal, in the world's lengths where a motion
+ * scales a box down) is missed, however brief; at the reported time the
+ * boxes are within that distance of touching.  Distances are only as exact as the
  * coordinates they come from: boxes closer than 8 DBL_EPSILON times the
  * largest coordinate of their swept bounds (about 1e-8 at 5e6 from the
  * origin) count as touching, so far from the origin both distances above

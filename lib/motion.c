@@ -293,6 +293,14 @@ static double max_abs(const double *a, int n)
  */
 #define DET_ROUNDING (256.0 * DBL_EPSILON)
 
+/*
+ * Below the rounding, a floor: a 3x3 part whose determinant is within 2^-900
+ * (about 1e-271) of the cube of its entries' magnitude is singular far
+ * beyond what the solver's products can resolve (it would divide by a
+ * determinant of the pose near or below the smallest normal double).
+ */
+#define DET_FLOOR 0x1p-900
+
 /* quick_bound from its c (see there). */
 BXP_INLINE double quick_margin(double c, int d)
 {
@@ -522,6 +530,26 @@ static void box_setup(const boxtoi_box *box, int d, bx_moving *out,
     out->size = sqrt(4.0 * (out->half[0] * out->half[0] +
                             out->half[1] * out->half[1] +
                             out->half[2] * out->half[2]));
+}
+
+double bx_world_size(const bx_moving *m)
+{
+    double least = m->size;
+    for (int end = 0; end < 2; end++) {
+        int i = end ? m->d : 0;
+        double sum = 0.0, w = m->w[i];
+        for (int k = 0; k < 3; k++) {
+            double len2 = m->u[k][0][i] * m->u[k][0][i] + m->u[k][1][i] * m->u[k][1][i] +
+                          m->u[k][2][i] * m->u[k][2][i];
+            sum += 4.0 * m->half[k] * m->half[k] * len2;
+        }
+        /* (a square root only for a diagonal shrunk to less than half) */
+        if (sum < 0.25 * m->size * m->size * w * w) {
+            double diag = sqrt(sum) / w;
+            least = diag < least ? diag : least;
+        }
+    }
+    return least;
 }
 
 boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
@@ -1056,8 +1084,19 @@ static void det_margin_exact(const bx_moving *m, double *margin)
         for (int j = 0; j <= 2 * d; j++)
             margin[i + j] += g[0][0][i] * cr[0][j] + g[0][1][i] * cr[1][j] +
                              g[0][2][i] * cr[2][j];
+    /* The floor: a determinant within DET_FLOOR of the cube of the entries'
+     * magnitude, or within DBL_MIN, counts as zero (so none below the
+     * normal doubles, which det_signed requires too, is accepted). */
+    double big = 0.0;
+    for (int k = 0; k < 3; k++)
+        for (int r = 0; r < 3; r++)
+            for (int j = 0; j <= d; j++) {
+                double v = g[k][r][j] / bxp_binomial_table[d][j];
+                big = v > big ? v : big;
+            }
+    double floor_ = fmax(DBL_MIN, DET_FLOOR * big * big * big);
     for (int k = 0; k <= 3 * d; k++)
-        margin[k] *= DET_ROUNDING;
+        margin[k] = margin[k] * DET_ROUNDING + floor_ * bxp_binomial_table[3 * d][k];
 }
 
 double bx_det_margin_max(const bx_moving *m)

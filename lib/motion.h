@@ -160,6 +160,16 @@ int bx_check_det2(const bx_moving *a, const bx_moving *b);
  */
 void bx_trim(const boxtoi_motion *motion, double t0, double t1, bx_moving *m);
 
+/**
+ * The size the solver's tolerances are measured in: the length of the
+ * box's local diagonal, or the world length of that diagonal's image
+ * where the motion shrinks it to less than half (the least at the ends of
+ * the interval, |sum_k 2 half[k] u[k] / w| taken as sqrt(sum_k (2 half[k]
+ * |u[k]| / w)^2)).  A box given in millimetres with a motion that scales to
+ * metres is measured in metres.
+ */
+double bx_world_size(const bx_moving *m);
+
 /** Pose at s in [0, 1]. */
 void bx_pose_at(const bx_moving *m, double s, bx_pose *pose);
 

@@ -1409,7 +1409,8 @@ static int to_local(const bx_pose *p, const double *x, double *out)
     out[0] = bx_dot3(v, x12) / det;
     out[1] = bx_dot3(v, x20) / det;
     out[2] = bx_dot3(v, x01) / det;
-    return 1;
+    /* a determinant within rounding of a subnormal overflows the quotients */
+    return isfinite(out[0]) && isfinite(out[1]) && isfinite(out[2]);
 }
 
 /* v clamped to [-h, h]. */
@@ -2696,6 +2697,16 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
     double size = A.size > B.size ? A.size : B.size, tol = 0.0; /* neither NaN */
     int apart = 0;
     int swept = bx_swept_test(&A, &B, size, &tol, &apart);
+    if (swept && !apart) {
+        /* Apart within the local sizes' tolerance is apart within the
+         * world's, never larger; near, the tolerance is the world's. */
+        double wa = bx_world_size(&A), wb = bx_world_size(&B);
+        double world = wa > wb ? wa : wb;
+        if (world < size) {
+            size = world;
+            swept = bx_swept_test(&A, &B, size, &tol, &apart);
+        }
+    }
     int rigid_a = 0, rigid_b = 0, det_a = 0, det_b = 0;
     if (swept && !apart) {
         bx_trim(A.src, query->t0, query->t1, &A);

@@ -323,6 +323,49 @@ static void test_singular_rounding(void)
 }
 
 /*
+ * A's 3x3 part [[1 7 4] [0 1 0] [0 5 e]] with w = 4 (moving along x as
+ * -3 + 4t): det = e, and every other product of the determinant is
+ * exactly 0, so the rounding margin is e's own.  Columns x and z are
+ * parallel to within e: A is the plate z' = 5 y' (|y'| <= 1/4) to within
+ * e.  A determinant within 2^-900 of the cube of the entries' magnitude
+ * (here below about 4e-269) counts as singular (docs/method.md, Input);
+ * before, e = 1.5e-321 (subnormal) was accepted and gave NaN for the
+ * contact point.  Above that floor the plate is answered, its contact
+ * point on the plate and in B.
+ */
+static void test_flat_determinant(void)
+{
+    static const double below[] = {1.5e-321, 3e-308, 1e-290, 1e-272};
+    static const double above[] = {1e-250, 1e-150, 1e-12};
+    char name[96];
+    boxtoi_query q = base_query();
+    boxtoi_motion *m = &q.motion_a;
+    tu_motion_zero(m, 1);
+    static const double c0[4][4] = {{1, 7, 4, -3}, {0, 1, 0, 0}, {0, 5, 0, 0}, {0, 0, 0, 4}};
+    memcpy(m->c[0], c0, sizeof c0);
+    m->c[1][0][3] = 4.0;
+    for (size_t i = 0; i < sizeof below / sizeof below[0]; i++) {
+        m->c[0][2][2] = below[i];
+        snprintf(name, sizeof name, "3x3 part of determinant %g (flat within that)", below[i]);
+        expect_invalid(name, &q, BOXTOI_REASON_SINGULAR, 1);
+        is_int(boxtoi_validate(&q.a, m, 0.0, 1.0), BOXTOI_REASON_SINGULAR,
+               "validate: 3x3 part of determinant %g", below[i]);
+    }
+    for (size_t i = 0; i < sizeof above / sizeof above[0]; i++) {
+        m->c[0][2][2] = above[i];
+        boxtoi_result r = boxtoi_solve(&q);
+        double t = r.toi, *p = r.point, cb = 5.0 - 4.0 * t;
+        int on_plate = fabs(p[2] - 5.0 * p[1]) <= 1e-9 && fabs(p[1]) <= 0.25 + 1e-9;
+        int in_b = fabs(p[0] - cb) <= 1 + 1e-9 && fabs(p[1] - 0.2) <= 1 + 1e-9 &&
+                   fabs(p[2] - 0.1) <= 1 + 1e-9;
+        if (!ok((r.state == BOXTOI_HIT || r.state == BOXTOI_OVERLAP) && on_plate && in_b,
+                "flat within %g: answered, the point on the plate and in B", above[i]))
+            diag("state %s, toi %.17g, point (%.17g %.17g %.17g)", boxtoi_state_name(r.state),
+                 t, p[0], p[1], p[2]);
+    }
+}
+
+/*
  * A rigid motion turning nearly a full turn, q(t) = (1, 0, 0, 150 (2 t - 1))
  * (358.5 degrees): det u = w^3 with w = 1 + 150^2 (2 t - 1)^2 is positive
  * throughout, but within the rounding of the whole interval's coefficients
@@ -1459,6 +1502,7 @@ int main(void)
     plan(0);
     test_invalid();
     test_singular_rounding();
+    test_flat_determinant();
     test_full_turn();
     test_names();
     test_defaults();

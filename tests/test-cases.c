@@ -2505,6 +2505,51 @@ static void case_shear(void)
 }
 
 /*
+ * Lengths given at another scale than the world's: A = [-1,1]^3 with the
+ * affine motion s (x - 3 + 4t, y, z) (w = 1), as a box given in millimetres
+ * moving in metres is for s = 1e-3; B = [1.5, 2] x [0, 1] x [0, 1] times s,
+ * at rest.  A's face X' reaches B's face X at t = 0.875 whatever s, face on
+ * face (named as A's face X' on a corner of B, or a corner of A on B's
+ * face X): the normal is +x, the point the middle of the faces' overlap,
+ * s (1.5, 0.5, 0.5).
+ * At t = 0 the boxes are apart by 3.5 s.  The solver's tolerances were
+ * measured in the local lengths (1e-12 of A's local diagonal, 3.5e-12), so
+ * at s = 1e-15 and below it took the boxes for touching at t = 0, and at
+ * s = 1e-12 it named A's face Z' with its normal +z.
+ */
+static void case_scaled_motion(void)
+{
+    static const double scales[] = {1e-3, 1e-6, 1e-9, 1e-12, 1e-15, 1e-30, 1e-60, 1e-90, 1e3};
+    char name[64];
+    for (size_t i = 0; i < sizeof scales / sizeof scales[0]; i++) {
+        double s = scales[i];
+        boxtoi_motion ma, mb;
+        tu_motion_zero(&ma, 1);
+        ma.c[0][0][0] = ma.c[0][1][1] = ma.c[0][2][2] = s;
+        ma.c[0][0][3] = -3.0 * s;
+        ma.c[1][0][3] = 4.0 * s;
+        ma.c[0][3][3] = 1.0;
+        tu_motion_zero(&mb, 0);
+        mb.c[0][0][0] = mb.c[0][1][1] = mb.c[0][2][2] = mb.c[0][3][3] = 1.0;
+        boxtoi_query q = query_of(cube(1), &ma, make_box(1.5 * s, 0, 0, 2 * s, s, s), &mb,
+                                  0.0, 1.0);
+        expect e = {.state = BOXTOI_HIT,
+                    .toi = 0.875,
+                    .exit_mode = EXIT_AFTER_T1,
+                    .check_normal = 1,
+                    .normal = {1, 0, 0}};
+        snprintf(name, sizeof name, "lengths at scale %g", s);
+        boxtoi_result r = run_case(name, &q, &e);
+        double want[3] = {1.5 * s, 0.5 * s, 0.5 * s}, far = 0.0;
+        for (int k = 0; k < 3; k++)
+            far = fmax(far, fabs(r.point[k] - want[k]));
+        if (!ok(far <= 1e-9 * s, "%s: point s (1.5, 0.5, 0.5)", name))
+            diag("got (%.17g %.17g %.17g)", r.point[0], r.point[1], r.point[2]);
+        check_swap(name, &q, &r);
+    }
+}
+
+/*
  * Turns of nearly a full circle: a bar spun by q(t) = (1, 0, 0, k (2 t - 1))
  * (angle 2 atan(k (2 t - 1)), 4 atan(k) in all: 348.6 degrees for k = 20,
  * 354.3 for k = 40, 356.9 for k = 75) and a slab spun the other way, so
@@ -2627,6 +2672,7 @@ int main(void)
     case_quartic_translation();
     case_pass_through();
     case_shear();
+    case_scaled_motion();
     case_near_full_turn(20.0, 0.1, "near full turn, k = 20");
     case_near_full_turn(40.0, 0.1, "near full turn, k = 40");
     case_near_full_turn(75.0, 0.05, "near full turn, k = 75");
