@@ -6,6 +6,7 @@
 #include "lib-util.h"
 #include "tap/basic.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -75,6 +76,29 @@ static double overlap_along(const boxtoi_query *q, double t, const double n[3])
                 n[2] * (c[1][2] - c[0][2]));
 }
 
+/*
+ * The distance tolerance: 1e-9 of the size, plus the rounding of the
+ * coordinates that boxtoi.h allows (8 DBL_EPSILON times the largest
+ * coordinate, taken here from the corners at t0), which is all there is
+ * between boxes of no size (points).
+ */
+static double distance_tol(const boxtoi_query *q, double size)
+{
+    const boxtoi_box *box[2] = {&q->a, &q->b};
+    const boxtoi_motion *m[2] = {&q->motion_a, &q->motion_b};
+    double far = 0.0;
+    for (int j = 0; j < 2; j++)
+        for (int c = 0; c < 8; c++) {
+            double p[3], w[3];
+            for (int i = 0; i < 3; i++)
+                p[i] = c >> i & 1 ? box[j]->hi[i] : box[j]->lo[i];
+            ref_apply(m[j], q->t0, p, w);
+            for (int i = 0; i < 3; i++)
+                far = fmax(far, fabs(w[i]));
+        }
+    return REL_TOL * size + 8 * DBL_EPSILON * far;
+}
+
 static double slack_at(const boxtoi_query *q, double t, double tolx,
                        double tolt)
 {
@@ -90,7 +114,7 @@ void judge(const boxtoi_query *q, const boxtoi_result *res, const ref_answer *ra
            check *ck)
 {
     double L = q->t1 - q->t0;
-    double tolx = REL_TOL * ra->size, tolt = REL_TOL * L;
+    double tolx = distance_tol(q, ra->size), tolt = REL_TOL * L;
     memset(ck, 0, sizeof *ck);
     ck->verdict = V_AGREE;
 
@@ -262,7 +286,7 @@ void judge(const boxtoi_query *q, const boxtoi_result *res, const ref_answer *ra
                                : -ref_min_signed_distance(q, lo, hi);
             if (v > tolx)
                 ck->exit_strict = 1;
-            if (v > EXIT_REL_TOL * ra->size) {
+            if (v > EXIT_REL_TOL * ra->size + tolx) {
                 ck->exit_bad = 1;
                 snprintf(ck->exit_why, sizeof ck->exit_why,
                          "exit: solver %.17g%s, reference %.17g%s; %s %.17g in between",
@@ -292,7 +316,7 @@ static int same_feature(boxtoi_feature f, boxtoi_feature g)
 int mirrors(const boxtoi_query *q, const boxtoi_result *r, const boxtoi_result *w,
             double size, char *why, size_t n)
 {
-    double tolt = REL_TOL * (q->t1 - q->t0), tolx = REL_TOL * size;
+    double tolt = REL_TOL * (q->t1 - q->t0), tolx = distance_tol(q, size);
     char fa[BOXTOI_FEATURE_NAME_MAX], fb[BOXTOI_FEATURE_NAME_MAX];
     char ga[BOXTOI_FEATURE_NAME_MAX], gb[BOXTOI_FEATURE_NAME_MAX];
     if (w->state != r->state) {

@@ -20,6 +20,9 @@
  *      contacts that get deeper than 1e-9 size, it is the mirror image:
  *      same times and point, features exchanged, normal negated (up to
  *      the features' own turn between the two first contacts).
+ * "1e-9 size" is 1e-9 of the larger box's diagonal plus the rounding of
+ * coordinates that boxtoi.h allows, 8 DBL_EPSILON times the largest
+ * coordinate of the boxes at t0 (all there is for boxes of no size).
  * The end of the first contact (exit) is compared as a secondary check.
  */
 #ifndef BOXTOI_TEST_JUDGE_H
