@@ -1,17 +1,21 @@
 /*
- * The fuzz target of boxtoi_solve() (tests/fuzz-solve.c) over the inputs
- * kept in tests/data/fuzz/solve.hex: one input a line, in hexadecimal (the
- * corpus a fuzzing run grew, merged to the inputs that each reach code the
- * others do not, and the inputs of the faults it found).  Every one must
- * pass.
+ * The fuzz targets (tests/fuzz-solve.c, tests/fuzz-tool.c) over the inputs
+ * kept for them in tests/data/fuzz/TARGET.hex: one input a line, in
+ * hexadecimal (the corpus a fuzzing run grew, merged to the inputs that
+ * each reach code the others do not, and the inputs of the faults it
+ * found).  Every one must pass.
  *
- *   test-fuzz-replay                 replay the kept inputs ($srcdir/data/...)
- *   test-fuzz-replay FILE...         replay these raw inputs
- *   test-fuzz-replay --unpack DIR    write the kept inputs to DIR, one a file
- *                                    (the corpus for a fuzzing run)
- *   test-fuzz-replay --pack FILE...  print these raw inputs as lines of hex
+ *   test-fuzz-replay                      replay the kept inputs of both
+ *                                         targets ($srcdir/data/fuzz/)
+ *   test-fuzz-replay TARGET FILE...       replay these raw inputs
+ *   test-fuzz-replay --unpack TARGET DIR  write TARGET's kept inputs to DIR,
+ *                                         one a file (a fuzzing run's corpus)
+ *   test-fuzz-replay --pack FILE...       print these raw inputs as lines
+ *                                         of hex
+ * TARGET is solve or tool.
  */
 #include "fuzz-solve.h"
+#include "fuzz-tool.h"
 #include "tap/basic.h"
 
 #include <errno.h>
@@ -22,7 +26,7 @@
 #define MAX_INPUT 4096
 
 /* The next input of the kept file; 0 at its end.  Lines of # are comments. */
-static int next_input(FILE *f, uint8_t *buf, size_t *len, long *lineno)
+static int next_input(FILE *f, const char *name, uint8_t *buf, size_t *len, long *lineno)
 {
     char line[2 * MAX_INPUT + 16];
     while (fgets(line, sizeof line, f)) {
@@ -31,11 +35,11 @@ static int next_input(FILE *f, uint8_t *buf, size_t *len, long *lineno)
         if (n == 0 || line[0] == '#')
             continue;
         if (n % 2 || n / 2 > MAX_INPUT)
-            bail("solve.hex line %ld: %zu hex digits", *lineno, n);
+            bail("%s.hex line %ld: %zu hex digits", name, *lineno, n);
         for (size_t i = 0; i < n / 2; i++) {
             unsigned v;
             if (sscanf(line + 2 * i, "%2x", &v) != 1)
-                bail("solve.hex line %ld: not hexadecimal", *lineno);
+                bail("%s.hex line %ld: not hexadecimal", name, *lineno);
             buf[i] = (uint8_t)v;
         }
         *len = n / 2;
@@ -57,15 +61,78 @@ static size_t read_file(const char *path, uint8_t *buf)
     return n;
 }
 
-static FILE *open_kept(void)
+typedef int check_fn(const uint8_t *data, size_t size, char *why, size_t n);
+
+static const struct target {
+    const char *name;
+    check_fn *check;
+} targets[] = {{"solve", fuzz_solve_check}, {"tool", fuzz_tool_check}};
+
+#define NTARGETS (int)(sizeof targets / sizeof targets[0])
+
+static const struct target *find_target(const char *name)
+{
+    for (int i = 0; i < NTARGETS; i++)
+        if (!strcmp(targets[i].name, name))
+            return &targets[i];
+    bail("%s: no such fuzz target (solve, tool)", name);
+}
+
+static FILE *open_kept(const char *name)
 {
     const char *srcdir = getenv("srcdir");
     char path[4096];
-    snprintf(path, sizeof path, "%s/data/fuzz/solve.hex", srcdir && *srcdir ? srcdir : ".");
+    snprintf(path, sizeof path, "%s/data/fuzz/%s.hex", srcdir && *srcdir ? srcdir : ".", name);
     FILE *f = fopen(path, "r");
     if (!f)
         bail("%s: %s", path, strerror(errno));
     return f;
+}
+
+/* The solver's kept inputs: both kinds of query, and every one passes. */
+static void replay_solve(void)
+{
+    static uint8_t buf[MAX_INPUT];
+    char why[1024];
+    size_t len;
+    long lineno = 0;
+    FILE *f = open_kept("solve");
+    int n[2] = {0, 0}, bad = 0;
+    while (next_input(f, "solve", buf, &len, &lineno)) {
+        boxtoi_query q;
+        n[fuzz_decode(buf, len, &q)]++;
+        if (fuzz_solve_check(buf, len, why, sizeof why) && bad++ < 5)
+            diag("solve.hex line %ld: %s", lineno, why);
+    }
+    fclose(f);
+    ok(n[FUZZ_RAW] >= 20 && n[FUZZ_BUILT] >= 200,
+       "the kept inputs hold both kinds: %d raw, %d built", n[FUZZ_RAW], n[FUZZ_BUILT]);
+    ok(bad == 0, "every kept input passes the fuzz target's checks (%d of %d fail)", bad,
+       n[0] + n[1]);
+}
+
+/* The tool's kept inputs: lines of every status, and every one passes. */
+static void replay_tool(void)
+{
+    static uint8_t buf[MAX_INPUT];
+    char why[1024];
+    size_t len;
+    long lineno = 0;
+    FILE *f = open_kept("tool");
+    int n[FUZZ_LINE_STATES] = {0}, total = 0, bad = 0;
+    while (next_input(f, "tool", buf, &len, &lineno)) {
+        n[fuzz_tool_status(buf, len)]++;
+        total++;
+        if (fuzz_tool_check(buf, len, why, sizeof why) && bad++ < 5)
+            diag("tool.hex line %ld: %s", lineno, why);
+    }
+    fclose(f);
+    ok(n[FUZZ_LINE_HIT] >= 20 && n[FUZZ_LINE_MISS] >= 20 && n[FUZZ_LINE_OVERLAP] >= 5 &&
+       n[FUZZ_LINE_ERROR] >= 100,
+       "the kept lines get every answer: %d hit, %d miss, %d overlap, %d error, %d blank",
+       n[FUZZ_LINE_HIT], n[FUZZ_LINE_MISS], n[FUZZ_LINE_OVERLAP], n[FUZZ_LINE_ERROR],
+       n[FUZZ_LINE_BLANK]);
+    ok(bad == 0, "every kept line passes the fuzz target's checks (%d of %d fail)", bad, total);
 }
 
 int main(int argc, char **argv)
@@ -83,43 +150,36 @@ int main(int argc, char **argv)
         }
         return 0;
     }
-    if (argc == 3 && !strcmp(argv[1], "--unpack")) {
-        FILE *f = open_kept();
+    if (argc == 4 && !strcmp(argv[1], "--unpack")) {
+        const struct target *t = find_target(argv[2]);
+        FILE *f = open_kept(t->name);
         int count = 0;
-        while (next_input(f, buf, &len, &lineno)) {
+        while (next_input(f, t->name, buf, &len, &lineno)) {
             char path[4096];
-            snprintf(path, sizeof path, "%s/line-%06ld", argv[2], lineno);
+            snprintf(path, sizeof path, "%s/line-%06ld", argv[3], lineno);
             FILE *o = fopen(path, "wb");
             if (!o || fwrite(buf, 1, len, o) != len || fclose(o))
                 bail("%s: %s", path, strerror(errno));
             count++;
         }
         fclose(f);
-        fprintf(stderr, "%d inputs written to %s\n", count, argv[2]);
+        fprintf(stderr, "%d inputs written to %s\n", count, argv[3]);
         return 0;
     }
+    if (argc > 1 && argv[1][0] == '-')
+        bail("usage: test-fuzz-replay [--pack FILE... | --unpack TARGET DIR | TARGET FILE...]");
 
     plan(0);
     if (argc > 1) {
-        for (int i = 1; i < argc; i++) {
+        const struct target *t = find_target(argv[1]);
+        for (int i = 2; i < argc; i++) {
             len = read_file(argv[i], buf);
-            int bad = fuzz_solve_check(buf, len, why, sizeof why);
+            int bad = t->check(buf, len, why, sizeof why);
             ok(!bad, "%s%s%s", argv[i], bad ? ": " : "", bad ? why : "");
         }
         return tap_failures() ? 1 : 0;
     }
-    FILE *f = open_kept();
-    int n[2] = {0, 0}, bad = 0;
-    while (next_input(f, buf, &len, &lineno)) {
-        boxtoi_query q;
-        n[fuzz_decode(buf, len, &q)]++;
-        if (fuzz_solve_check(buf, len, why, sizeof why) && bad++ < 5)
-            diag("solve.hex line %ld: %s", lineno, why);
-    }
-    fclose(f);
-    ok(n[FUZZ_RAW] >= 20 && n[FUZZ_BUILT] >= 200,
-       "the kept inputs hold both kinds: %d raw, %d built", n[FUZZ_RAW], n[FUZZ_BUILT]);
-    ok(bad == 0, "every kept input passes the fuzz target's checks (%d of %d fail)", bad,
-       n[0] + n[1]);
+    replay_solve();
+    replay_tool();
     return tap_failures() ? 1 : 0;
 }
