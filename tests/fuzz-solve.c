@@ -284,20 +284,3 @@ int fuzz_solve_check(const uint8_t *data, size_t size, char *why, size_t n)
     }
     return 0;
 }
-
-#ifdef BOXTOI_LIBFUZZER
-#include <stdlib.h>
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    char why[1024];
-    if (fuzz_solve_check(data, size, why, sizeof why)) {
-        fflush(stdout);
-        fprintf(stderr, "fuzz-solve: %s\n", why);
-        abort();
-    }
-    return 0;
-}
-#endif

@@ -409,18 +409,3 @@ int fuzz_tool_check(const uint8_t *data, size_t size, char *why, size_t n)
     tool_buf_free(&again);
     return bad;
 }
-
-#ifdef BOXTOI_LIBFUZZER
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    char why[1024];
-    if (fuzz_tool_check(data, size, why, sizeof why)) {
-        fflush(stdout);
-        fprintf(stderr, "fuzz-tool: %s\n", why);
-        abort();
-    }
-    return 0;
-}
-#endif
