@@ -62,11 +62,21 @@ static size_t read_file(const char *path, uint8_t *buf)
 }
 
 typedef int check_fn(const uint8_t *data, size_t size, char *why, size_t n);
+typedef int kind_fn(const uint8_t *data, size_t size);
+
+/* The kind of query an input of the solver's target reads as. */
+static int solve_kind(const uint8_t *data, size_t size)
+{
+    boxtoi_query q;
+    return fuzz_decode(data, size, &q);
+}
 
 static const struct target {
     const char *name;
     check_fn *check;
-} targets[] = {{"solve", fuzz_solve_check}, {"tool", fuzz_tool_check}};
+    kind_fn *kind; /* what an input is, counted over the kept ones */
+} targets[] = {{"solve", fuzz_solve_check, solve_kind},
+               {"tool", fuzz_tool_check, fuzz_tool_status}};
 
 #define NTARGETS (int)(sizeof targets / sizeof targets[0])
 
@@ -89,44 +99,46 @@ static FILE *open_kept(const char *name)
     return f;
 }
 
-/* The solver's kept inputs: both kinds of query, and every one passes. */
-static void replay_solve(void)
+/*
+ * Run t over its kept inputs: n[k] counts those of kind k (KINDS at most),
+ * *total all of them; returns how many fail (the first five as diagnostics).
+ */
+#define KINDS 8
+_Static_assert(FUZZ_LINE_STATES <= KINDS && FUZZ_BUILT < KINDS, "KINDS counts every kind");
+static int replay_kept(const struct target *t, int n[KINDS], int *total)
 {
     static uint8_t buf[MAX_INPUT];
     char why[1024];
     size_t len;
     long lineno = 0;
-    FILE *f = open_kept("solve");
-    int n[2] = {0, 0}, bad = 0;
-    while (next_input(f, "solve", buf, &len, &lineno)) {
-        boxtoi_query q;
-        n[fuzz_decode(buf, len, &q)]++;
-        if (fuzz_solve_check(buf, len, why, sizeof why) && bad++ < 5)
-            diag("solve.hex line %ld: %s", lineno, why);
+    int bad = 0;
+    FILE *f = open_kept(t->name);
+    memset(n, 0, KINDS * sizeof n[0]);
+    *total = 0;
+    while (next_input(f, t->name, buf, &len, &lineno)) {
+        n[t->kind(buf, len)]++;
+        ++*total;
+        if (t->check(buf, len, why, sizeof why) && bad++ < 5)
+            diag("%s.hex line %ld: %s", t->name, lineno, why);
     }
     fclose(f);
+    return bad;
+}
+
+/* The solver's kept inputs: both kinds of query, and every one passes. */
+static void replay_solve(void)
+{
+    int n[KINDS], total, bad = replay_kept(&targets[0], n, &total);
     ok(n[FUZZ_RAW] >= 20 && n[FUZZ_BUILT] >= 200,
        "the kept inputs hold both kinds: %d raw, %d built", n[FUZZ_RAW], n[FUZZ_BUILT]);
     ok(bad == 0, "every kept input passes the fuzz target's checks (%d of %d fail)", bad,
-       n[0] + n[1]);
+       total);
 }
 
 /* The tool's kept inputs: lines of every status, and every one passes. */
 static void replay_tool(void)
 {
-    static uint8_t buf[MAX_INPUT];
-    char why[1024];
-    size_t len;
-    long lineno = 0;
-    FILE *f = open_kept("tool");
-    int n[FUZZ_LINE_STATES] = {0}, total = 0, bad = 0;
-    while (next_input(f, "tool", buf, &len, &lineno)) {
-        n[fuzz_tool_status(buf, len)]++;
-        total++;
-        if (fuzz_tool_check(buf, len, why, sizeof why) && bad++ < 5)
-            diag("tool.hex line %ld: %s", lineno, why);
-    }
-    fclose(f);
+    int n[KINDS], total, bad = replay_kept(&targets[1], n, &total);
     ok(n[FUZZ_LINE_HIT] >= 20 && n[FUZZ_LINE_MISS] >= 20 && n[FUZZ_LINE_OVERLAP] >= 5 &&
        n[FUZZ_LINE_ERROR] >= 100,
        "the kept lines get every answer: %d hit, %d miss, %d overlap, %d error, %d blank",
