@@ -1796,14 +1796,36 @@ name_vertex:;
     return apart;
 }
 
+/* a b - c d with one rounding, near enough (Kahan's difference of products). */
+static double diff_of_products(double a, double b, double c, double d)
+{
+    double cd = c * d;
+    return fma(a, b, -cd) - fma(c, d, -cd);
+}
+
+/* o = a x b, each component rounded about once however parallel a and b are. */
+static void cross3_accurate(const double *a, const double *b, double *o)
+{
+    o[0] = diff_of_products(a[1], b[2], a[2], b[1]);
+    o[1] = diff_of_products(a[2], b[0], a[0], b[2]);
+    o[2] = diff_of_products(a[0], b[1], a[1], b[0]);
+}
+
 /*
  * Closest points of two segments p + a u, q + b v (a, b in [-1, 1]): their
- * midpoint, and (the return value) their distance, 0 for parallel segments
- * (a segment of length 0, the edge of a box flat across it, is its point).
+ * midpoint, and (the return value) their distance (a segment of length 0,
+ * the edge of a box flat across it, is its point).  The lines' closest
+ * points are a = ((u x v) x v) . (p - q) / |u x v|^2 and likewise b, with
+ * u x v formed accurately: the usual (u.v)(v.(p-q)) - |v|^2 u.(p-q) over
+ * |u|^2 |v|^2 - (u.v)^2 loses all its digits for edges within 1e-8 of
+ * parallel, and put the point anywhere along them.  Segments within 1e-9
+ * of parallel, whose lines stay that close over their length, meet at the
+ * middle of the stretch of the first that the second spans (or its end
+ * nearest the second), which does not depend on which segment is first.
  * Edges longer than 2^64 or shorter than 2^-64 (in a coordinate) are first
  * scaled, with p - q, by a power of two that brings them near 1 (exact), so
- * that den, of the fourth power of the lengths, neither underflows for tiny
- * boxes nor overflows for huge ones.
+ * that the products of their lengths neither underflow for tiny boxes nor
+ * overflow for huge ones.
  */
 static double edge_contact_point(const double *p, const double *u, const double *q,
                                  const double *v, double *point)
@@ -1825,17 +1847,23 @@ static double edge_contact_point(const double *p, const double *u, const double 
     }
     double a = bx_dot3(su, su), b = bx_dot3(su, sv), c = bx_dot3(sv, sv);
     double d = bx_dot3(su, w0), e = bx_dot3(sv, w0);
-    double den = a * c - b * b, sa = 0.0, sb = 0.0, gap[3];
-    int parallel = 0;
+    double sa = 0.0, sb = 0.0, gap[3];
     if (a > 0.0 && c > 0.0) {
-        parallel = !(den > 1e-300);
-        if (!parallel) {
-            sa = (b * e - c * d) / den;
-            sa = fmax(-1.0, fmin(1.0, sa));
-            sb = (b * sa + e) / c;
-            sb = fmax(-1.0, fmin(1.0, sb));
-            sa = fmax(-1.0, fmin(1.0, (b * sb - d) / a));
+        double n[3], nv[3];
+        cross3_accurate(su, sv, n);
+        double den = bx_dot3(n, n);
+        if (den > 1e-18 * a * c) {
+            bx_cross3(n, sv, nv);
+            sa = bx_dot3(nv, w0) / den;
+        } else {
+            /* the second spans [m - r, m + r] of the first's parameter */
+            double m = -d / a, r = fabs(b) / a;
+            double lo = fmax(-1.0, m - r), hi = fmin(1.0, m + r);
+            sa = lo <= hi ? 0.5 * (lo + hi) : m > 0.0 ? 1.0 : -1.0;
         }
+        sa = fmax(-1.0, fmin(1.0, sa));
+        sb = fmax(-1.0, fmin(1.0, (b * sa + e) / c));
+        sa = fmax(-1.0, fmin(1.0, (b * sb - d) / a));
     } else if (c > 0.0) {
         /* an edge of length 0 (a box flat across it): its point against
            the other edge */
@@ -1847,7 +1875,7 @@ static double edge_contact_point(const double *p, const double *u, const double 
         point[r] = 0.5 * (p[r] + sa * u[r] + q[r] + sb * v[r]);
         gap[r] = w0[r] + sa * su[r] - sb * sv[r];
     }
-    return parallel ? 0.0 : sqrt(bx_dot3(gap, gap)) / f;
+    return sqrt(bx_dot3(gap, gap)) / f;
 }
 
 /* Is a point (given in box P's axis coordinates) inside P, within tol? */
@@ -1984,8 +2012,7 @@ static double face_contact(const solver *S, const sat *st, int axis, const doubl
 
 /*
  * Kind, features and point of a contact on edge axis `axis` along N.
- * Returns the distance between the edges' closest points (0 for parallel
- * edges).
+ * Returns the distance between the edges' closest points.
  */
 static double edge_contact(const sat *st, int axis, const double *N, boxtoi_result *res)
 {

@@ -792,6 +792,63 @@ static void case_parallel_edges(void)
     check_swap("parallel edges", &q, &r);
 }
 
+/*
+ * A segment crossing a thin rod's edge at a small angle th, edge on edge.
+ * A: x in [-2, 2], y and z in [-e, e] (e = 1e-3), at rest.  B: half length
+ * 1/2 along b = (cos th, sin th, -sin th) / (1, sqrt2, sqrt2), its other
+ * axes turned by 1/2 about b from n and b x n, centre (1.2, 0, 0) +
+ * (1 - 2t) n with n = (0, 1, 1) / sqrt2, square to x and to b.  Along n,
+ * A reaches e sqrt2, at its edge y = z = e ("Y'-Z'"), and B's centre
+ * reaches that edge at t = (1 - sqrt2 e) / 2, the rest of B lying off
+ * the rod along (0, 1, -1), square to n: first contact there, at
+ * (1.2, e, e), normal n, edge on edge (neither box has a face along n).
+ * B leaves through the opposite edge at t = (1 + sqrt2 e) / 2.  For th
+ * below 1e-8 the closest points of the edges' lines come from a
+ * difference of nearly equal products; the midpoint of the centres, 0.6
+ * along x, lies 0.1 beyond B's end.
+ */
+static void case_nearly_parallel_edges(void)
+{
+    static const double ths[] = {2e-9, 5e-9, 2e-8, 1e-7, 1e-3};
+    const double ps = 0.5, e = 1e-3;
+    for (size_t k = 0; k < sizeof ths / sizeof ths[0]; k++) {
+        double th = ths[k];
+        double b[3] = {cos(th), sin(th) * ISQ2, -sin(th) * ISQ2};
+        double n[3] = {0.0, ISQ2, ISQ2}, c[3];
+        tu_cross(b, n, c);
+        boxtoi_motion ma, mb;
+        boxtoi_motion_identity(&ma);
+        memset(&mb, 0, sizeof mb);
+        mb.degree = 1;
+        mb.c[0][3][3] = 1.0;
+        for (int r = 0; r < 3; r++) {
+            mb.c[0][r][0] = b[r];
+            mb.c[0][r][1] = cos(ps) * n[r] + sin(ps) * c[r];
+            mb.c[0][r][2] = -sin(ps) * n[r] + cos(ps) * c[r];
+            mb.c[0][r][3] = (r == 0 ? 1.2 : 0.0) + n[r];
+            mb.c[1][r][3] = -2.0 * n[r];
+        }
+        boxtoi_query q = query_of(make_box(-2, -e, -e, 2, e, e), &ma,
+                                  make_box(-0.5, 0, 0, 0.5, 0, 0), &mb, 0.0, 1.0);
+        expect x = {.state = BOXTOI_HIT,
+                    .toi = (1.0 - SQ2 * e) / 2.0,
+                    .exit_mode = EXIT_AT,
+                    .exit = (1.0 + SQ2 * e) / 2.0,
+                    .check_kind = 1,
+                    .kind = BOXTOI_EDGE_EDGE,
+                    .fa = "Y'-Z'",
+                    .check_normal = 1,
+                    .normal = {n[0], n[1], n[2]},
+                    .check_point = 1,
+                    .point = {1.2, e, e},
+                    .reference = 1};
+        char name[64];
+        snprintf(name, sizeof name, "segment over a rod's edge at %g rad", th);
+        boxtoi_result r = run_case(name, &q, &x);
+        check_swap(name, &q, &r);
+    }
+}
+
 /* The constant motion mb = [r 0; 0 w] (a frame) times a translation along
    c0 + t v in that frame: [r r (c0 + t v); 0 w]. */
 static void moving_in_frame(const boxtoi_motion *mb, double r[3][3], const double c0[3],
@@ -2650,6 +2707,7 @@ int main(void)
     case_corner_clip();
     case_grazes();
     case_parallel_edges();
+    case_nearly_parallel_edges();
     case_level_axes();
     case_parallel_exit();
     case_flat_shared_orientation();
