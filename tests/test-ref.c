@@ -487,6 +487,39 @@ static void test_far_interval(void)
               "far interval: depth 0.01 at t = 1000.5");
 }
 
+/*
+ * Two segments within th of parallel, side by side: A along x over [-2, 2];
+ * B of half length 1.5 along b = (cos th, sin th / sqrt2, -sin th / sqrt2),
+ * centred at (0.3, 0, 0) + d n with n = (0, 1, 1) / sqrt2, square to both.
+ * The lines' closest points are (0.3, 0, 0) and B's centre, on both
+ * segments, d apart.
+ */
+static void test_near_parallel_segments(void)
+{
+    static const double ths[] = {1e-3, 1e-5, 1e-7, 1e-9};
+    static const double ds[] = {1e-6, 1e-9};
+    const double is2 = sqrt(0.5);
+    for (size_t i = 0; i < sizeof ths / sizeof ths[0]; i++)
+        for (size_t k = 0; k < sizeof ds / sizeof ds[0]; k++) {
+            double th = ths[i], d = ds[k];
+            double b[3] = {cos(th), sin(th) * is2, -sin(th) * is2}, n[3] = {0, is2, is2};
+            double r[3][3] = {{b[0], n[0], b[1] * n[2] - b[2] * n[1]},
+                              {b[1], n[1], b[2] * n[0] - b[0] * n[2]},
+                              {b[2], n[2], b[0] * n[1] - b[1] * n[0]}};
+            double id[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+            double c[3] = {0.3, d * n[1], d * n[2]};
+            boxtoi_query q;
+            memset(&q, 0, sizeof q);
+            set_box(&q.a, -2, 0, 0, 2, 0, 0);
+            set_box(&q.b, -1.5, 0, 0, 1.5, 0, 0);
+            make_motion(&q.motion_a, id, Z3, Z3, Z3);
+            make_motion(&q.motion_b, r, c, Z3, Z3);
+            q.t1 = 1;
+            is_double(ref_signed_distance(&q, 0.5), -d, 1e-14,
+                      "segments %g rad from parallel, %g apart: distance", th, d);
+        }
+}
+
 int main(void)
 {
     plan(0);
@@ -500,5 +533,6 @@ int main(void)
     test_fuller_turn();
     test_recorded_turn();
     test_far_interval();
+    test_near_parallel_segments();
     return tap_failures() ? 1 : 0;
 }

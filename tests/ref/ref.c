@@ -513,6 +513,26 @@ static double point_parallelogram(const double p[3], const double q[3],
     return best;
 }
 
+/* Distance from p + u e to the segment q + v f (v in [0, 1]). */
+static double along_to_segment(const double p[3], const double e[3], double u,
+                               const double q[3], const double f[3])
+{
+    double x[3];
+    for (int c = 0; c < 3; c++)
+        x[c] = p[c] + u * e[c];
+    return point_segment(x, q, f);
+}
+
+/*
+ * Distance between the segments p + u e and q + v f (u, v in [0, 1]): the
+ * least of the lines' closest points, when they lie on both segments, and
+ * the ends' distances to the other segment.  Within about 1e-3 rad of
+ * parallel the lines' closest points come from differences of nearly equal
+ * products and may land anywhere along the segments, so there the distance
+ * is minimised over u instead: the distance from p + u e to the other
+ * segment is convex in u, and a golden-section search closes in on its
+ * least value.
+ */
 static double segment_segment(const double p[3], const double e[3],
                               const double q[3], const double f[3])
 {
@@ -520,8 +540,28 @@ static double segment_segment(const double p[3], const double e[3],
     for (int c = 0; c < 3; c++)
         r[c] = q[c] - p[c];
     double ee = dot3(e, e), ef = dot3(e, f), ff = dot3(f, f);
-    double det = ee * ff - ef * ef;
-    if (det > 1e-24 * ee * ff && det > 0.0) {
+    double det = ee * ff - ef * ef, least = INFINITY;
+    if (ee > 0.0 && ff > 0.0 && !(det > 1e-6 * ee * ff)) {
+        const double g = 0.6180339887498949; /* (sqrt 5 - 1) / 2 */
+        double lo = 0.0, hi = 1.0, u1 = hi - g, u2 = lo + g;
+        double d1 = along_to_segment(p, e, u1, q, f), d2 = along_to_segment(p, e, u2, q, f);
+        for (int i = 0; i < 80; i++) {
+            if (d1 <= d2) {
+                hi = u2;
+                u2 = u1;
+                d2 = d1;
+                u1 = hi - g * (hi - lo);
+                d1 = along_to_segment(p, e, u1, q, f);
+            } else {
+                lo = u1;
+                u1 = u2;
+                d1 = d2;
+                u2 = lo + g * (hi - lo);
+                d2 = along_to_segment(p, e, u2, q, f);
+            }
+        }
+        least = d1 < d2 ? d1 : d2;
+    } else if (det > 0.0) {
         double b1 = dot3(e, r), b2 = -dot3(f, r);
         /* [ee -ef; -ef ff] [u v] = [b1 b2] */
         double u = (b1 * ff + ef * b2) / det;
@@ -539,6 +579,8 @@ static double segment_segment(const double p[3], const double e[3],
         q2[c] = q[c] + f[c];
     }
     double best = point_segment(p, q, f), t;
+    if (least < best)
+        best = least;
     t = point_segment(p2, q, f);
     if (t < best)
         best = t;
