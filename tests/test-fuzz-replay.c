@@ -1,5 +1,6 @@
 /*
- * The fuzz targets (tests/fuzz-solve.c, tests/fuzz-tool.c) over the inputs
+ * The fuzz targets (tests/fuzz-solve.c, tests/fuzz-tool.c,
+ * tests/fuzz-plugin.c) over the inputs
  * kept for them in tests/data/fuzz/TARGET.hex: one input a line, in
  * hexadecimal (the corpus a fuzzing run grew, merged to the inputs that
  * each reach code the others do not, and the inputs of the faults it
@@ -12,8 +13,9 @@
  *                                         one a file (a fuzzing run's corpus)
  *   test-fuzz-replay --pack FILE...       print these raw inputs as lines
  *                                         of hex
- * TARGET is solve or tool.
+ * TARGET is solve, tool or plugin.
  */
+#include "fuzz-plugin.h"
 #include "fuzz-solve.h"
 #include "fuzz-tool.h"
 #include "tap/basic.h"
@@ -76,7 +78,8 @@ static const struct target {
     check_fn *check;
     kind_fn *kind; /* what an input is, counted over the kept ones */
 } targets[] = {{"solve", fuzz_solve_check, solve_kind},
-               {"tool", fuzz_tool_check, fuzz_tool_status}};
+               {"tool", fuzz_tool_check, fuzz_tool_status},
+               {"plugin", fuzz_plugin_check, fuzz_plugin_kind}};
 
 #define NTARGETS (int)(sizeof targets / sizeof targets[0])
 
@@ -85,7 +88,7 @@ static const struct target *find_target(const char *name)
     for (int i = 0; i < NTARGETS; i++)
         if (!strcmp(targets[i].name, name))
             return &targets[i];
-    bail("%s: no such fuzz target (solve, tool)", name);
+    bail("%s: no such fuzz target (solve, tool, plugin)", name);
 }
 
 static FILE *open_kept(const char *name)
@@ -104,7 +107,8 @@ static FILE *open_kept(const char *name)
  * *total all of them; returns how many fail (the first five as diagnostics).
  */
 #define KINDS 8
-_Static_assert(FUZZ_LINE_STATES <= KINDS && FUZZ_BUILT < KINDS, "KINDS counts every kind");
+_Static_assert(FUZZ_LINE_STATES <= KINDS && FUZZ_BUILT < KINDS && FUZZ_ROOM_KINDS <= KINDS,
+               "KINDS counts every kind");
 static int replay_kept(const struct target *t, int n[KINDS], int *total)
 {
     static uint8_t buf[MAX_INPUT];
@@ -145,6 +149,18 @@ static void replay_tool(void)
        n[FUZZ_LINE_HIT], n[FUZZ_LINE_MISS], n[FUZZ_LINE_OVERLAP], n[FUZZ_LINE_ERROR],
        n[FUZZ_LINE_BLANK]);
     ok(bad == 0, "every kept line passes the fuzz target's checks (%d of %d fail)", bad, total);
+}
+
+/* The plugin's kept rooms: every path of the stepper, and every one passes. */
+static void replay_plugin(void)
+{
+    int n[KINDS], total, bad = replay_kept(&targets[2], n, &total);
+    ok(n[FUZZ_ROOM_QUIET] >= 1 && n[FUZZ_ROOM_IMPACTS] >= 5 && n[FUZZ_ROOM_SPECULATIVE] >= 5 &&
+       n[FUZZ_ROOM_REDONE] >= 5,
+       "the kept rooms take every path: %d quiet, %d impacts, %d speculative, %d redone",
+       n[FUZZ_ROOM_QUIET], n[FUZZ_ROOM_IMPACTS], n[FUZZ_ROOM_SPECULATIVE],
+       n[FUZZ_ROOM_REDONE]);
+    ok(bad == 0, "every kept room passes the fuzz target's checks (%d of %d fail)", bad, total);
 }
 
 int main(int argc, char **argv)
@@ -193,5 +209,6 @@ int main(int argc, char **argv)
     }
     replay_solve();
     replay_tool();
+    replay_plugin();
     return tap_failures() ? 1 : 0;
 }
