@@ -334,7 +334,17 @@ typedef struct dBoxtoiStepStats {
  *    one (every sub-step, when a body reached from the space has a joint
  *    other than a contact: predictions ignore joint forces, and a wheel
  *    dragged by its car may reach a wall before the impact that ends the
- *    sub-step), is checked afterwards (max_redos > 0, contacts not NULL): each
+ *    sub-step), is checked afterwards (max_redos > 0, contacts not NULL);
+ *    so is any other sub-step at whose end a point of a body's geoms may
+ *    lie farther from where its free-body prediction put it than the
+ *    resting margin (rest_depth, or its automatic value for the smallest
+ *    box; the point is off by at most the distance of the positions plus
+ *    the geoms' reach times the difference of the rotations), for the
+ *    pairs with such a body: contacts that were resting at the sub-step's start
+ *    can still change velocities much (small boxes spinning at thousands of
+ *    rad/s with the gyroscopic term on, whose predictions only approximate
+ *    their turn, bouncing off each other), and the sub-step's end came from
+ *    the predictions.  Each
  *    body's actual path over it is known then (ODE moved it by
  *    p0 + t v1 and normalize(q0 + (t/2) (0, w1) q0), recovered from the
  *    saved start pose and the end pose, so it holds with the gyroscopic

@@ -24,7 +24,9 @@
  * sub-steps of min_substep, each predicted afresh, then in one sub-step
  * taking the rest.
  * The sub-step taking the rest, and each speculative one, is then checked
- * against the paths the bodies actually took (see "verifying a sub-step"):
+ * against the paths the bodies actually took (see "verifying a sub-step"),
+ * and so is any other one after which a body lies farther from its
+ * prediction than the resting margin (for the pairs with such a body):
  * pairs that met there without being stopped get speculative contacts and
  * the sub-step is redone from its saved start, at most max_redos times, and
  * not again when only pairs that had those contacts already still meet.
@@ -88,6 +90,13 @@ typedef struct saved_body {
        (short_substep), put back by end_short_substep */
     dReal lin_damp, ang_damp;
     int adis_samples; /* < 0: not changed */
+    /* where the free-body prediction puts the body at the end of the
+       current sub-step (predict_ends), and how far its geoms reach from
+       its position (measure_bodies) */
+    double pred_pos[3], pred_rot[3][3];
+    int predicted;
+    int strayed;     /* farther from it than the margin (strayed) */
+    double reach;
 } saved_body;
 
 /* An ERP a joint keeps for itself (ODE copies the world's when the joint is
@@ -109,6 +118,8 @@ typedef struct body_set {
     int jointed;      /* some body has a joint other than a contact */
     joint_erp *erps;  /* the joints' own ERPs */
     size_t nerps, erps_cap;
+    double min_side;  /* the shortest non-zero side of the bodies' boxes
+                         (INFINITY: none), measure_bodies */
 } body_set;
 
 static size_t hash_ptr(const void *p, size_t cap)
@@ -503,6 +514,116 @@ static void restore_best(const body_set *s)
         dBodySetForce(e->body, 0, 0, 0);
         dBodySetTorque(e->body, 0, 0, 0);
     }
+}
+
+/* ---- sub-steps whose bodies strayed from their predictions -------------- */
+
+/*
+ * Each body's reach (the farthest its geoms get from its position: a box's
+ * offset plus its half diagonal, another geom's offset plus the half
+ * diagonal of its bounding box) and the shortest non-zero side of the
+ * bodies' boxes, for strayed.
+ */
+static void measure_bodies(body_set *s)
+{
+    s->min_side = INFINITY;
+    for (size_t k = 0; k < s->count; k++) {
+        saved_body *e = &s->list[k];
+        e->reach = 0;
+        e->predicted = e->strayed = 0;
+        for (dGeomID g = dBodyGetFirstGeom(e->body); g; g = dBodyGetNextGeom(g)) {
+            dVector3 len = {0, 0, 0, 0};
+            int box = 1;
+            if (dGeomIsBoxtoiBox(g)) {
+                dGeomBoxtoiBoxGetLengths(g, len);
+            } else if (dGeomGetClass(g) == dBoxClass) {
+                dGeomBoxGetLengths(g, len);
+            } else {
+                dReal aabb[6];
+                dGeomGetAABB(g, aabb);
+                for (int i = 0; i < 3; i++)
+                    len[i] = aabb[2 * i + 1] - aabb[2 * i];
+                box = 0;
+            }
+            const dReal *off = dGeomGetOffsetPosition(g);
+            double half = 0.5 * sqrt((double)len[0] * len[0] + (double)len[1] * len[1]
+                                     + (double)len[2] * len[2]);
+            double r = half + sqrt((double)off[0] * off[0] + (double)off[1] * off[1]
+                                   + (double)off[2] * off[2]);
+            if (isfinite(r) && r > e->reach)
+                e->reach = r;
+            for (int i = 0; box && i < 3; i++)
+                if (len[i] > 0 && len[i] < s->min_side)
+                    s->min_side = len[i];
+        }
+    }
+}
+
+/* Pose of a body motion at t: position and rotation (P / w, U / w). */
+static void motion_pose(const boxtoi_motion *m, double t, double pos[3], double rot[3][3])
+{
+    double e[4][4];
+    boxtoi_motion_eval(m, t, e);
+    for (int i = 0; i < 3; i++) {
+        pos[i] = e[i][3] / e[3][3];
+        for (int j = 0; j < 3; j++)
+            rot[i][j] = e[i][j] / e[3][3];
+    }
+}
+
+/* Where each body's free-body prediction over rem (the one the sub-step's
+   search used) puts it after s. */
+static void predict_ends(dWorldID world, body_set *s, double rem, double sub)
+{
+    for (size_t k = 0; k < s->count; k++) {
+        saved_body *e = &s->list[k];
+        boxtoi_motion m;
+        e->predicted = bt_predict_body(world, e->body, rem, &m) >= 0;
+        if (e->predicted)
+            motion_pose(&m, sub, e->pred_pos, e->pred_rot);
+    }
+}
+
+/*
+ * Did some body end the sub-step farther than depth from where its
+ * prediction put it (a point of its geoms moved by at most the position's
+ * difference plus its reach times the rotations' difference)?  Contacts
+ * that were touching at the sub-step's start, as resting ones, can change
+ * velocities a lot (two boxes spinning fast into each other, a bounce),
+ * and the sub-step's end came from the predicted paths, not these.
+ */
+static int strayed(body_set *s, double depth)
+{
+    int any = 0;
+    for (size_t k = 0; k < s->count; k++) {
+        saved_body *e = &s->list[k];
+        e->strayed = 1;
+        if (!e->predicted) {
+            any = 1;
+            continue;
+        }
+        const dReal *p = dBodyGetPosition(e->body), *R = dBodyGetRotation(e->body);
+        double dp = 0, dr = 0;
+        for (int i = 0; i < 3; i++) {
+            double d = (double)p[i] - e->pred_pos[i];
+            dp += d * d;
+            for (int j = 0; j < 3; j++) {
+                d = (double)R[i * 4 + j] - e->pred_rot[i][j];
+                dr += d * d;
+            }
+        }
+        e->strayed = !(sqrt(dp) + e->reach * sqrt(dr) <= depth);
+        any |= e->strayed;
+    }
+    return any;
+}
+
+/* Did the body of g (none: a static geom) stray (strayed)? */
+static int geom_strayed(const body_set *s, dGeomID g)
+{
+    dBodyID b = dGeomGetBody(g);
+    const saved_body *e = b ? set_find(s, b) : NULL;
+    return e && e->strayed;
 }
 
 /* The actual path of a body over the sub-step just taken, from its saved
@@ -961,6 +1082,7 @@ typedef struct verify_pass {
     int bad;         /* pairs that met without being stopped */
     int add;         /* add them to the forced list */
     int fresh;       /* of those, pairs not on the forced list before */
+    const body_set *strays; /* when set, only pairs with a body that strayed */
 } verify_pass;
 
 static void forced_push(pair_pass *pp, dGeomID o1, dGeomID o2,
@@ -989,6 +1111,9 @@ static void forced_push(pair_pass *pp, dGeomID o1, dGeomID o2,
 static void verify_pair(verify_pass *vp, dGeomID o1, dGeomID o2)
 {
     if (!pair_is_candidate(o1, o2) || set_has(&vp->pp->ignored, o1, o2))
+        return;
+    /* the other bodies went where the sub-step's search saw them go */
+    if (vp->strays && !geom_strayed(vp->strays, o1) && !geom_strayed(vp->strays, o2))
         return;
     const pair_rec *r = pass_find(vp->pp, o1, o2);
     /* a forced pair is checked too: its speculative contacts may not have
@@ -1030,10 +1155,11 @@ static unsigned next_epoch(void);
 /* Check the sub-step of length s just taken, elapsed seconds into the
    step; returns the number of pairs that met without being stopped (added
    to the forced list when add is set; *fresh receives how many of them
-   were not on it before). */
+   were not on it before).  With strays set, only the pairs with a body
+   that strayed from its prediction are checked. */
 static int verify_substep(dSpaceID space, pair_pass *pp, const body_set *bodies,
                           double s, double elapsed, double deep_rel,
-                          double deep_abs, int add, int *fresh)
+                          double deep_abs, int add, int strays, int *fresh)
 {
     path_ctx pc = {bodies, s};
     verify_pass vp;
@@ -1044,6 +1170,7 @@ static int verify_substep(dSpaceID space, pair_pass *pp, const body_set *bodies,
     vp.q.deep_rel = deep_rel;
     vp.q.deep_abs = deep_abs;
     vp.add = add;
+    vp.strays = strays ? bodies : NULL;
     bt_set_path_hook(actual_path, &pc);
     bt_arm(space, s, 0, elapsed);
     bt_set_cache_epoch(next_epoch());
@@ -1186,16 +1313,20 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
            reach a wall before the impact that ends the sub-step) */
         int check = max_redos > 0 && space && near_callback && contacts;
         int verify = check && (last || speculative);
-        if ((!last || verify) && !saved) {
+        if ((!last || check) && !saved) {
             if (space)
                 collect_bodies(&bodies, space);
+            measure_bodies(&bodies);
             saved = 1;
         }
         if (check && bodies.jointed)
             verify = 1;
-        if (verify && bodies.failed)
-            verify = 0;
-        if (verify)
+        if (bodies.failed)
+            verify = check = 0;
+        /* a sub-step not checked anyway is checked when a body strays from
+           its prediction by more than the resting margin */
+        int watch = check && !verify;
+        if (verify || watch)
             save_states(&bodies);
         pp.nforced = 0;
         int best_bad = -1, best_redo = -1, was_last = last;
@@ -1281,6 +1412,8 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             int shortened = s != h && saved;
             if (shortened)
                 short_substep(&bodies, (double)(s / h), last);
+            if (watch && !verify)
+                predict_ends(world, &bodies, (double)rem, (double)s);
             ok = p.quick ? dWorldQuickStep(world, s) : dWorldStep(world, s);
             if (shortened)
                 end_short_substep(&bodies);
@@ -1290,11 +1423,15 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             }
             if (contacts)
                 dJointGroupEmpty(contacts);
+            int strays = ok && watch && !verify
+                         && strayed(&bodies, fmax(deep_abs, deep_rel * bodies.min_side));
+            if (strays)
+                verify = 1;
             if (!ok || !verify || pp.failed)
                 break;
             int more = redo < max_redos && last == was_last, fresh = 0;
             int bad = verify_substep(space, &pp, &bodies, (double)s, elapsed,
-                                     deep_rel, deep_abs, more, &fresh);
+                                     deep_rel, deep_abs, more, strays, &fresh);
             if (bad == 0)
                 break;
             /* only pairs whose speculative contacts were there already:
