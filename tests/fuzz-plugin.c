@@ -27,6 +27,7 @@
  * no box may leave the room (its centre beyond a wall's inner face) unless
  * a step reported unverified pairs.
  */
+#include "fuzz-bytes.h"
 #include "fuzz-plugin.h"
 #include "tap/basic.h"
 
@@ -50,26 +51,14 @@ typedef struct room_spec {
     double side[MAX_BOXES][3], q[MAX_BOXES][4], v[MAX_BOXES][3], w[MAX_BOXES][3];
 } room_spec;
 
-typedef struct reader {
-    const uint8_t *p;
-    size_t n;
-} reader;
-
-static unsigned u8(reader *r)
+/* A signed byte over 128: [-1, 1). */
+static double s8(fuzz_bytes *r)
 {
-    if (!r->n)
-        return 0;
-    r->n--;
-    return *r->p++;
-}
-
-static double s8(reader *r)
-{
-    return (double)(signed char)u8(r) / 128.0;
+    return fuzz_i8(r) / 128.0;
 }
 
 /* A unit vector from three signed bytes, or `fallback` when all are 0. */
-static void unit3(reader *r, double *out, const double *fallback)
+static void unit3(fuzz_bytes *r, double *out, const double *fallback)
 {
     double n = 0.0;
     for (int k = 0; k < 3; k++) {
@@ -83,8 +72,8 @@ static void unit3(reader *r, double *out, const double *fallback)
 static void decode(const uint8_t *data, size_t size, room_spec *s)
 {
     static const double x_axis[3] = {1.0, 0.0, 0.0};
-    reader r = {data, size};
-    unsigned flags = u8(&r), counts = u8(&r);
+    fuzz_bytes r = {data, size};
+    unsigned flags = fuzz_u8(&r), counts = fuzz_u8(&r);
     memset(s, 0, sizeof *s);
     s->space = flags & 3;
     s->quick = (flags >> 2) & 1;
@@ -94,12 +83,12 @@ static void decode(const uint8_t *data, size_t size, room_spec *s)
     s->redos = (flags >> 6) & 1 ? 0 : 4;
     s->boxes = 1 + (int)(counts % MAX_BOXES);
     s->steps = 2 + (int)((counts / 8) % (MAX_STEPS - 1));
-    s->max_substeps = 1 + (int)(u8(&r) % 8);
-    s->bounce = u8(&r) / 255.0;
-    s->mu = u8(&r) / 255.0;
+    s->max_substeps = 1 + (int)(fuzz_u8(&r) % 8);
+    s->bounce = fuzz_u8(&r) / 255.0;
+    s->mu = fuzz_u8(&r) / 255.0;
     for (int i = 0; i < s->boxes; i++) {
         for (int k = 0; k < 3; k++)
-            s->side[i][k] = 0.03 + 0.17 * u8(&r) / 255.0;
+            s->side[i][k] = 0.03 + 0.17 * fuzz_u8(&r) / 255.0;
         double n = 0.0;
         for (int k = 0; k < 4; k++) {
             s->q[i][k] = s8(&r);
@@ -107,7 +96,7 @@ static void decode(const uint8_t *data, size_t size, room_spec *s)
         }
         for (int k = 0; k < 4; k++)
             s->q[i][k] = n > 0.0 ? s->q[i][k] / sqrt(n) : k == 0;
-        double speed = 100.0 * u8(&r) / 255.0;
+        double speed = 100.0 * fuzz_u8(&r) / 255.0;
         unit3(&r, s->v[i], x_axis);
         for (int k = 0; k < 3; k++) {
             s->v[i][k] *= speed;

@@ -23,6 +23,7 @@
  *    such boxes have no direction from A to B, and the normal is the same
  *    in both orders).
  */
+#include "fuzz-bytes.h"
 #include "fuzz-solve.h"
 #include "judge.h"
 #include "lib-util.h"
@@ -33,93 +34,75 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef struct reader {
-    const uint8_t *p;
-    size_t n;
-} reader;
-
-static unsigned u8(reader *r)
+static int i16(fuzz_bytes *r)
 {
-    if (!r->n)
-        return 0;
-    r->n--;
-    return *r->p++;
+    unsigned lo = fuzz_u8(r);
+    return (int)(int16_t)(lo | fuzz_u8(r) << 8);
 }
 
-static int i8(reader *r)
-{
-    return (int)(signed char)u8(r);
-}
-
-static int i16(reader *r)
-{
-    unsigned lo = u8(r);
-    return (int)(int16_t)(lo | u8(r) << 8);
-}
-
-static double f64(reader *r)
+static double f64(fuzz_bytes *r)
 {
     uint64_t v = 0;
     double d;
     for (int i = 0; i < 8; i++)
-        v |= (uint64_t)u8(r) << (8 * i);
+        v |= (uint64_t)fuzz_u8(r) << (8 * i);
     memcpy(&d, &v, sizeof d);
     return d;
 }
 
-static void built_box(reader *r, boxtoi_box *b)
+static void built_box(fuzz_bytes *r, boxtoi_box *b)
 {
     for (int i = 0; i < 3; i++) {
-        double c = i8(r) / 32.0, h = u8(r) / 128.0;
+        double c = fuzz_i8(r) / 32.0, h = fuzz_u8(r) / 128.0;
         b->lo[i] = c - h;
         b->hi[i] = c + h;
     }
 }
 
-static void built_motion(reader *r, boxtoi_motion *m)
+static void built_motion(fuzz_bytes *r, boxtoi_motion *m)
 {
-    unsigned kind = u8(r) % 4;
+    unsigned kind = fuzz_u8(r) % 4;
     if (kind == 0) {
         boxtoi_motion_identity(m);
     } else if (kind < 3) {
-        int qd = u8(r) % 3, pd = u8(r) % 5;
+        int qd = fuzz_u8(r) % 3, pd = fuzz_u8(r) % 5;
         double q[3][4], p[5][3];
         for (int k = 0; k <= qd; k++)
             for (int i = 0; i < 4; i++)
-                q[k][i] = i8(r) / 16.0;
+                q[k][i] = fuzz_i8(r) / 16.0;
         for (int k = 0; k <= pd; k++)
             for (int i = 0; i < 3; i++)
                 p[k][i] = i16(r) / 256.0;
         boxtoi_motion_rigid(m, q, qd, p, pd); /* degree at most 8 */
     } else {
         memset(m, 0, sizeof *m);
-        m->degree = u8(r) % 3;
+        m->degree = fuzz_u8(r) % 3;
         for (int k = 0; k <= m->degree; k++)
             for (int i = 0; i < 3; i++)
                 for (int j = 0; j < 4; j++)
-                    m->c[k][i][j] = (k == 0 && i == j) + i8(r) / (j == 3 ? 8.0 : 64.0);
+                    m->c[k][i][j] = (k == 0 && i == j) + fuzz_i8(r) / (j == 3 ? 8.0 : 64.0);
         m->c[0][3][3] = 1.0;
     }
 }
 
 int fuzz_decode(const uint8_t *data, size_t size, boxtoi_query *qp)
 {
-    reader r = {data, size};
+    fuzz_bytes r = {data, size};
     boxtoi_query q = boxtoi_default_query();
-    unsigned mode = u8(&r);
+    unsigned mode = fuzz_u8(&r);
     if (mode & 3) {
         built_box(&r, &q.a);
         built_box(&r, &q.b);
         built_motion(&r, &q.motion_a);
         built_motion(&r, &q.motion_b);
-        q.t0 = i8(&r) / 16.0;
-        q.t1 = q.t0 + (1 + u8(&r)) / 64.0;
+        q.t0 = fuzz_i8(&r) / 16.0;
+        q.t1 = q.t0 + (1 + fuzz_u8(&r)) / 64.0;
         *qp = q;
         return FUZZ_BUILT;
     }
     q.flags = mode & 0x80 ? BOXTOI_SKIP_EXIT : 0;
-    q.motion_a.degree = i8(&r);
-    q.motion_b.degree = i8(&r);
+    q.motion_a.degree = fuzz_i8(&r);
+    q.motion_b.degree = fuzz_i8(&r);
     for (int i = 0; i < 3; i++) {
         q.a.lo[i] = f64(&r);
         q.a.hi[i] = f64(&r);
@@ -129,12 +112,12 @@ int fuzz_decode(const uint8_t *data, size_t size, boxtoi_query *qp)
     for (int b = 0; b < 2; b++) {
         boxtoi_motion *m = b ? &q.motion_b : &q.motion_a;
         int d = m->degree < 0 ? 0 : m->degree > BOXTOI_MAX_DEGREE ? BOXTOI_MAX_DEGREE : m->degree;
-        unsigned sparse = u8(&r) & 1;
+        unsigned sparse = fuzz_u8(&r) & 1;
         memset(m->c, 0, sizeof m->c);
         for (int k = 0; k <= d; k++)
             for (int i = 0; i < 4; i++)
                 for (int j = 0; j < 4; j++)
-                    if (!sparse || (u8(&r) & 1))
+                    if (!sparse || (fuzz_u8(&r) & 1))
                         m->c[k][i][j] = f64(&r);
     }
     q.t0 = f64(&r);
