@@ -1818,7 +1818,7 @@ static void cross3_accurate(const double *a, const double *b, double *o)
  * points are a = ((u x v) x v) . (p - q) / |u x v|^2 and likewise b, with
  * u x v formed accurately: the usual (u.v)(v.(p-q)) - |v|^2 u.(p-q) over
  * |u|^2 |v|^2 - (u.v)^2 loses all its digits for edges within 1e-8 of
- * parallel, and put the point anywhere along them.  Segments within 1e-9
+ * parallel, and puts the point anywhere along them.  Segments within 1e-9
  * of parallel, whose lines stay that close over their length, meet at the
  * middle of the stretch of the first that the second spans (or its end
  * nearest the second), which does not depend on which segment is first.
