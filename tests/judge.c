@@ -78,16 +78,24 @@ static double overlap_along(const boxtoi_query *q, double t, const double n[3])
 
 /*
  * The distance tolerance: 1e-9 of the size, plus the rounding of the
- * coordinates that boxtoi.h allows (8 DBL_EPSILON times the largest
- * coordinate, taken here from the corners at t0), which is all there is
- * between boxes of no size (points).
+ * coordinates that boxtoi.h allows, which is all there is between boxes of
+ * no size (points): 8 DBL_EPSILON times the largest coordinate of the
+ * boxes' swept bounds (those of the public boxtoi_swept_aabb, which
+ * boxtoi.h names; test-api holds them to the sampled corners), or of the
+ * corners at t0 where those are larger or there are no bounds.  A point
+ * that ends the interval 1000 from the origin is resolved to 1.8e-12 all
+ * along, not to the rounding of where it starts.
  */
 static double distance_tol(const boxtoi_query *q, double size)
 {
     const boxtoi_box *box[2] = {&q->a, &q->b};
     const boxtoi_motion *m[2] = {&q->motion_a, &q->motion_b};
     double far = 0.0;
-    for (int j = 0; j < 2; j++)
+    for (int j = 0; j < 2; j++) {
+        double lo[3], hi[3];
+        if (boxtoi_swept_aabb(box[j], m[j], q->t0, q->t1, lo, hi) == BOXTOI_REASON_NONE)
+            for (int i = 0; i < 3; i++)
+                far = fmax(far, fmax(fabs(lo[i]), fabs(hi[i])));
         for (int c = 0; c < 8; c++) {
             double p[3], w[3];
             for (int i = 0; i < 3; i++)
@@ -96,6 +104,7 @@ static double distance_tol(const boxtoi_query *q, double size)
             for (int i = 0; i < 3; i++)
                 far = fmax(far, fabs(w[i]));
         }
+    }
     return REL_TOL * size + 8 * DBL_EPSILON * far;
 }
 
