@@ -1450,6 +1450,11 @@ static int rational_range(int n, const double (*pu)[n + 1], const double *w,
             for (int k = 0; k < 3; k++)
                 e += half[k] * fabs(pu[k + 1][i]);
             double rw = 1.0 / w[i], hi = (pu[0][i] + e) * rw, lo = (pu[0][i] - e) * rw;
+            /* beyond the lengths the solver takes (or overflowing, or NaN
+               where 1 / w_i overflows): a w that comes within 1e-60 of 0
+               relative to the positions */
+            if (!(fabs(hi) <= RANGE_LIMIT && fabs(lo) <= RANGE_LIMIT))
+                return 0;
             *vmax = hi > *vmax ? hi : *vmax;
             *vmin = lo < *vmin ? lo : *vmin;
         }
@@ -1483,7 +1488,7 @@ int bx_swept_aabb(const bx_moving *m, double lo[3], double hi[3])
             lo[r] = m->box_lo[r];
             hi[r] = m->box_hi[r];
         }
-        return 1;
+        return m->box_coord <= RANGE_LIMIT;
     }
     double b[d + 1], w[d + 1];
     for (int i = 0; i <= d; i++)
@@ -1519,6 +1524,8 @@ int bx_swept_test(const bx_moving *a, const bx_moving *b, double size,
      */
     if (a->box_known && b->box_known) {
         coord = a->box_coord > b->box_coord ? a->box_coord : b->box_coord;
+        if (!(coord <= RANGE_LIMIT))
+            return 0; /* as bx_swept_aabb */
     } else {
         if (!bx_swept_aabb(a, lo[0], hi[0]) || !bx_swept_aabb(b, lo[1], hi[1]))
             return 0;

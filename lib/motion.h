@@ -173,7 +173,11 @@ double bx_world_size(const bx_moving *m);
 /** Pose at s in [0, 1]. */
 void bx_pose_at(const bx_moving *m, double s, bx_pose *pose);
 
-/** Conservative world AABB of the prepared box over s in [0, 1]. */
+/**
+ * Conservative world AABB of the prepared box over s in [0, 1]; 0 when it
+ * cannot be formed or a bound exceeds 1e60 in magnitude (RANGE_LIMIT, the
+ * lengths the solver takes; overflowing where w comes near 0).
+ */
 int bx_swept_aabb(const bx_moving *m, double lo[3], double hi[3]);
 
 /**

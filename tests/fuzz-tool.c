@@ -200,7 +200,14 @@ static int bad_result(json_t *ans, const boxtoi_result *r, char *why, size_t n)
         return fail(why, n, "feature of a %s, the library says %s", fa, name);
     if (strcmp(fb, boxtoi_feature_name(r->feature_b, name, sizeof name)) != 0)
         return fail(why, n, "feature of b %s, the library says %s", fb, name);
-    return bad_vec(p, r->point, "point", why, n) || bad_vec(nv, r->normal, "normal", why, n);
+    if (bad_vec(p, r->point, "point", why, n) || bad_vec(nv, r->normal, "normal", why, n))
+        return 1;
+    /* and that answer as boxtoi.h describes it: a unit normal */
+    double len = sqrt(r->normal[0] * r->normal[0] + r->normal[1] * r->normal[1] +
+                      r->normal[2] * r->normal[2]);
+    if (!(fabs(len - 1.0) <= 1e-9))
+        return fail(why, n, "a normal of length %.17g, not a unit vector", len);
+    return 0;
 }
 
 /* Significant digits of a number as text (leading and trailing zeros left out). */

@@ -1335,6 +1335,39 @@ static void test_scale(void)
            boxtoi_reason_message(why_s));
     }
 
+    /*
+     * A w that starts next to 0 and grows: w = w0 + 2e8 t, the 3x3 part I
+     * and the translation (1, 0, 0), so that B is 1 / w0 across and 1 / w0
+     * out at t0.  Up to 1e60 that is a box like any other; beyond, out of
+     * range alike everywhere (at w0 = 1.5e-323 its bounds overflowed and
+     * the solver answered an overlap at a point of NaN).
+     */
+    static const double w0s[] = {1.5e-323, 1e-300, 1e-61, 1e-59, 1e-3};
+    for (size_t k = 0; k < sizeof w0s / sizeof w0s[0]; k++) {
+        boxtoi_query y = boxtoi_default_query();
+        memset(&y.motion_b, 0, sizeof y.motion_b);
+        y.motion_b.degree = 1;
+        for (int i = 0; i < 3; i++)
+            y.motion_b.c[0][i][i] = 1.0;
+        y.motion_b.c[0][0][3] = 1.0;
+        y.motion_b.c[0][3][3] = w0s[k];
+        y.motion_b.c[1][3][3] = 2e8;
+        boxtoi_result r = boxtoi_solve(&y);
+        double lo[3], hi[3];
+        boxtoi_reason why_v = boxtoi_validate(&y.b, &y.motion_b, 0.0, 1.0);
+        boxtoi_reason why_s = boxtoi_swept_aabb(&y.b, &y.motion_b, 0.0, 1.0, lo, hi);
+        int in_range = 1.0 / w0s[k] <= 1e60;
+        ok(in_range ? r.state == BOXTOI_HIT && why_v == BOXTOI_REASON_NONE &&
+                          why_s == BOXTOI_REASON_NONE && isfinite(r.point[0])
+                    : r.state == BOXTOI_INVALID && r.reason == BOXTOI_REASON_OUT_OF_RANGE &&
+                          r.which == 2 && why_v == BOXTOI_REASON_OUT_OF_RANGE &&
+                          why_s == BOXTOI_REASON_OUT_OF_RANGE,
+           "scale: w from %g at t0 is %s (solve %s %s, validate %s, swept box %s)", w0s[k],
+           in_range ? "a box 1 / w across" : "out of range", boxtoi_state_name(r.state),
+           boxtoi_reason_message(r.reason), boxtoi_reason_message(why_v),
+           boxtoi_reason_message(why_s));
+    }
+
     /* lengths beyond the documented limit are refused, not answered */
     boxtoi_query x = q[0];
     scale_lengths(&x, 200); /* 2^200 > 1e60 */
