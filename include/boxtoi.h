@@ -21,10 +21,12 @@
  * boxes' size (the larger diagonal, in the world's lengths where a motion
  * scales a box down) is missed, however brief; at the reported time the
  * boxes are within that distance of touching.  Distances are only as exact as the
- * coordinates they come from: boxes closer than 8 DBL_EPSILON times the
- * largest coordinate of their swept bounds (about 1e-8 at 5e6 from the
- * origin) count as touching, so far from the origin both distances above
- * grow by that much; work in a local frame to keep them small.  Times are
+ * coordinates they come from: boxes that no axis of the separating-axis test
+ * parts by more than 8 DBL_EPSILON times the largest coordinate of their
+ * swept bounds (about 1e-8 at 5e6 from the origin) count as touching (their
+ * distance can be a few times that: two points apart along a diagonal, 1.7
+ * times), so far from the origin both distances above grow by about that
+ * much; work in a local frame to keep them small.  Times are
  * doubles, rounded toward t0: where t0 is far from 0 against the interval
  * (t0 = 1e6 with a 1/60 step), their spacing exceeds 1e-9 of the interval,
  * and the boxes at the time reported can be apart by that spacing times
