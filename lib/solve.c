@@ -391,7 +391,12 @@ static void need_D(solver *S)
             bxp_sbern_elevate(t, na, S->dD - na, t);
         for (int i = 0; i <= S->dD; i++)
             o[i] -= t[i];
-        S->dmax[r] = max_abs(o, S->dD);
+        /* the size of the terms, not of their difference: where the boxes
+           move together far from the origin, D is far smaller than its
+           rounding */
+        double terms = max_abs(B->p[r], B->d) * S->wscale[W_A] +
+                       max_abs(A->p[r], A->d) * S->wscale[W_B], own = max_abs(o, S->dD);
+        S->dmax[r] = own > terms ? own : terms;
     }
     S->have |= HAVE_D;
 }
@@ -544,8 +549,12 @@ static void x_factors(solver *S, int axis, pvec *a, int *na, pvec *b, int *nb)
         double *v = S->V + 3 * j * st;
         if (!(S->have & (HAVE_V << j))) {
             for (int r = 0; r < 3; r++) {
+                int r1 = (r + 1) % 3, r2 = (r + 2) % 3;
                 cross_row(pv9(S->B->ue[j]), dB, *b, dD, r, v + r * st);
-                S->vmax[j][r] = max_abs(v + r * st, dB + dD);
+                /* as D's: the size of the products, not of their difference */
+                double own = max_abs(v + r * st, dB + dD),
+                       terms = S->umax[1][j][r1] * S->dmax[r2] + S->umax[1][j][r2] * S->dmax[r1];
+                S->vmax[j][r] = own > terms ? own : terms;
             }
             S->have |= HAVE_V << j;
         }
@@ -702,6 +711,28 @@ static void abs_mul(const double *a, int n, const double *b, int m, double *out)
 }
 
 /*
+ * Bounds of the terms of D's rows, |pB| |wA| + |pA| |wB| coefficient by
+ * coefficient (scaled Bernstein, degree dD): the size of D's rounding at
+ * each s, for axis_noise_poly.
+ */
+static void abs_D(const solver *S, double (*out)[PCAP])
+{
+    const bx_moving *A = S->A, *B = S->B;
+    int nb = B->d + S->dA, na = A->d + S->dB;
+    for (int r = 0; r < 3; r++) {
+        double t[PCAP];
+        abs_mul(B->p[r], B->d, A->we, S->dA, out[r]);
+        if (nb < S->dD)
+            bxp_sbern_elevate(out[r], nb, S->dD - nb, out[r]);
+        abs_mul(A->p[r], A->d, B->we, S->dB, t);
+        if (na < S->dD)
+            bxp_sbern_elevate(t, na, S->dD - na, t);
+        for (int i = 0; i <= S->dD; i++)
+            out[r][i] += t[i];
+    }
+}
+
+/*
  * The rounding level of f_axis near each s (Bernstein form on [0, 1], degree
  * of the axis): axis_noise with each product's largest coefficients replaced
  * by the polynomial of its factors' absolute coefficients, so that it bounds
@@ -716,6 +747,27 @@ static void axis_noise_poly(solver *S, int axis, double *out)
     int na, nb, nt, m = -1;
     x_factors(S, axis, &a, &na, &b, &nb);
     int n = na + nb;
+    /*
+     * The factors' absolute coefficients, with D's rounding for D: the size
+     * of its terms |pB| |wA| + |pA| |wB|, not of their difference, which
+     * boxes moving together far from the origin make far smaller; for a
+     * cross axis's uB_j x D, the same through |uB_j|.
+     */
+    double dabs[3][PCAP], vabs[3][PCAP];
+    abs_D(S, dabs);
+    b = (pvec){{dabs[0], dabs[1], dabs[2]}, NULL};
+    if (axis >= 6) {
+        const double(*u)[BXM_CAP] = S->B->ue[(axis - 6) % 3];
+        for (int r = 0; r < 3; r++) {
+            int r1 = (r + 1) % 3, r2 = (r + 2) % 3;
+            double t[PCAP];
+            abs_mul(u[r1], S->dB, dabs[r2], S->dD, vabs[r]);
+            abs_mul(u[r2], S->dB, dabs[r1], S->dD, t);
+            for (int i = 0; i <= S->dB + S->dD; i++)
+                vabs[r][i] += t[i];
+        }
+        b = (pvec){{vabs[0], vabs[1], vabs[2]}, NULL};
+    }
     abs_dot(a, na, b, nb, out);
     const term *t = axis_terms(S, axis, &nt);
     double acc[3][PCAP], qm[PCAP], sum[PCAP];

@@ -2487,6 +2487,70 @@ static void case_edges_turning_parallel(void)
     check_swap("edges turning parallel, then the box lifts off", &q, &r);
 }
 
+/*
+ * A segment skimming a plate's face from inside, 78 from the origin, the two
+ * boxes moving together: with k = 95.0625, X = 7443.83935546875 / k (about
+ * 78.3) and the same turn R (world x, y, z = local z, x, y) for both, A (a
+ * segment along its local x, [-0.1640625, 0.1015625]) sits at X (1 + t) on
+ * all three axes, given as the motion k (1 + t + t^2)^2 [R  X (1 + t); 0 1]
+ * (degree 5, whose coefficients reach 1e7 over the interval); B (local y
+ * within 1.9921875, z in [0, 0.125], no x extent) at rest in k [R  c(t); 0 1]
+ * with k c(t) = k X (1 + t) - (1.114013671875, 0.371337890625,
+ * -7509.566162109375 / t) t^2 - 0.371337890625 t^3 (a vector, per axis).
+ * Along world x, A lies (1.114013671875 t^2 + 0.371337890625 t^3) / k
+ * beyond B's face x = c_x: inside B's range [0, 0.125] there, touching the
+ * face at t = 0 from inside.  Along z, B moves off by (7509.566162109375 t^2
+ * - 0.371337890625 t^3) / k, which passes B's half height 1.9921875 at t =
+ * 0.1588 (the root below), and along y the plane of B stays within A.  So
+ * the boxes overlap at t0 = -0.0625 and part at that root; at t = 0, where
+ * A's x lies a few ulps of the coordinates from the face, rounding read the
+ * segment as leaving it and the exit came at t = 0.  (The sampled
+ * separating-axis check of the expectation reads that touch as apart too:
+ * the exit is checked against the root alone.)
+ */
+static void case_skim_far_out(void)
+{
+    const double k = 95.0625, X = 7443.83935546875;
+    double w[5] = {1, 2, 3, 2, 1}, R[3][3] = {{0, 0, 1}, {1, 0, 0}, {0, 1, 0}};
+    boxtoi_motion ma, mb;
+    memset(&ma, 0, sizeof ma);
+    memset(&mb, 0, sizeof mb);
+    ma.degree = 5;
+    for (int i = 0; i <= 4; i++) {
+        for (int r = 0; r < 3; r++) {
+            for (int c = 0; c < 3; c++)
+                ma.c[i][r][c] = k * w[i] * R[r][c];
+            ma.c[i][r][3] += X * w[i];     /* X (1 + t) (1 + t + t^2)^2 k / k */
+            ma.c[i + 1][r][3] += X * w[i];
+        }
+        ma.c[i][3][3] = k * w[i];
+    }
+    mb.degree = 3;
+    for (int r = 0; r < 3; r++) {
+        for (int c = 0; c < 3; c++)
+            mb.c[0][r][c] = k * R[r][c];
+        mb.c[0][r][3] = mb.c[1][r][3] = X;
+        mb.c[3][r][3] = -0.371337890625;
+    }
+    mb.c[2][0][3] = -1.114013671875;
+    mb.c[2][1][3] = -0.371337890625;
+    mb.c[2][2][3] = 7509.566162109375;
+    mb.c[0][3][3] = k;
+    /* exit: 7509.566162109375 t^2 - 0.371337890625 t^3 = 1.9921875 k */
+    double te = 0.16;
+    for (int it = 0; it < 60; it++) {
+        double f = 7509.566162109375 * te * te - 0.371337890625 * te * te * te - 1.9921875 * k;
+        double d = 2 * 7509.566162109375 * te - 3 * 0.371337890625 * te * te;
+        te -= f / d;
+    }
+    boxtoi_query q = query_of(make_box(-0.1640625, 0, 0, 0.1015625, 0, 0), &ma,
+                              make_box(0, -1.9921875, 0, 0, 1.9921875, 0.125), &mb,
+                              -0.0625, 3.9375);
+    expect e = {.state = BOXTOI_OVERLAP, .exit_mode = EXIT_AT, .exit = te};
+    boxtoi_result r = run_case("a segment skimming a plate's face from inside, 78 out", &q, &e);
+    check_swap("a segment skimming a plate's face from inside, 78 out", &q, &r);
+}
+
 static void case_quartic_translation(void)
 {
     /* The vertex-face case with centre (6 - 5t^4, 0.1, 0.2): contact when
@@ -2727,6 +2791,7 @@ int main(void)
     case_tie_rules();
     case_rigid_rotation();
     case_edges_turning_parallel();
+    case_skim_far_out();
     case_quartic_translation();
     case_pass_through();
     case_shear();
