@@ -1828,6 +1828,17 @@ static double face_contact_point(const bx_pose *pf, const double *hf, int i,
         if (fabs(over - face) <= 2.0 * tol_level)
             coord[i] = 0.5 * (face + over);
     }
+    /*
+     * A vertex is met half way: the midpoint of it and the nearest point of
+     * F's box, which is the vertex itself where it lies within.  Boxes that
+     * touch within the tolerance along each axis can be apart by more along
+     * a diagonal; the midpoint keeps the point that close to both.
+     */
+    if (np == 1) {
+        coord[a1] = 0.5 * (coord[a1] + poly[0][0]);
+        coord[a2] = 0.5 * (coord[a2] + poly[0][1]);
+        coord[i] = 0.5 * (coord[i] + height[0]);
+    }
     for (int r = 0; r < 3; r++)
         point[r] = pf->c[r] + coord[0] * pf->axis[0][r] +
                    coord[1] * pf->axis[1][r] + coord[2] * pf->axis[2][r];

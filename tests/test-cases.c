@@ -235,10 +235,25 @@ static int on_feature(const boxtoi_box *box, boxtoi_feature f, const double x[3]
  * face and the like any point of the contact patch may be reported, so a
  * mismatch is only noted).
  */
+/*
+ * The rounding of coordinates that boxtoi.h allows on top of 1e-9 of the
+ * size: 8 DBL_EPSILON times the largest coordinate of the swept bounds.
+ */
+static double coord_rounding(const boxtoi_query *q)
+{
+    double lo[3], hi[3], far = 0.0;
+    for (int j = 0; j < 2; j++)
+        if (boxtoi_swept_aabb(j ? &q->b : &q->a, j ? &q->motion_b : &q->motion_a, q->t0,
+                              q->t1, lo, hi) == BOXTOI_REASON_NONE)
+            for (int i = 0; i < 3; i++)
+                far = fmax(far, fmax(fabs(lo[i]), fabs(hi[i])));
+    return 8 * DBL_EPSILON * far;
+}
+
 static void check_hit_geometry(const char *name, const boxtoi_query *q,
                                const boxtoi_result *r, int strict_features)
 {
-    double size = qsize(q);
+    double size = qsize(q), tol = 1e-9 * size + coord_rounding(q);
     double len = tu_norm(r->normal);
     if (!ok(fabs(len - 1.0) <= 1e-9, "%s: normal is a unit vector", name))
         diag("|n| = %.17g", len);
@@ -248,10 +263,9 @@ static void check_hit_geometry(const char *name, const boxtoi_query *q,
               to_local(&q->motion_b, r->toi, r->point, lb);
     double ea = inv ? tu_box_excess(&q->a, la) : INFINITY;
     double eb = inv ? tu_box_excess(&q->b, lb) : INFINITY;
-    if (!ok(ea <= 1e-9 * size && eb <= 1e-9 * size,
-            "%s: contact point on both boxes at toi", name))
+    if (!ok(ea <= tol && eb <= tol, "%s: contact point on both boxes at toi", name))
         diag("point (%.17g, %.17g, %.17g): outside A by %.3g, B by %.3g (tol %.3g)",
-             r->point[0], r->point[1], r->point[2], ea, eb, 1e-9 * size);
+             r->point[0], r->point[1], r->point[2], ea, eb, tol);
 
     int counts_ok = 0;
     switch (r->kind) {
@@ -2551,6 +2565,40 @@ static void case_skim_far_out(void)
     check_swap("a segment skimming a plate's face from inside, 78 out", &q, &r);
 }
 
+/*
+ * Two points far out, B passing A's side with an offset of 13 ulps (about
+ * 1.5e-12) along x and y.  No axis parts them by more than the rounding of
+ * coordinates near 1000 (8 DBL_EPSILON times them, 1.8e-12), so they touch
+ * when B comes level with A, t = 0.5; along the diagonal they are 2.1e-12
+ * apart, more than that.  The contact point is within the rounding of both
+ * points, each at its own place at the time reported.
+ */
+static void case_points_beside_far_out(void)
+{
+    const char *name = "a point passing another beside it, 1000 out";
+    const double X = 1000.0, e = 13 * (nextafter(X, 2 * X) - X);
+    double id[3][3];
+    tu_identity3(id);
+    boxtoi_motion ma, mb;
+    motion_static(&ma, id, X, X, X);
+    double p[2][3] = {{X + e, X + e, X - 0.5}, {0, 0, 1}};
+    tu_motion_rot_trans(&mb, id, p, 1);
+    boxtoi_box pt = make_box(0, 0, 0, 0, 0, 0);
+    boxtoi_query q = query_of(pt, &ma, pt, &mb, 0.0, 1.0);
+    expect ex = {.state = BOXTOI_HIT, .toi = 0.5};
+    boxtoi_result r = run_case(name, &q, &ex);
+    double round = 8 * DBL_EPSILON * (X + 0.5);
+    double b[3] = {X + e, X + e, X - 0.5 + r.toi}, da = 0.0, db = 0.0;
+    for (int k = 0; k < 3; k++) {
+        da += (r.point[k] - X) * (r.point[k] - X);
+        db += (r.point[k] - b[k]) * (r.point[k] - b[k]);
+    }
+    ok(sqrt(da) <= round && sqrt(db) <= round,
+       "%s: point %.3g from A and %.3g from B (rounding %.3g)", name, sqrt(da),
+       sqrt(db), round);
+    check_swap(name, &q, &r);
+}
+
 static void case_quartic_translation(void)
 {
     /* The vertex-face case with centre (6 - 5t^4, 0.1, 0.2): contact when
@@ -2792,6 +2840,7 @@ int main(void)
     case_rigid_rotation();
     case_edges_turning_parallel();
     case_skim_far_out();
+    case_points_beside_far_out();
     case_quartic_translation();
     case_pass_through();
     case_shear();
