@@ -2649,6 +2649,88 @@ static int rescaled_query(const boxtoi_query *query, double t0, double t1,
     return a || b;
 }
 
+/* The largest separation over the valid axes at s, from the poses. */
+static double separation_at(const solver *S, double s, sat *st)
+{
+    double m = -INFINITY;
+    sat_at(S, s, st);
+    for (int k = 0; k < NAXES; k++)
+        if (st->valid[k] && st->d[k] > m)
+            m = st->d[k];
+    return m;
+}
+
+/*
+ * An axis stuck at tau: its function is within its rounding level of 0
+ * there, so its roots say nothing more, yet the poses show it parting the
+ * boxes by more than the touching promise (face_bias).  That happens where
+ * the function is far smaller than its terms: an edge pair turning
+ * parallel as the boxes meet (the function is the gap times the sine of
+ * their angle), far from the origin.  The band in which the function stays
+ * within twice its local rounding level at tau ends where it leaves that,
+ * on either side (b); inside, the separations of the poses, exact to the
+ * coordinates' rounding, decide: the first time the largest falls to
+ * face_bias, by bisection from b, or from where it is least (golden
+ * section) when the boxes are apart at b.  Returns the time to go on from
+ * (the boxes within face_bias there, or the band's end where they stay
+ * apart across it; 2 when the band reaches past the interval), or -1 when
+ * the band is empty.
+ */
+static BX_NOINLINE double stuck_band(solver *S, int axis, double tau, double noise)
+{
+    local_noise ln = {S, axis};
+    double b = 1.0, r, fb = S->face_bias, level = 2.0 * local_noise_at(&ln, tau, tau);
+    int ends = 0;
+    if (axis_first(S, axis, tau, 1.0, 1, level, NULL, noise, &r)) {
+        b = r;
+        ends = 1;
+    }
+    if (axis_first(S, axis, tau, b, 0, -level, NULL, noise, &r) && r < b) {
+        b = r;
+        ends = 1;
+    }
+    if (!(b > tau))
+        return -1.0;
+    sat st;
+    double lo = tau, hi = b;
+    if (!(separation_at(S, b, &st) <= fb)) {
+        const double g = 0.5 * (sqrt(5.0) - 1.0);
+        double a = tau, c = b, x1 = c - g * (c - a), x2 = a + g * (c - a);
+        double f1 = separation_at(S, x1, &st), f2 = separation_at(S, x2, &st);
+        for (int it = 0; it < 100 && f1 > fb && f2 > fb && a < x1 && x2 < c; it++) {
+            if (f1 < f2) {
+                c = x2;
+                x2 = x1;
+                f2 = f1;
+                x1 = c - g * (c - a);
+                f1 = separation_at(S, x1, &st);
+            } else {
+                a = x1;
+                x1 = x2;
+                f1 = f2;
+                x2 = a + g * (c - a);
+                f2 = separation_at(S, x2, &st);
+            }
+        }
+        if (f1 <= fb)
+            hi = x1;
+        else if (f2 <= fb)
+            hi = x2;
+        else
+            return ends ? b : 2.0;
+    }
+    for (int it = 0; it < 200; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (!(mid > lo && mid < hi))
+            break;
+        if (separation_at(S, mid, &st) <= fb)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
 /* How solve_query takes its interval (flags). */
 #define SOLVE_SPLIT 1u   /* may cut it into pieces (solve_pieces) */
 #define SOLVE_ARRIVED 2u /* a piece after the first: a contact at its start
@@ -2876,6 +2958,12 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
                 break;
             }
             if (r > tau) {
+                next = r;
+                touching = axis;
+                break;
+            }
+            if (st.d[axis] > S.face_bias &&
+                (r = stuck_band(&S, axis, tau, noise)) > tau) {
                 next = r;
                 touching = axis;
                 break;
