@@ -20,9 +20,13 @@
  * more than 1e-9 of the interval length; no contact deeper than 1e-9 of the
  * boxes' size (the larger diagonal, in the world's lengths where a motion
  * scales a box down) is missed, however brief; at the reported time the
- * boxes are within that distance of touching.  Distances are only as exact as the
- * coordinates they come from: boxes that no axis of the separating-axis test
- * parts by more than 8 DBL_EPSILON times the largest coordinate of their
+ * boxes are within that distance of touching, or of a time within 1e-9 of
+ * the interval (where the motions' coefficients are far larger than the
+ * positions they give, rounding leaves the time a little early, and fast
+ * boxes are apart by that much time times their closing speed).
+ * Distances are only as exact as the coordinates they come from: boxes
+ * that no axis of the separating-axis test parts by more than 8
+ * DBL_EPSILON times the largest coordinate of their
  * swept bounds (about 1e-8 at 5e6 from the origin) count as touching (their
  * distance can be a few times that: two points apart along a diagonal, 1.7
  * times), so far from the origin both distances above grow by about that

@@ -126,6 +126,13 @@ static int within_axes(const boxtoi_query *q, double t, double gap)
     return -ref_axis_value(q, t) <= gap;
 }
 
+/*
+ * The distance allowed at t: tolx, plus what the boxes' signed distance
+ * changes by over the time tolerance tolt (1e-9 of the interval), from its
+ * rate over 1e-7 of the interval on either side, the larger: where the
+ * distance has a kink at the contact (two points passing through each
+ * other), the two sides' rates cancel in a difference across it.
+ */
 static double slack_at(const boxtoi_query *q, double t, double tolx,
                        double tolt)
 {
@@ -133,8 +140,12 @@ static double slack_at(const boxtoi_query *q, double t, double tolx,
     double ta = t - h < q->t0 ? q->t0 : t - h, tb = t + h > q->t1 ? q->t1 : t + h;
     if (!(tb > ta))
         return tolx;
-    double rate = (ref_signed_distance(q, tb) - ref_signed_distance(q, ta)) / (tb - ta);
-    return tolx + fabs(rate) * tolt;
+    double sd = ref_signed_distance(q, t), rate = 0.0;
+    if (t > ta)
+        rate = fabs(sd - ref_signed_distance(q, ta)) / (t - ta);
+    if (tb > t)
+        rate = fmax(rate, fabs(ref_signed_distance(q, tb) - sd) / (tb - t));
+    return tolx + rate * tolt;
 }
 
 void judge(const boxtoi_query *q, const boxtoi_result *res, const ref_answer *ra,

@@ -9,8 +9,10 @@
  *      within 1e-9 size of penetration (a graze);
  *   3. a miss is only allowed when the reference finds no contact deeper
  *      than 1e-9 size;
- *   4. at the reported time the boxes are within 1e-9 size of touching, the
- *      contact point lies on both boxes within that distance, and the
+ *   4. at the reported time the boxes are within 1e-9 size of touching (or
+ *      of what their distance changes by in 1e-9 of the interval, at its
+ *      rate there), the contact point lies on both boxes within that
+ *      distance, and the
  *      normal is a unit vector, within 1e-9 of the normal of the features
  *      named (computed here from the motions), pointing from A's centre
  *      towards B's; for an overlap at t0, the point lies in both boxes, the
@@ -22,7 +24,8 @@
  *      the features' own turn between the two first contacts).
  * "1e-9 size" is 1e-9 of the larger box's diagonal plus the rounding of
  * coordinates that boxtoi.h allows, 8 DBL_EPSILON times the largest
- * coordinate of the boxes at t0 (all there is for boxes of no size).
+ * coordinate of the boxes' swept bounds (all there is for boxes of no
+ * size).
  * The end of the first contact (exit) is compared as a secondary check.
  */
 #ifndef BOXTOI_TEST_JUDGE_H
