@@ -520,6 +520,34 @@ static void test_near_parallel_segments(void)
         }
 }
 
+/*
+ * The separating-axis value of boxes of no extent comes from their frames:
+ * two points 0.5 apart along a diagonal of A's frame, B turned 30 degrees
+ * about z.  Every cross axis lies along z, -y, x or B's y or x, so the
+ * value is minus the offset's largest component along A's and B's axes:
+ * 0.394, along B's x.  Points have no edges to form axes from, and the
+ * value read 0 (touching) however far apart they were.
+ */
+static void test_axes_of_points(void)
+{
+    const double is3 = sqrt(1.0 / 3.0), zaxis[3] = {0, 0, 1};
+    double r[3][3], c[3] = {0.5 * is3, 0.5 * is3, 0.5 * is3}, best = 0.0;
+    rotation(r, zaxis, M_PI / 6);
+    boxtoi_query q;
+    memset(&q, 0, sizeof q);
+    set_box(&q.a, 0, 0, 0, 0, 0, 0);
+    set_box(&q.b, 0, 0, 0, 0, 0, 0);
+    make_motion(&q.motion_a, I3, Z3, Z3, Z3);
+    make_motion(&q.motion_b, r, c, Z3, Z3);
+    q.t1 = 1;
+    for (int k = 0; k < 3; k++)
+        best = fmax(best, fmax(fabs(c[k]), fabs(r[0][k] * c[0] + r[1][k] * c[1] +
+                                                r[2][k] * c[2])));
+    is_double(ref_axis_value(&q, 0.5), -best, 1e-15,
+              "two points 0.5 apart: the axis value is minus their largest "
+              "separation along the frames' axes, %.6g", best);
+}
+
 int main(void)
 {
     plan(0);
@@ -534,5 +562,6 @@ int main(void)
     test_recorded_turn();
     test_far_interval();
     test_near_parallel_segments();
+    test_axes_of_points();
     return tap_failures() ? 1 : 0;
 }

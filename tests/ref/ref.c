@@ -839,12 +839,57 @@ double ref_penetration(const boxtoi_query *q, double t, double n[3])
     return d > 0.0 ? d : 0.0;
 }
 
+/*
+ * The directions of a box's edges at t: the columns of the motion's 3x3
+ * part over w, whatever the box's extents (a point has them too).
+ */
+static void frame_at(const boxtoi_motion *m, double t, double u[3][3])
+{
+    double r[4][4];
+    ref_motion_at(m, t, r);
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 3; i++)
+            u[j][i] = r[i][j] / r[3][3];
+}
+
 double ref_axis_value(const boxtoi_query *q, double t)
 {
     pp a, b;
+    double ua[3][3], ub[3][3], ca[3], cb[3], dc[3], best = INFINITY;
     pp_at(&q->a, &q->motion_a, t, &a);
     pp_at(&q->b, &q->motion_b, t, &b);
-    return pp_depth_axis(&a, &b, NULL);
+    frame_at(&q->motion_a, t, ua);
+    frame_at(&q->motion_b, t, ub);
+    for (int c = 0; c < 3; c++) {
+        ca[c] = a.o[c] + 0.5 * (a.g[0][c] + a.g[1][c] + a.g[2][c]);
+        cb[c] = b.o[c] + 0.5 * (b.g[0][c] + b.g[1][c] + b.g[2][c]);
+        dc[c] = cb[c] - ca[c];
+    }
+    for (int ax = 0; ax < 15; ax++) {
+        const double *u, *v;
+        if (ax < 3) {
+            u = ua[(ax + 1) % 3];
+            v = ua[(ax + 2) % 3];
+        } else if (ax < 6) {
+            u = ub[(ax + 1) % 3];
+            v = ub[(ax + 2) % 3];
+        } else {
+            u = ua[(ax - 6) / 3];
+            v = ub[(ax - 6) % 3];
+        }
+        double n[3];
+        cross3(n, u, v);
+        double nn = dot3(n, n);
+        if (!(nn > 1e-20 * dot3(u, u) * dot3(v, v)) || nn == 0.0)
+            continue;
+        double l = sqrt(nn), r = 0.0;
+        for (int c = 0; c < 3; c++)
+            n[c] /= l;
+        for (int j = 0; j < 3; j++)
+            r += 0.5 * (fabs(dot3(n, a.g[j])) + fabs(dot3(n, b.g[j])));
+        best = fmin(best, r - fabs(dot3(n, dc)));
+    }
+    return best < INFINITY ? best : 0.0;
 }
 
 double ref_max_axis_value_at(const boxtoi_query *q, double ta, double tb,

@@ -96,10 +96,12 @@ double ref_penetration(const boxtoi_query *q, double t, double n[3]);
 
 /*
  * The least of (support of A + support of B - centre distance) over the
- * face normals of the Minkowski difference at time t: the penetration depth
- * when the boxes overlap, minus the largest separation along those normals
- * when apart (that is the distance when the closest features are a vertex
- * and a face or two edges).  Cheap; used to construct grazes.
+ * 15 axes of the separating-axis test at time t, taken from the boxes'
+ * frames (the columns of the motions' 3x3 parts), so that boxes of no
+ * extent (points, segments) have theirs: the penetration depth when the
+ * boxes overlap, minus the largest separation along those axes when apart
+ * (that is the distance when the closest features are a vertex and a face
+ * or two edges).  Cheap; used to construct grazes.
  */
 double ref_axis_value(const boxtoi_query *q, double t);
 
