@@ -1319,29 +1319,53 @@ static void orient_by_offset(double *n, const double *dc, double tol)
  * given, also the unit axis oriented from A to B.  Face axes of rigid boxes
  * are the box axes themselves.
  */
+/*
+ * A cross product n of axes whose squared lengths are r1 and r2, scaled by
+ * a power of two (exactly) to components near 1, with r1 and r2 scaled to
+ * match: the axes of a motion that shrinks a box by 1e81 give a cross
+ * product whose square underflows, and a normal that is not of unit length.
+ */
+static BX_NOINLINE void bx_unit_scale(double *n, double *r1, double *r2)
+{
+    double m = fmax(fabs(n[0]), fmax(fabs(n[1]), fabs(n[2])));
+    int e;
+    if (!(m > 0.0) || !isfinite(m))
+        return;
+    frexp(m, &e);
+    for (int r = 0; r < 3; r++)
+        n[r] = ldexp(n[r], -e);
+    *r1 = ldexp(*r1, -e);
+    *r2 = ldexp(*r2, -e);
+}
+
 static double axis_separation(const solver *S, const sat *st,
                               const pose_pair *pp, int axis, double *n_out)
 {
     const bx_pose *pa = &st->pa, *pb = &st->pb;
-    double n[3], ref2;
+    double n[3], r1, r2 = 1.0; /* ref2 = r1 r2: the squared lengths crossed */
     if (axis < 6 && S->rigid) {
         memcpy(n, axis < 3 ? pa->axis[axis] : pb->axis[axis - 3], sizeof n);
-        ref2 = axis < 3 ? pp->la[axis] : pp->lb[axis - 3];
+        r1 = axis < 3 ? pp->la[axis] : pp->lb[axis - 3];
     } else if (axis < 3) {
         int i1 = (axis + 1) % 3, i2 = (axis + 2) % 3;
         bx_cross3(pa->axis[i1], pa->axis[i2], n);
-        ref2 = pp->la[i1] * pp->la[i2];
+        r1 = pp->la[i1];
+        r2 = pp->la[i2];
     } else if (axis < 6) {
         int j1 = (axis + 1) % 3, j2 = (axis + 2) % 3;
         bx_cross3(pb->axis[j1], pb->axis[j2], n);
-        ref2 = pp->lb[j1] * pp->lb[j2];
+        r1 = pp->lb[j1];
+        r2 = pp->lb[j2];
     } else {
         int i = (axis - 6) / 3, j = (axis - 6) % 3;
         bx_cross3(pa->axis[i], pb->axis[j], n);
-        ref2 = pp->la[i] * pp->lb[j];
+        r1 = pp->la[i];
+        r2 = pp->lb[j];
     }
     double len2 = bx_dot3(n, n);
-    if (!(len2 > 1e-18 * ref2))
+    if (!(len2 > 0x1p-900 && len2 < 0x1p900) && !(axis < 6 && S->rigid))
+        bx_unit_scale(n, &r1, &r2);
+    if (!(len2 = bx_dot3(n, n), len2 > 1e-18 * r1 * r2))
         return -INFINITY;
     double inv = 1.0 / sqrt(len2);
     if (bx_dot3(n, pp->dc) < 0.0)
