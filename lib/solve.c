@@ -1314,18 +1314,12 @@ static void orient_by_offset(double *n, const double *dc, double tol)
 }
 
 /*
- * Separation along one axis at the poses (sat.d), or -INFINITY when the
- * axis is degenerate (|n| <= 1e-9 |u| |v|, parallel edges); when n_out is
- * given, also the unit axis oriented from A to B.  Face axes of rigid boxes
- * are the box axes themselves.
- */
-/*
  * A cross product n of axes whose squared lengths are r1 and r2, scaled by
  * a power of two (exactly) to components near 1, with r1 and r2 scaled to
  * match: the axes of a motion that shrinks a box by 1e81 give a cross
  * product whose square underflows, and a normal that is not of unit length.
  */
-static BX_NOINLINE void bx_unit_scale(double *n, double *r1, double *r2)
+static BX_NOINLINE void scale_to_unit(double *n, double *r1, double *r2)
 {
     double m = fmax(fabs(n[0]), fmax(fabs(n[1]), fabs(n[2])));
     int e;
@@ -1338,6 +1332,12 @@ static BX_NOINLINE void bx_unit_scale(double *n, double *r1, double *r2)
     *r2 = ldexp(*r2, -e);
 }
 
+/*
+ * Separation along one axis at the poses (sat.d), or -INFINITY when the
+ * axis is degenerate (|n| <= 1e-9 |u| |v|, parallel edges); when n_out is
+ * given, also the unit axis oriented from A to B.  Face axes of rigid boxes
+ * are the box axes themselves.
+ */
 static double axis_separation(const solver *S, const sat *st,
                               const pose_pair *pp, int axis, double *n_out)
 {
@@ -1363,9 +1363,11 @@ static double axis_separation(const solver *S, const sat *st,
         r2 = pp->lb[j];
     }
     double len2 = bx_dot3(n, n);
-    if (!(len2 > 0x1p-900 && len2 < 0x1p900) && !(axis < 6 && S->rigid))
-        bx_unit_scale(n, &r1, &r2);
-    if (!(len2 = bx_dot3(n, n), len2 > 1e-18 * r1 * r2))
+    if (!(len2 > 0x1p-900 && len2 < 0x1p900) && !(axis < 6 && S->rigid)) {
+        scale_to_unit(n, &r1, &r2);
+        len2 = bx_dot3(n, n);
+    }
+    if (!(len2 > 1e-18 * (r1 * r2)))
         return -INFINITY;
     double inv = 1.0 / sqrt(len2);
     if (bx_dot3(n, pp->dc) < 0.0)
