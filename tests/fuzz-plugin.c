@@ -29,6 +29,7 @@
  */
 #include "fuzz-bytes.h"
 #include "fuzz-plugin.h"
+#include "ode-util.h"
 #include "tap/basic.h"
 
 #include <math.h>
@@ -117,41 +118,15 @@ typedef struct room {
 static void room_cb(void *data, dGeomID o1, dGeomID o2)
 {
     room *rm = data;
-    if (dGeomIsSpace(o1) || dGeomIsSpace(o2)) {
-        dSpaceCollide2(o1, o2, data, room_cb);
-        if (dGeomIsSpace(o1))
-            dSpaceCollide((dSpaceID)o1, data, room_cb);
-        if (dGeomIsSpace(o2))
-            dSpaceCollide((dSpaceID)o2, data, room_cb);
+    if (ode_expand_spaces(data, o1, o2, room_cb))
         return;
-    }
-    dBodyID b1 = dGeomGetBody(o1), b2 = dGeomGetBody(o2);
-    if (!b1 && !b2)
+    if (!dGeomGetBody(o1) && !dGeomGetBody(o2))
         return;
-    dContact c[4];
-    memset(c, 0, sizeof c);
-    int n = dCollide(o1, o2, 4, &c[0].geom, sizeof c[0]);
-    for (int i = 0; i < n; i++) {
-        c[i].surface.mode = dContactBounce | dContactSoftCFM;
-        c[i].surface.soft_cfm = 1e-5;
-        c[i].surface.mu = rm->mu;
-        c[i].surface.bounce = rm->bounce;
-        c[i].surface.bounce_vel = 0.5;
-        dJointID j = dJointCreateContact(rm->world, rm->contacts, &c[i]);
-        dJointAttach(j, b1, b2);
-    }
+    ode_soft_contacts(rm->world, rm->contacts, o1, o2, rm->mu, rm->bounce, 0.5);
 }
 
 static void room_build(const room_spec *s, room *rm)
 {
-    static const struct { double c[3], e[3]; } slab[6] = {
-        {{ROOM / 2, ROOM / 2, -WALL / 2}, {ROOM + 2 * WALL, ROOM + 2 * WALL, WALL}},
-        {{ROOM / 2, ROOM / 2, ROOM + WALL / 2}, {ROOM + 2 * WALL, ROOM + 2 * WALL, WALL}},
-        {{-WALL / 2, ROOM / 2, ROOM / 2}, {WALL, ROOM + 2 * WALL, ROOM}},
-        {{ROOM + WALL / 2, ROOM / 2, ROOM / 2}, {WALL, ROOM + 2 * WALL, ROOM}},
-        {{ROOM / 2, -WALL / 2, ROOM / 2}, {ROOM, WALL, ROOM}},
-        {{ROOM / 2, ROOM + WALL / 2, ROOM / 2}, {ROOM, WALL, ROOM}},
-    };
     memset(rm, 0, sizeof *rm);
     rm->world = dWorldCreate();
     dWorldSetGravity(rm->world, 0, 0, s->gravity ? -9.81 : 0.0);
@@ -171,12 +146,7 @@ static void room_build(const room_spec *s, room *rm)
         rm->walls = dSimpleSpaceCreate(rm->space);
         rm->bodies = dSimpleSpaceCreate(rm->space);
     }
-    for (int i = 0; i < 6; i++) {
-        const double *e = slab[i].e;
-        dGeomID g = s->boxtoi_walls ? dCreateBoxtoiBox(rm->walls, e[0], e[1], e[2])
-                                    : dCreateBox(rm->walls, e[0], e[1], e[2]);
-        dGeomSetPosition(g, slab[i].c[0], slab[i].c[1], slab[i].c[2]);
-    }
+    ode_room_walls(rm->walls, ROOM, WALL, s->boxtoi_walls);
     for (int i = 0; i < s->boxes; i++) {
         const double *side = s->side[i], cell = ROOM / 4;
         dBodyID b = dBodyCreate(rm->world);

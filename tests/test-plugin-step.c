@@ -13,6 +13,7 @@
 
 #include <ode-boxtoi.h>
 
+#include "ode-util.h"
 #include "tap/basic.h"
 
 #define MAXC 8
@@ -81,23 +82,11 @@ static void near_cb(void *data, dGeomID o1, dGeomID o2)
     }
 }
 
-/* The usual ODE idiom for spaces inside spaces: the near callback expands
-   a pair involving a space into the pairs of their geoms (1), else 0. */
-static int expand_spaces(void *data, dGeomID o1, dGeomID o2, dNearCallback *cb)
-{
-    if (!dGeomIsSpace(o1) && !dGeomIsSpace(o2))
-        return 0;
-    dSpaceCollide2(o1, o2, data, cb);
-    if (dGeomIsSpace(o1))
-        dSpaceCollide((dSpaceID)o1, data, cb);
-    if (dGeomIsSpace(o2))
-        dSpaceCollide((dSpaceID)o2, data, cb);
-    return 1;
-}
-
+/* Spaces inside spaces, in the usual ODE idiom (ode_expand_spaces); pairs
+   of geoms go to near_cb. */
 static void nested_near_cb(void *data, dGeomID o1, dGeomID o2)
 {
-    if (!expand_spaces(data, o1, o2, nested_near_cb))
+    if (!ode_expand_spaces(data, o1, o2, nested_near_cb))
         near_cb(data, o1, o2);
 }
 
@@ -610,7 +599,7 @@ typedef struct sensor_sim {
 static void sensor_cb(void *data, dGeomID o1, dGeomID o2)
 {
     sensor_sim *ss = data;
-    if (expand_spaces(data, o1, o2, sensor_cb))
+    if (ode_expand_spaces(data, o1, o2, sensor_cb))
         return;
     int t = 0;
     while (t < ss->ntrig && o1 != ss->trigger[t] && o2 != ss->trigger[t])
@@ -1310,44 +1299,15 @@ static void test_stack(int space_kind)
 static void room_cb(void *data, dGeomID o1, dGeomID o2)
 {
     sim *s = data;
-    dBodyID b1 = dGeomGetBody(o1), b2 = dGeomGetBody(o2);
-    if (!b1 && !b2)
+    if (!dGeomGetBody(o1) && !dGeomGetBody(o2))
         return;
-    dContact c[4];
-    memset(c, 0, sizeof c);
-    int n = dCollide(o1, o2, 4, &c[0].geom, sizeof c[0]);
-    for (int i = 0; i < n; i++) {
-        c[i].surface.mode = dContactBounce | dContactSoftCFM;
-        c[i].surface.soft_cfm = 1e-5;
-        c[i].surface.mu = 0.5;
-        c[i].surface.bounce = s->bounce;
-        c[i].surface.bounce_vel = 0.5;
-        dJointID j = dJointCreateContact(s->world, s->contacts, &c[i]);
-        dJointAttach(j, b1, b2);
-    }
+    ode_soft_contacts(s->world, s->contacts, o1, o2, 0.5, s->bounce, 0.5);
 }
 
 static void nested_room_cb(void *data, dGeomID o1, dGeomID o2)
 {
-    if (!expand_spaces(data, o1, o2, nested_room_cb))
+    if (!ode_expand_spaces(data, o1, o2, nested_room_cb))
         room_cb(data, o1, o2);
-}
-
-/* The six walls (static boxes, thickness T) of a closed room [0, L]^3. */
-static void add_room(dSpaceID space, double L, double T)
-{
-    struct { double c[3], e[3]; } slab[6] = {
-        {{L / 2, L / 2, -T / 2}, {L + 2 * T, L + 2 * T, T}},
-        {{L / 2, L / 2, L + T / 2}, {L + 2 * T, L + 2 * T, T}},
-        {{-T / 2, L / 2, L / 2}, {T, L + 2 * T, L}},
-        {{L + T / 2, L / 2, L / 2}, {T, L + 2 * T, L}},
-        {{L / 2, -T / 2, L / 2}, {L, T, L}},
-        {{L / 2, L + T / 2, L / 2}, {L, T, L}},
-    };
-    for (int i = 0; i < 6; i++) {
-        dGeomID g = dCreateBox(space, slab[i].e[0], slab[i].e[1], slab[i].e[2]);
-        dGeomSetPosition(g, slab[i].c[0], slab[i].c[1], slab[i].c[2]);
-    }
 }
 
 /* 30 spinning boxes of 5-15 cm at 30-100 m/s in a closed 1.5 m room with
@@ -1361,7 +1321,7 @@ static void test_room(void)
     sim s;
     sim_init(&s, 1);
     s.bounce = 0.3;
-    add_room(s.space, L, T);
+    ode_room_walls(s.space, L, T, 0);
     unsigned long long seed = 2718;
     dBodyID b[N];
     for (int i = 0; i < N; i++) {
@@ -1671,7 +1631,7 @@ static int spin_room(unsigned long long seed, int max_redos, int nested,
         s.body_space = dHashSpaceCreate(s.space);
         cb = nested_room_cb;
     }
-    add_room(nested ? dSimpleSpaceCreate(s.space) : s.space, L, T);
+    ode_room_walls(nested ? dSimpleSpaceCreate(s.space) : s.space, L, T, 0);
     dBodyID b[N];
     for (int i = 0; i < N; i++) {
         /* a 3 x 3 x 2 grid of cells 0.3 m apart */

@@ -14,6 +14,7 @@
 
 #include <ode-boxtoi.h>
 
+#include "ode-util.h"
 #include "tap/basic.h"
 
 #define H (1.0 / 60)
@@ -41,18 +42,7 @@ static double urand(unsigned long long *s, double lo, double hi)
 static void near_cb(void *data, dGeomID o1, dGeomID o2)
 {
     run *r = data;
-    dBodyID b1 = dGeomGetBody(o1), b2 = dGeomGetBody(o2);
-    dContact c[4];
-    memset(c, 0, sizeof c);
-    int n = dCollide(o1, o2, 4, &c[0].geom, sizeof c[0]);
-    for (int i = 0; i < n; i++) {
-        c[i].surface.mode = dContactBounce | dContactSoftCFM;
-        c[i].surface.soft_cfm = 1e-5;
-        c[i].surface.mu = 0.5;
-        c[i].surface.bounce = 0.4;
-        c[i].surface.bounce_vel = 0.1;
-        dJointAttach(dJointCreateContact(r->world, r->contacts, &c[i]), b1, b2);
-    }
+    ode_soft_contacts(r->world, r->contacts, o1, o2, 0.5, 0.4, 0.1);
 }
 
 /* Fast boxes thrown at a floor and at each other in a box of walls; every
