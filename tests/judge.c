@@ -79,9 +79,9 @@ static double overlap_along(const boxtoi_query *q, double t, const double n[3])
 /*
  * The rounding of the coordinates that boxtoi.h allows, which is all there
  * is between boxes of no size (points): 8 DBL_EPSILON times the largest
- * coordinate of the boxes' swept bounds (those of the public
- * boxtoi_swept_aabb, which boxtoi.h names; test-api holds them to the
- * sampled corners), or of the corners at t0 where those are larger or there
+ * coordinate of the boxes' swept bounds (tu_coord_rounding, from the
+ * public boxtoi_swept_aabb, which boxtoi.h names; test-api holds them to
+ * the sampled corners), or of the corners at t0 where those are larger or there
  * are no bounds.  A point that ends the interval 1000 from the origin is
  * resolved to 1.8e-12 all along, not to the rounding of where it starts.
  */
@@ -90,11 +90,7 @@ static double coord_tol(const boxtoi_query *q)
     const boxtoi_box *box[2] = {&q->a, &q->b};
     const boxtoi_motion *m[2] = {&q->motion_a, &q->motion_b};
     double far = 0.0;
-    for (int j = 0; j < 2; j++) {
-        double lo[3], hi[3];
-        if (boxtoi_swept_aabb(box[j], m[j], q->t0, q->t1, lo, hi) == BOXTOI_REASON_NONE)
-            for (int i = 0; i < 3; i++)
-                far = fmax(far, fmax(fabs(lo[i]), fabs(hi[i])));
+    for (int j = 0; j < 2; j++)
         for (int c = 0; c < 8; c++) {
             double p[3], w[3];
             for (int i = 0; i < 3; i++)
@@ -103,8 +99,7 @@ static double coord_tol(const boxtoi_query *q)
             for (int i = 0; i < 3; i++)
                 far = fmax(far, fabs(w[i]));
         }
-    }
-    return 8 * DBL_EPSILON * far;
+    return fmax(tu_coord_rounding(q), 8 * DBL_EPSILON * far);
 }
 
 /* The distance tolerance: 1e-9 of the size, plus coord_tol. */

@@ -1,6 +1,7 @@
 /* Shared helpers for the solver's tests; see lib-util.h. */
 #include "lib-util.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -425,4 +426,15 @@ boxtoi_kind tu_swapped_kind(boxtoi_kind kind)
     return kind == BOXTOI_VERTEX_FACE   ? BOXTOI_FACE_VERTEX
            : kind == BOXTOI_FACE_VERTEX ? BOXTOI_VERTEX_FACE
                                         : kind;
+}
+
+double tu_coord_rounding(const boxtoi_query *q)
+{
+    double lo[3], hi[3], far = 0.0;
+    for (int j = 0; j < 2; j++)
+        if (boxtoi_swept_aabb(j ? &q->b : &q->a, j ? &q->motion_b : &q->motion_a, q->t0,
+                              q->t1, lo, hi) == BOXTOI_REASON_NONE)
+            for (int i = 0; i < 3; i++)
+                far = fmax(far, fmax(fabs(lo[i]), fabs(hi[i])));
+    return 8 * DBL_EPSILON * far;
 }

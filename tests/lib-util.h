@@ -68,6 +68,13 @@ double tu_sat_separation(const boxtoi_box *a, const boxtoi_motion *ma,
                          double t);
 
 /*
+ * The rounding of coordinates that boxtoi.h allows: 8 DBL_EPSILON times the
+ * largest coordinate of the boxes' swept bounds over [t0, t1]
+ * (boxtoi_swept_aabb); 0 where neither box has bounds.
+ */
+double tu_coord_rounding(const boxtoi_query *q);
+
+/*
  * The feature's name written from its definition: letters X Y Z with a
  * prime for the hi side; vertex "X'YZ", edge "X-Z'", face "Y'".
  */

@@ -235,25 +235,10 @@ static int on_feature(const boxtoi_box *box, boxtoi_feature f, const double x[3]
  * face and the like any point of the contact patch may be reported, so a
  * mismatch is only noted).
  */
-/*
- * The rounding of coordinates that boxtoi.h allows on top of 1e-9 of the
- * size: 8 DBL_EPSILON times the largest coordinate of the swept bounds.
- */
-static double coord_rounding(const boxtoi_query *q)
-{
-    double lo[3], hi[3], far = 0.0;
-    for (int j = 0; j < 2; j++)
-        if (boxtoi_swept_aabb(j ? &q->b : &q->a, j ? &q->motion_b : &q->motion_a, q->t0,
-                              q->t1, lo, hi) == BOXTOI_REASON_NONE)
-            for (int i = 0; i < 3; i++)
-                far = fmax(far, fmax(fabs(lo[i]), fabs(hi[i])));
-    return 8 * DBL_EPSILON * far;
-}
-
 static void check_hit_geometry(const char *name, const boxtoi_query *q,
                                const boxtoi_result *r, int strict_features)
 {
-    double size = qsize(q), tol = 1e-9 * size + coord_rounding(q);
+    double size = qsize(q), tol = 1e-9 * size + tu_coord_rounding(q);
     double len = tu_norm(r->normal);
     if (!ok(fabs(len - 1.0) <= 1e-9, "%s: normal is a unit vector", name))
         diag("|n| = %.17g", len);
