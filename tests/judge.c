@@ -337,6 +337,69 @@ static int same_feature(boxtoi_feature f, boxtoi_feature g)
     return f.side[0] == g.side[0] && f.side[1] == g.side[1] && f.side[2] == g.side[2];
 }
 
+/* The ends of edge f of box b (motion m) at t, in the world. */
+static void edge_ends(const boxtoi_box *b, const boxtoi_motion *m, boxtoi_feature f,
+                      double t, double e[2][3])
+{
+    for (int s = 0; s < 2; s++) {
+        double p[3];
+        for (int i = 0; i < 3; i++)
+            p[i] = f.side[i] < 0   ? b->lo[i]
+                   : f.side[i] > 0 ? b->hi[i]
+                   : s             ? b->hi[i]
+                                   : b->lo[i];
+        ref_apply(m, t, p, e[s]);
+    }
+}
+
+/*
+ * How far along two edges r's contact point may move with the poses they
+ * come from: where edges at an angle phi cross moves by d / sin(phi) along
+ * them when one is moved by d square to the other.  d is the coordinates'
+ * rounding plus how far the edges' ends move between the two times ta and
+ * tb (the first contacts of r and its mirror image).  Sets dir to the edges' mean
+ * direction; returns 0 where r is not edge on edge.
+ */
+static double edge_slide(const boxtoi_query *q, const boxtoi_result *r, double ta,
+                         double tb, double dir[3])
+{
+    if (r->kind != BOXTOI_EDGE_EDGE)
+        return 0.0;
+    double u[2][3], move = 0.0;
+    for (int j = 0; j < 2; j++) {
+        const boxtoi_box *b = j ? &q->b : &q->a;
+        const boxtoi_motion *m = j ? &q->motion_b : &q->motion_a;
+        boxtoi_feature f = j ? r->feature_b : r->feature_a;
+        double ea[2][3], eb[2][3], most = 0.0;
+        edge_ends(b, m, f, ta, ea);
+        edge_ends(b, m, f, tb, eb);
+        for (int s = 0; s < 2; s++) {
+            double d[3];
+            for (int i = 0; i < 3; i++)
+                d[i] = eb[s][i] - ea[s][i];
+            most = fmax(most, tu_norm(d));
+        }
+        move += most;
+        for (int i = 0; i < 3; i++)
+            u[j][i] = ea[1][i] - ea[0][i];
+        double len = tu_norm(u[j]);
+        if (!(len > 0.0))
+            return 0.0;
+        for (int i = 0; i < 3; i++)
+            u[j][i] /= len;
+    }
+    double c[3], sign = tu_dot(u[0], u[1]) >= 0.0 ? 1.0 : -1.0;
+    tu_cross(u[0], u[1], c);
+    for (int i = 0; i < 3; i++)
+        dir[i] = u[0][i] + sign * u[1][i];
+    double dl = tu_norm(dir), sine = tu_norm(c);
+    if (!(dl > 0.0) || !(sine > 0.0))
+        return 0.0;
+    for (int i = 0; i < 3; i++)
+        dir[i] /= dl;
+    return (coord_tol(q) + move) / sine;
+}
+
 /*
  * Is w, the answer with A and B swapped, the mirror image of r: the same
  * state, first contact and exit (within 1e-9 of the interval), the kind and
@@ -344,8 +407,9 @@ static int same_feature(boxtoi_feature f, boxtoi_feature g)
  * 1e-9 of the size)?  The two first contacts may differ within that
  * tolerance, and a fast turn turns the normal in between: the normal may
  * also differ by as much as the features' own normal (feature_normal)
- * turns from one time to the other.  Returns 0 with the first difference
- * in why.
+ * turns from one time to the other; and the point of two edges may
+ * slide along them as far as their angle and the poses allow (edge_slide).
+ * Returns 0 with the first difference in why.
  */
 int mirrors(const boxtoi_query *q, const boxtoi_result *r, const boxtoi_result *w,
             double size, char *why, size_t n)
@@ -385,9 +449,21 @@ int mirrors(const boxtoi_query *q, const boxtoi_result *r, const boxtoi_result *
         for (int k = 0; k < 3; k++)
             turn[k] = fabs(sign * nw[k] - nr[k]);
     }
+    /* the point, less what the edges' angle lets it slide along them */
+    double dir[3], dp[3];
+    double slide = r->state == BOXTOI_HIT ? edge_slide(q, r, r->toi, w->toi, dir) : 0.0;
+    for (int k = 0; k < 3; k++)
+        dp[k] = w->point[k] - r->point[k];
+    if (slide > 0.0) {
+        double along = tu_dot(dp, dir);
+        along = along > slide ? along - slide : along < -slide ? along + slide : 0.0;
+        double off = tu_dot(dp, dir) - along;
+        for (int k = 0; k < 3; k++)
+            dp[k] -= off * dir[k];
+    }
     for (int k = 0; k < 3; k++)
         if (!(fabs(w->normal[k] + r->normal[k]) <= REL_TOL + turn[k]) ||
-            !(fabs(w->point[k] - r->point[k]) <= tolx)) {
+            !(fabs(dp[k]) <= tolx)) {
             snprintf(why, n, "normal (%.17g, %.17g, %.17g) point (%.17g, %.17g, "
                      "%.17g), swapped (%.17g, %.17g, %.17g) (%.17g, %.17g, %.17g)",
                      r->normal[0], r->normal[1], r->normal[2], r->point[0],

@@ -21,7 +21,9 @@
  *   5. with A and B swapped the answer passes the same checks, and, for
  *      contacts that get deeper than 1e-9 size, it is the mirror image:
  *      same times and point, features exchanged, normal negated (up to
- *      the features' own turn between the two first contacts).
+ *      the features' own turn between the two first contacts, and for
+ *      two edges at an angle phi the point up to their movement and the
+ *      coordinates' rounding over sin phi along them).
  * "1e-9 size" is 1e-9 of the larger box's diagonal plus the rounding of
  * coordinates that boxtoi.h allows, 8 DBL_EPSILON times the largest
  * coordinate of the boxes' swept bounds (all there is for boxes of no
