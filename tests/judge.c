@@ -337,6 +337,25 @@ static int same_feature(boxtoi_feature f, boxtoi_feature g)
     return f.side[0] == g.side[0] && f.side[1] == g.side[1] && f.side[2] == g.side[2];
 }
 
+/*
+ * Are two exits the same end of a contact: within tolt, or (as check 4
+ * holds an exit to the reference's) the boxes between them no deeper and
+ * no farther apart than 1e-7 size plus tolx, where they part so slowly that
+ * the time is ill-conditioned (boxes moving alike but for a t^3 term part
+ * at a time known to the cube root of the rounding).
+ */
+static int same_exit(const boxtoi_query *q, double ea, double eb, double size,
+                     double tolt, double tolx)
+{
+    if (fabs(ea - eb) <= tolt)
+        return 1;
+    if (!isfinite(ea) || !isfinite(eb))
+        return 0;
+    double lo = fmin(ea, eb), hi = fmax(ea, eb);
+    double v = fmax(ref_max_signed_distance(q, lo, hi), -ref_min_signed_distance(q, lo, hi));
+    return v <= EXIT_REL_TOL * size + tolx;
+}
+
 /* The ends of edge f of box b (motion m) at t, in the world. */
 static void edge_ends(const boxtoi_box *b, const boxtoi_motion *m, boxtoi_feature f,
                       double t, double e[2][3])
@@ -402,14 +421,14 @@ static double edge_slide(const boxtoi_query *q, const boxtoi_result *r, double t
 
 /*
  * Is w, the answer with A and B swapped, the mirror image of r: the same
- * state, first contact and exit (within 1e-9 of the interval), the kind and
- * features exchanged, the normal negated and the point the same (within
- * 1e-9 of the size)?  The two first contacts may differ within that
- * tolerance, and a fast turn turns the normal in between: the normal may
- * also differ by as much as the features' own normal (feature_normal)
- * turns from one time to the other; and the point of two edges may
- * slide along them as far as their angle and the poses allow (edge_slide).
- * Returns 0 with the first difference in why.
+ * state, first contact (within 1e-9 of the interval) and exit (same_exit),
+ * the kind and features exchanged, the normal negated and the point the
+ * same (within 1e-9 of the size)?  The two first contacts may differ
+ * within that tolerance, and a fast turn turns the normal in between: the
+ * normal may also differ by as much as the features' own normal
+ * (feature_normal) turns from one time to the other; and the point of two
+ * edges may slide along them as far as their angle and the poses allow
+ * (edge_slide).  Returns 0 with the first difference in why.
  */
 int mirrors(const boxtoi_query *q, const boxtoi_result *r, const boxtoi_result *w,
             double size, char *why, size_t n)
@@ -425,7 +444,7 @@ int mirrors(const boxtoi_query *q, const boxtoi_result *r, const boxtoi_result *
     if (r->state == BOXTOI_MISS)
         return 1;
     if (!(fabs(w->toi - r->toi) <= tolt) || w->exit_after_t1 != r->exit_after_t1 ||
-        (!r->exit_after_t1 && !(fabs(w->exit - r->exit) <= tolt))) {
+        (!r->exit_after_t1 && !same_exit(q, r->exit, w->exit, size, tolt, tolx))) {
         snprintf(why, n, "toi %.17g exit %.17g%s, swapped toi %.17g exit %.17g%s",
                  r->toi, r->exit, r->exit_after_t1 ? " (after t1)" : "", w->toi,
                  w->exit, w->exit_after_t1 ? " (after t1)" : "");

@@ -23,7 +23,9 @@
  *      same times and point, features exchanged, normal negated (up to
  *      the features' own turn between the two first contacts, and for
  *      two edges at an angle phi the point up to their movement and the
- *      coordinates' rounding over sin phi along them).
+ *      coordinates' rounding over sin phi along them; exits apart by more
+ *      than 1e-9 of the interval only where the boxes between them stay
+ *      within the exit's allowance, as for the reference's exit).
  * "1e-9 size" is 1e-9 of the larger box's diagonal plus the rounding of
  * coordinates that boxtoi.h allows, 8 DBL_EPSILON times the largest
  * coordinate of the boxes' swept bounds (all there is for boxes of no
