@@ -521,6 +521,50 @@ static void test_near_parallel_segments(void)
 }
 
 /*
+ * A segment crossing a thin rod's edge within th of parallel: the rod x in
+ * [-2, 2], y and z in [-e, e] (e = 1e-3) at rest; the segment of half
+ * length 1/2 along b = (cos th, sin th / sqrt2, -sin th / sqrt2), centred
+ * at (1.2, 0, 0) + (1 - 2t) n with n = (0, 1, 1) / sqrt2, square to both,
+ * its other axes turned by 1/2 about b from n.  They meet edge on edge at
+ * t = (1 - sqrt2 e) / 2.  The closest points of the edges' lines came from
+ * |e|^2 |f|^2 - (e . f)^2, whose rounding moved them 1.6e-5 along the
+ * edges at 4e-6 rad: the crossing was refused, and the first contact read
+ * where the segment's end reached the rod's face, 1e-6 later.
+ */
+static void test_near_parallel_crossing(void)
+{
+    static const double ths[] = {1e-3, 1e-5, 4e-6, 1e-6, 1e-7, 2e-8};
+    const double is2 = sqrt(0.5), e = 1e-3, want = (1.0 - 2.0 * is2 * e) / 2.0;
+    for (size_t i = 0; i < sizeof ths / sizeof ths[0]; i++) {
+        double th = ths[i];
+        double b[3] = {cos(th), sin(th) * is2, -sin(th) * is2}, n[3] = {0, is2, is2}, c[3];
+        c[0] = b[1] * n[2] - b[2] * n[1];
+        c[1] = b[2] * n[0] - b[0] * n[2];
+        c[2] = b[0] * n[1] - b[1] * n[0];
+        double r[3][3], p0[3], p1[3];
+        for (int k = 0; k < 3; k++) {
+            r[k][0] = b[k];
+            r[k][1] = cos(0.5) * n[k] + sin(0.5) * c[k];
+            r[k][2] = -sin(0.5) * n[k] + cos(0.5) * c[k];
+            p0[k] = (k == 0 ? 1.2 : 0.0) + n[k];
+            p1[k] = -2.0 * n[k];
+        }
+        boxtoi_query q;
+        memset(&q, 0, sizeof q);
+        set_box(&q.a, -2, -e, -e, 2, e, e);
+        set_box(&q.b, -0.5, 0, 0, 0.5, 0, 0);
+        make_motion(&q.motion_a, I3, Z3, Z3, Z3);
+        make_motion(&q.motion_b, r, p0, p1, Z3);
+        q.t1 = 1;
+        ref_answer ra;
+        ref_solve(&q, 1e-9 * ref_size(&q, q.t0), &ra);
+        ok(ra.valid && ra.hit && fabs(ra.toi - want) <= 1e-12,
+           "segment crossing a rod's edge %g rad from parallel: first contact %.17g "
+           "(%.17g)", th, ra.toi, want);
+    }
+}
+
+/*
  * The separating-axis value of boxes of no extent comes from their frames:
  * two points 0.5 apart along a diagonal of A's frame, B turned 30 degrees
  * about z.  Every cross axis lies along z, -y, x or B's y or x, so the
@@ -612,6 +656,7 @@ int main(void)
     test_recorded_turn();
     test_far_interval();
     test_near_parallel_segments();
+    test_near_parallel_crossing();
     test_axes_of_points();
     test_missed_event();
     return tap_failures() ? 1 : 0;
