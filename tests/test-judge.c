@@ -1,0 +1,258 @@
+/*
+ * The checks of tests/judge.h hold wrong answers to account: on queries
+ * whose answers are known in closed form, the solver's answer passes, and
+ * the same answer with one thing wrong (a late or early time, a point off
+ * a box, a normal turned round, an exit the boxes do not part at, a point
+ * or exit of the swapped query that does not mirror) fails the check that
+ * covers it.  The allowances the checks grant for ill-conditioned answers
+ * (a point along nearly parallel edges, the end of a contact that parts to
+ * third order) are shown to stop where the conditioning does.
+ */
+#include "boxtoi.h"
+#include "judge.h"
+#include "lib-util.h"
+#include "ref/ref.h"
+#include "tap/basic.h"
+
+#include <math.h>
+#include <string.h>
+
+static boxtoi_query query_of(boxtoi_box a, const boxtoi_motion *ma, boxtoi_box b,
+                             const boxtoi_motion *mb)
+{
+    boxtoi_query q;
+    memset(&q, 0, sizeof q);
+    q.a = a;
+    q.b = b;
+    q.motion_a = *ma;
+    q.motion_b = *mb;
+    q.t0 = 0.0;
+    q.t1 = 1.0;
+    return q;
+}
+
+static boxtoi_box box_of(double x0, double y0, double z0, double x1, double y1, double z1)
+{
+    boxtoi_box b = {{x0, y0, z0}, {x1, y1, z1}};
+    return b;
+}
+
+/* A query with its answer, the swapped query's answer and the reference's. */
+typedef struct judged {
+    boxtoi_query q;
+    boxtoi_result r, w;
+    ref_answer ra;
+} judged;
+
+static void solve_both(judged *j)
+{
+    j->r = boxtoi_solve(&j->q);
+    boxtoi_query s = tu_swapped(&j->q);
+    j->w = boxtoi_solve(&s);
+    ref_solve(&j->q, REL_TOL * ref_size(&j->q, j->q.t0), &j->ra);
+}
+
+static int passes(const judged *j, const boxtoi_result *r)
+{
+    check ck;
+    judge(&j->q, r, &j->ra, &ck);
+    if (ck.verdict != V_AGREE || ck.geom_bad || ck.point_bad || ck.exit_bad) {
+        diag("  %s%s%s", ck.why, ck.geom_why, ck.exit_why);
+        return 0;
+    }
+    return 1;
+}
+
+static int mirrored(const judged *j, const boxtoi_result *w)
+{
+    char why[512];
+    if (mirrors(&j->q, &j->r, w, j->ra.size, why, sizeof why))
+        return 1;
+    diag("  %s", why);
+    return 0;
+}
+
+/*
+ * A = [-1, 1]^3 at rest, B the same cube at x = 5 - 8t: B's face X meets
+ * A's face X' at t = 3/8 (x = 1), normal +x, and B leaves through A's face
+ * X at t = 7/8 (B at x = -2).
+ */
+static void test_head_on(void)
+{
+    boxtoi_motion ma, mb;
+    double pa[1][3] = {{0, 0, 0}}, pb[2][3] = {{5, 0, 0}, {-8, 0, 0}};
+    tu_motion_trans(&ma, pa, 0);
+    tu_motion_trans(&mb, pb, 1);
+    judged j;
+    j.q = query_of(box_of(-1, -1, -1, 1, 1, 1), &ma, box_of(-1, -1, -1, 1, 1, 1), &mb);
+    solve_both(&j);
+    ok(j.r.state == BOXTOI_HIT && fabs(j.r.toi - 0.375) <= 1e-12 &&
+           fabs(j.r.exit - 0.875) <= 1e-12 && j.ra.valid && !j.ra.inconsistent,
+       "head on: the solver and the reference find the contact over [3/8, 7/8]");
+    ok(passes(&j, &j.r), "head on: the answer passes");
+    ok(mirrored(&j, &j.w), "head on: the swapped answer mirrors it");
+
+    boxtoi_result x = j.r;
+    x.toi += 1e-6;
+    ok(!passes(&j, &x), "head on: a first contact 1e-6 late fails");
+    x = j.r;
+    x.toi -= 1e-6;
+    ok(!passes(&j, &x), "head on: a first contact 1e-6 early (8e-6 apart) fails");
+    x = j.r;
+    x.point[0] += 1e-6;
+    ok(!passes(&j, &x), "head on: a point 1e-6 inside B, off A, fails");
+    x = j.r;
+    x.point[1] += 1.5;
+    ok(!passes(&j, &x), "head on: a point beside both boxes fails");
+    x = j.r;
+    for (int k = 0; k < 3; k++)
+        x.normal[k] = -x.normal[k];
+    ok(!passes(&j, &x), "head on: the normal from B to A fails");
+    x = j.r;
+    x.normal[0] *= 1.001;
+    ok(!passes(&j, &x), "head on: a normal of length 1.001 fails");
+    x = j.r;
+    x.exit += 1e-4;
+    ok(!passes(&j, &x), "head on: an exit 1e-4 late (8e-4 apart) fails");
+    x = j.r;
+    x.exit -= 1e-4;
+    ok(!passes(&j, &x), "head on: an exit 1e-4 early (8e-4 deep) fails");
+    x = j.r;
+    x.exit_after_t1 = 1;
+    ok(!passes(&j, &x), "head on: a contact said to last through t1 fails");
+
+    x = j.w;
+    x.toi += 2e-9;
+    ok(!mirrored(&j, &x), "head on: a swapped first contact 2e-9 later fails to mirror");
+    x = j.w;
+    x.exit += 1e-6;
+    ok(!mirrored(&j, &x), "head on: a swapped exit 1e-6 later (8e-6 apart) fails to mirror");
+    x = j.w;
+    x.point[2] += 1e-7;
+    ok(!mirrored(&j, &x), "head on: a swapped point 1e-7 away fails to mirror");
+    x = j.w;
+    x.normal[0] = -x.normal[0];
+    ok(!mirrored(&j, &x), "head on: a swapped normal not negated fails to mirror");
+}
+
+/*
+ * A segment crossing a thin rod's edge at angle th (as test-cases builds
+ * it): A is x in [-2, 2], y and z in [-e, e]; B a segment of half length
+ * 1/2 along b = (cos th, sin th / sqrt2, -sin th / sqrt2), its other axes
+ * turned by 1/2 about b from n = (0, 1, 1) / sqrt2 and b x n (so that
+ * neither box has a face along n), centred at (1.2, 0, 0) + (1 - 2t) n.
+ * Edge on edge at (1.2, e, e), t = (1 - sqrt2 e) / 2.  Sets b.
+ */
+static void crossing(judged *j, double th, double b[3])
+{
+    const double e = 1e-3, is2 = sqrt(0.5);
+    double n[3] = {0.0, is2, is2}, c[3];
+    b[0] = cos(th);
+    b[1] = sin(th) * is2;
+    b[2] = -sin(th) * is2;
+    tu_cross(b, n, c);
+    boxtoi_motion ma, mb;
+    boxtoi_motion_identity(&ma);
+    memset(&mb, 0, sizeof mb);
+    mb.degree = 1;
+    mb.c[0][3][3] = 1.0;
+    for (int r = 0; r < 3; r++) {
+        mb.c[0][r][0] = b[r];
+        mb.c[0][r][1] = cos(0.5) * n[r] + sin(0.5) * c[r];
+        mb.c[0][r][2] = -sin(0.5) * n[r] + cos(0.5) * c[r];
+        mb.c[0][r][3] = (r == 0 ? 1.2 : 0.0) + n[r];
+        mb.c[1][r][3] = -2.0 * n[r];
+    }
+    j->q = query_of(box_of(-2, -e, -e, 2, e, e), &ma, box_of(-0.5, 0, 0, 0.5, 0, 0), &mb);
+    solve_both(j);
+}
+
+static boxtoi_result moved(const boxtoi_result *w, const double d[3], double by)
+{
+    boxtoi_result x = *w;
+    for (int k = 0; k < 3; k++)
+        x.point[k] += by * d[k];
+    return x;
+}
+
+static void test_edges_at_an_angle(void)
+{
+    const double n[3] = {0.0, sqrt(0.5), sqrt(0.5)};
+    double b[3];
+    judged j;
+
+    crossing(&j, 1e-4, b);
+    ok(j.r.state == BOXTOI_HIT && j.r.kind == BOXTOI_EDGE_EDGE &&
+           fabs(j.r.point[0] - 1.2) <= 1e-9,
+       "edges 1e-4 rad apart: edge on edge at x = 1.2 (%.17g)", j.r.point[0]);
+    ok(passes(&j, &j.r) && mirrored(&j, &j.w),
+       "edges 1e-4 rad apart: the answer passes and its swap mirrors it");
+    boxtoi_result x = moved(&j.r, b, 1e-7);
+    ok(passes(&j, &x), "edges 1e-4 rad apart: a point 1e-7 along the edges is still on both");
+    x = moved(&j.w, b, 1e-7);
+    ok(!mirrored(&j, &x),
+       "edges 1e-4 rad apart: but as the swap's point it fails to mirror (the poses fix "
+       "their crossing to about 1e-11)");
+    x = moved(&j.w, n, 1e-7);
+    ok(!mirrored(&j, &x), "edges 1e-4 rad apart: a swapped point 1e-7 off the edges fails");
+
+    crossing(&j, 1e-7, b);
+    ok(j.r.state == BOXTOI_HIT && j.r.kind == BOXTOI_EDGE_EDGE && passes(&j, &j.r) &&
+           mirrored(&j, &j.w),
+       "edges 1e-7 rad apart: edge on edge, passes, mirrored");
+    x = moved(&j.w, b, 2e-8);
+    ok(mirrored(&j, &x),
+       "edges 1e-7 rad apart: a swapped point 2e-8 along them mirrors (their crossing is "
+       "fixed to the rounding over 1e-7, 3.6e-8; 1e-9 of the size is 4.2e-9)");
+    x = moved(&j.w, b, 1e-6);
+    ok(!mirrored(&j, &x), "edges 1e-7 rad apart: 1e-6 along them fails to mirror");
+    x = moved(&j.w, n, 2e-8);
+    ok(!mirrored(&j, &x), "edges 1e-7 rad apart: 2e-8 off them fails to mirror");
+}
+
+/*
+ * A = [-1, 1]^3 at rest, B the same cube at x = 2 + (t - 1/5)(t - 1/2)^3:
+ * apart until t = 1/5, overlapping (at most 8.5e-4 deep) until t = 1/2,
+ * where B leaves with a gap of (t - 1/5)(t - 1/2)^3, under 1e-7 of the
+ * size (3.5e-7) for 0.0105 after it.  Any exit in that stretch describes
+ * the boxes to the exit's allowance; one 0.05 later does not.
+ */
+static void test_exit_to_third_order(void)
+{
+    boxtoi_motion ma, mb;
+    double pa[1][3] = {{0, 0, 0}};
+    double pb[5][3] = {{2.025, 0, 0}, {-0.275, 0, 0}, {1.05, 0, 0}, {-1.7, 0, 0}, {1, 0, 0}};
+    tu_motion_trans(&ma, pa, 0);
+    tu_motion_trans(&mb, pb, 4);
+    judged j;
+    j.q = query_of(box_of(-1, -1, -1, 1, 1, 1), &ma, box_of(-1, -1, -1, 1, 1, 1), &mb);
+    solve_both(&j);
+    ok(j.r.state == BOXTOI_HIT && fabs(j.r.toi - 0.2) <= 1e-9 && !j.r.exit_after_t1 &&
+           fabs(j.r.exit - 0.5) <= 1e-4 && j.ra.t_deep == j.ra.toi,
+       "cubic exit: contact over [1/5, 1/2] (toi %.17g exit %.17g)", j.r.toi, j.r.exit);
+    ok(passes(&j, &j.r) && mirrored(&j, &j.w), "cubic exit: passes, mirrored");
+    boxtoi_result x = j.r;
+    x.exit = 0.502;
+    ok(passes(&j, &x), "cubic exit: an exit at 0.502 (gap 2.4e-9) passes");
+    x = j.w;
+    x.exit = 0.502;
+    ok(mirrored(&j, &x), "cubic exit: so does a swapped exit at 0.502");
+    x = j.r;
+    x.exit = 0.55;
+    ok(!passes(&j, &x), "cubic exit: an exit at 0.55 (gap 4e-5) fails");
+    x = j.w;
+    x.exit = 0.55;
+    ok(!mirrored(&j, &x), "cubic exit: a swapped exit at 0.55 fails to mirror");
+    x = j.w;
+    x.exit = 0.45;
+    ok(!mirrored(&j, &x), "cubic exit: a swapped exit at 0.45 (3e-5 deep) fails to mirror");
+}
+
+int main(void)
+{
+    plan(16 + 9 + 7);
+    test_head_on();
+    test_edges_at_an_angle();
+    test_exit_to_third_order();
+    return 0;
+}
