@@ -48,7 +48,11 @@
  * leads from A to B) may get the same normal in both orders.  "The
  * same" is within the tolerances above: each answer's normal is the one at
  * its own time, so a fast turn parts the two by as much as it turns the
- * features in between.  A motion whose w varies much over
+ * features in between; and where the contact's place is ill-conditioned
+ * (edges crossing at a small angle phi, or a box whose edges meet the face
+ * it touches at phi: nearly parallel faces) the two points can part along
+ * those edges or that face by the coordinates' rounding, plus how far the
+ * boxes move between the two times, over sin phi.  A motion whose w varies much over
  * the interval (a rigid motion turning nearly a full turn) is solved piece
  * by piece, re-expanded over each; the promise is tested for rigid motions
  * turning up to about 359.8 degrees within the interval.  Nearer a full turn

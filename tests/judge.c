@@ -356,67 +356,122 @@ static int same_exit(const boxtoi_query *q, double ea, double eb, double size,
     return v <= EXIT_REL_TOL * size + tolx;
 }
 
-/* The ends of edge f of box b (motion m) at t, in the world. */
-static void edge_ends(const boxtoi_box *b, const boxtoi_motion *m, boxtoi_feature f,
-                      double t, double e[2][3])
+/* The farthest any corner of box b (motion m) moves between ta and tb. */
+static double box_move(const boxtoi_box *b, const boxtoi_motion *m, double ta, double tb)
 {
-    for (int s = 0; s < 2; s++) {
-        double p[3];
+    double most = 0.0;
+    for (int c = 0; c < 8; c++) {
+        double p[3], xa[3], xb[3], d[3];
         for (int i = 0; i < 3; i++)
-            p[i] = f.side[i] < 0   ? b->lo[i]
-                   : f.side[i] > 0 ? b->hi[i]
-                   : s             ? b->hi[i]
-                                   : b->lo[i];
-        ref_apply(m, t, p, e[s]);
+            p[i] = c >> i & 1 ? b->hi[i] : b->lo[i];
+        ref_apply(m, ta, p, xa);
+        ref_apply(m, tb, p, xb);
+        for (int i = 0; i < 3; i++)
+            d[i] = xb[i] - xa[i];
+        most = fmax(most, tu_norm(d));
     }
+    return most;
+}
+
+/* Column j of e's 3x3 part, unit; 0 when it is zero. */
+static int unit_column(const double e[4][4], int j, double u[3])
+{
+    for (int i = 0; i < 3; i++)
+        u[i] = e[i][j];
+    double n = tu_norm(u);
+    if (!(n > 0.0))
+        return 0;
+    for (int i = 0; i < 3; i++)
+        u[i] /= n;
+    return 1;
 }
 
 /*
- * How far along two edges r's contact point may move with the poses they
- * come from: where edges at an angle phi cross moves by d / sin(phi) along
- * them when one is moved by d square to the other.  d is the coordinates'
- * rounding plus how far the edges' ends move between the two times ta and
- * tb (the first contacts of r and its mirror image).  Sets dir to the edges' mean
- * direction; returns 0 where r is not edge on edge.
+ * How far r's contact point may move with the poses it comes from, and in
+ * what directions: where two edges at an angle phi cross moves along them
+ * by d / sin(phi) when one is moved by d square to the other, and where a
+ * box touches a face its edges meet at an angle phi (nearly parallel
+ * faces), the place of first touch (or the section of an overlap that thin)
+ * moves in the face's plane by as much.  d is the coordinates' rounding
+ * plus how far the boxes' corners move between the two times ta and tb
+ * (the first contacts of r and its mirror image).  Sets axis to the line
+ * along which the point may move (*plane 0: the edges' mean direction, or
+ * the one edge nearly parallel to the face, in the face) or the face's
+ * normal (*plane 1: the point moves square to it, where a second edge is
+ * also that near parallel); returns 0 where nothing is that ill-conditioned.
  */
-static double edge_slide(const boxtoi_query *q, const boxtoi_result *r, double ta,
-                         double tb, double dir[3])
+static double contact_slide(const boxtoi_query *q, const boxtoi_result *r, double ta,
+                            double tb, double axis[3], int *plane)
 {
-    if (r->kind != BOXTOI_EDGE_EDGE)
-        return 0.0;
-    double u[2][3], move = 0.0;
-    for (int j = 0; j < 2; j++) {
-        const boxtoi_box *b = j ? &q->b : &q->a;
-        const boxtoi_motion *m = j ? &q->motion_b : &q->motion_a;
-        boxtoi_feature f = j ? r->feature_b : r->feature_a;
-        double ea[2][3], eb[2][3], most = 0.0;
-        edge_ends(b, m, f, ta, ea);
-        edge_ends(b, m, f, tb, eb);
-        for (int s = 0; s < 2; s++) {
-            double d[3];
-            for (int i = 0; i < 3; i++)
-                d[i] = eb[s][i] - ea[s][i];
-            most = fmax(most, tu_norm(d));
+    const boxtoi_box *box[2] = {&q->a, &q->b};
+    const boxtoi_feature *f[2] = {&r->feature_a, &r->feature_b};
+    double e[2][4][4], sine = 0.0;
+    double d = coord_tol(q) + box_move(&q->a, &q->motion_a, ta, tb) +
+               box_move(&q->b, &q->motion_b, ta, tb);
+    ref_motion_at(&q->motion_a, ta, e[0]);
+    ref_motion_at(&q->motion_b, ta, e[1]);
+    if (r->kind == BOXTOI_EDGE_EDGE) {
+        double u[2][3], c[3];
+        for (int j = 0; j < 2; j++) {
+            int k = f[j]->side[0] == 0 ? 0 : f[j]->side[1] == 0 ? 1 : 2;
+            if (!unit_column(e[j], k, u[j]))
+                return 0.0;
         }
-        move += most;
+        double sign = tu_dot(u[0], u[1]) >= 0.0 ? 1.0 : -1.0;
+        tu_cross(u[0], u[1], c);
         for (int i = 0; i < 3; i++)
-            u[j][i] = ea[1][i] - ea[0][i];
-        double len = tu_norm(u[j]);
+            axis[i] = u[0][i] + sign * u[1][i];
+        double len = tu_norm(axis);
+        sine = tu_norm(c);
         if (!(len > 0.0))
             return 0.0;
         for (int i = 0; i < 3; i++)
-            u[j][i] /= len;
-    }
-    double c[3], sign = tu_dot(u[0], u[1]) >= 0.0 ? 1.0 : -1.0;
-    tu_cross(u[0], u[1], c);
-    for (int i = 0; i < 3; i++)
-        dir[i] = u[0][i] + sign * u[1][i];
-    double dl = tu_norm(dir), sine = tu_norm(c);
-    if (!(dl > 0.0) || !(sine > 0.0))
+            axis[i] /= len;
+        *plane = 0;
+    } else if (r->kind == BOXTOI_VERTEX_FACE || r->kind == BOXTOI_FACE_VERTEX) {
+        int fb = r->kind == BOXTOI_VERTEX_FACE, ob = 1 - fb;
+        int k = f[fb]->side[0] != 0 ? 0 : f[fb]->side[1] != 0 ? 1 : 2;
+        double u1[3], u2[3], g[3];
+        if (!unit_column(e[fb], (k + 1) % 3, u1) || !unit_column(e[fb], (k + 2) % 3, u2))
+            return 0.0;
+        tu_cross(u1, u2, axis);
+        double len = tu_norm(axis);
+        if (!(len > 0.0))
+            return 0.0;
+        for (int i = 0; i < 3; i++)
+            axis[i] /= len;
+        /* the other box's edges by their angle with the face, least first:
+           one nearly parallel moves the point along itself, two (a face
+           nearly parallel) anywhere in the face */
+        double s2 = 1.0, along[3] = {0.0, 0.0, 0.0};
+        sine = 1.0;
+        for (int j = 0; j < 3; j++) {
+            if (!(box[ob]->hi[j] > box[ob]->lo[j]) || !unit_column(e[ob], j, g))
+                continue;
+            double sj = fabs(tu_dot(g, axis));
+            if (sj < sine) {
+                s2 = sine;
+                sine = sj;
+                memcpy(along, g, sizeof along);
+            } else if (sj < s2) {
+                s2 = sj;
+            }
+        }
+        *plane = d / s2 > REL_TOL * ref_size(q, ta);
+        if (!*plane) {
+            double on = tu_dot(along, axis);
+            for (int i = 0; i < 3; i++)
+                axis[i] = along[i] - on * axis[i];
+            double l = tu_norm(axis);
+            if (!(l > 0.0))
+                return 0.0;
+            for (int i = 0; i < 3; i++)
+                axis[i] /= l;
+        }
+    } else {
         return 0.0;
-    for (int i = 0; i < 3; i++)
-        dir[i] /= dl;
-    return (coord_tol(q) + move) / sine;
+    }
+    return sine > 0.0 ? d / sine : 0.0;
 }
 
 /*
@@ -426,9 +481,9 @@ static double edge_slide(const boxtoi_query *q, const boxtoi_result *r, double t
  * same (within 1e-9 of the size)?  The two first contacts may differ
  * within that tolerance, and a fast turn turns the normal in between: the
  * normal may also differ by as much as the features' own normal
- * (feature_normal) turns from one time to the other; and the point of two
- * edges may slide along them as far as their angle and the poses allow
- * (edge_slide).  Returns 0 with the first difference in why.
+ * (feature_normal) turns from one time to the other; and the point may
+ * slide as far as the features' angles and the poses allow
+ * (contact_slide).  Returns 0 with the first difference in why.
  */
 int mirrors(const boxtoi_query *q, const boxtoi_result *r, const boxtoi_result *w,
             double size, char *why, size_t n)
@@ -468,17 +523,21 @@ int mirrors(const boxtoi_query *q, const boxtoi_result *r, const boxtoi_result *
         for (int k = 0; k < 3; k++)
             turn[k] = fabs(sign * nw[k] - nr[k]);
     }
-    /* the point, less what the edges' angle lets it slide along them */
-    double dir[3], dp[3];
-    double slide = r->state == BOXTOI_HIT ? edge_slide(q, r, r->toi, w->toi, dir) : 0.0;
+    /* the point, less what the poses let it slide (contact_slide) */
+    double axis[3], dp[3];
+    int plane = 0;
+    double slide =
+        r->state == BOXTOI_HIT ? contact_slide(q, r, r->toi, w->toi, axis, &plane) : 0.0;
     for (int k = 0; k < 3; k++)
         dp[k] = w->point[k] - r->point[k];
     if (slide > 0.0) {
-        double along = tu_dot(dp, dir);
-        along = along > slide ? along - slide : along < -slide ? along + slide : 0.0;
-        double off = tu_dot(dp, dir) - along;
+        /* the part that may slide: along the axis, or square to it */
+        double on = tu_dot(dp, axis), part[3];
         for (int k = 0; k < 3; k++)
-            dp[k] -= off * dir[k];
+            part[k] = plane ? dp[k] - on * axis[k] : on * axis[k];
+        double len = tu_norm(part), keep = len > slide ? (len - slide) / len : 0.0;
+        for (int k = 0; k < 3; k++)
+            dp[k] -= (1.0 - keep) * part[k];
     }
     for (int k = 0; k < 3; k++)
         if (!(fabs(w->normal[k] + r->normal[k]) <= REL_TOL + turn[k]) ||

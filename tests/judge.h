@@ -21,9 +21,10 @@
  *   5. with A and B swapped the answer passes the same checks, and, for
  *      contacts that get deeper than 1e-9 size, it is the mirror image:
  *      same times and point, features exchanged, normal negated (up to
- *      the features' own turn between the two first contacts, and for
- *      two edges at an angle phi the point up to their movement and the
- *      coordinates' rounding over sin phi along them; exits apart by more
+ *      the features' own turn between the two first contacts; the point
+ *      up to the boxes' movement and the coordinates' rounding over
+ *      sin phi, along two edges at an angle phi, or in a face that the
+ *      other box's edges meet at phi; exits apart by more
  *      than 1e-9 of the interval only where the boxes between them stay
  *      within the exit's allowance, as for the reference's exit).
  * "1e-9 size" is 1e-9 of the larger box's diagonal plus the rounding of
