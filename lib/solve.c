@@ -2167,8 +2167,15 @@ static int flat_face_contact(const solver *S, const sat *st, const pose_pair *pp
 {
     int first = best < 3 ? 3 : 0, other = -1;
     double NO[3];
+    /* within the preference of the best face, and of the axis that
+       separates most (an edge pair along a line near theirs) */
+    double most = st->d[best];
+    for (int k = 0; k < NAXES; k++)
+        if (st->valid[k] && st->d[k] > most)
+            most = st->d[k];
     for (int k = first; k < first + 3 && other < 0; k++)
-        if (st->valid[k] && st->d[k] >= st->d[best] - S->face_bias) {
+        if (st->valid[k] && st->d[k] >= st->d[best] - S->face_bias &&
+            st->d[k] >= most - S->face_bias) {
             axis_separation(S, st, pp, k, NO);
             if (fabs(bx_dot3(NO, N)) >= 1.0 - 1e-12)
                 other = k;
@@ -2379,12 +2386,21 @@ static void describe_contact(const solver *S, const sat *st, double tau, int arr
             if (!(level & (1u << axis)))
                 continue;
             double NE[3];
+            uint32_t along = 0;
+            int covered = 0;
             axis_separation(S, st, &pp, axis, NE);
             for (int f = 0; f < 6; f++)
                 if ((level & (1u << f)) && fabs(bx_dot3(NE, NF[f])) >= 1.0 - 1e-12) {
-                    level &= ~(1u << axis);
-                    break;
+                    along |= 1u << f;
+                    covered |= axis_score(S, st, f) >= axis_score(S, st, axis) - S->tol;
                 }
+            /* where the edges separate more than the faces' preference
+               covers, their line is the faces' tilted, and names the
+               contact: the faces leave instead */
+            if (covered)
+                level &= ~(1u << axis);
+            else
+                level &= ~along;
         }
     }
     /*

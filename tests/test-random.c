@@ -5,8 +5,9 @@
  * 3 and 4 as a chain of joints gives them; static against moving; affine
  * motions, also turned by a rational rotation, which makes w vary; plates,
  * near grazes and brief clips; fast turns, up to about 359.8 degrees within
- * the interval, alone and under grazes; intervals other than [0, 1]; length
- * scales around 1e-3 and 1e3).
+ * the interval, alone and under grazes; boxes turned alike within 1e-9 to
+ * 1e-2 rad, their edges and faces nearly parallel throughout; intervals
+ * other than [0, 1]; length scales around 1e-3 and 1e3).
  *
  * Each answer is checked as tests/judge.h describes: the promise, not bit
  * equality.
@@ -140,13 +141,14 @@ enum kind {
     K_OCTIC,
     K_SPUN_AFFINE,
     K_FAST_TURN,
+    K_ALIGNED,
     K_COUNT
 };
 
 static const char *const kind_name[K_COUNT] = {
     "linear", "static-vs-moving", "quadratic-rigid", "quartic-rigid",
     "affine", "plates", "graze", "sextic-rigid", "octic-rigid", "spun-affine",
-    "fast-turn"};
+    "fast-turn", "nearly-aligned"};
 
 typedef struct body {
     double ext[3], off[3]; /* box extents, centre offset from local origin */
@@ -208,6 +210,33 @@ static void make_body(body *b, double S, double L, int rot_kind, int pdeg,
             rand_quat(b->q[k], h * share[k - 1] / sum / Lk);
         }
     }
+}
+
+/* p = a b (quaternions w x y z). */
+static void quat_mul(const double a[4], const double b[4], double p[4])
+{
+    p[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
+    p[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
+    p[2] = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
+    p[3] = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
+}
+
+/*
+ * B turned as A is, then by th about a random axis of its own (th from
+ * 1e-9 to 1e-2 rad, log-uniform): every edge of B stays within th of
+ * parallel to an edge of A, every face within th of a face of A, throughout.
+ * B's quaternion path is A's times that constant turn.
+ */
+static void align_with(body *b, const body *a)
+{
+    double ax[3], th = pow(10.0, urange(-9.0, -2.0)), r[4];
+    unit_vec(ax);
+    r[0] = cos(0.5 * th);
+    for (int i = 0; i < 3; i++)
+        r[i + 1] = sin(0.5 * th) * ax[i];
+    b->rot_kind = a->rot_kind;
+    for (int k = 0; k <= a->rot_kind; k++)
+        quat_mul(a->q[k], r, b->q[k]);
 }
 
 /*
@@ -406,6 +435,11 @@ static void make_scene(scene *sc, int kind)
         fast_turn(&sc->a, L);
         if (chance(0.7))
             fast_turn(&sc->b, L);
+        break;
+    case K_ALIGNED:
+        make_body(&sc->a, S, L, chance(0.6) ? 1 : 0, chance(0.5) ? 2 : 1, chance(0.2));
+        make_body(&sc->b, S, L, 0, chance(0.5) ? 2 : 1, chance(0.2));
+        align_with(&sc->b, &sc->a);
         break;
     default: /* K_PLATE */
         make_body(&sc->a, S, L, 1, 2, chance(0.7));
