@@ -5,8 +5,8 @@
  * a box, a normal turned round, an exit the boxes do not part at, a point
  * or exit of the swapped query that does not mirror) fails the check that
  * covers it.  The allowances the checks grant for ill-conditioned answers
- * (a point along nearly parallel edges, the end of a contact that parts to
- * third order) are shown to stop where the conditioning does.
+ * (a point along nearly parallel edges or faces, the end of a contact that
+ * parts to third order) are shown to stop where the conditioning does.
  */
 #include "boxtoi.h"
 #include "judge.h"
@@ -211,6 +211,39 @@ static void test_edges_at_an_angle(void)
 }
 
 /*
+ * A = [-3, 3] x [-3, 3] x [-1, 1] at rest; B = [-1, 1]^3 turned by 1e-7 rad
+ * about x and 2e-7 about y, its centre at (0.3, 0.2, 3 - 2t): B's bottom
+ * face comes down on A's top face nearly parallel, and where it first touches is fixed
+ * only to the coordinates' rounding over 1e-7 (about 5e-8) in that face.
+ */
+static void test_faces_nearly_parallel(void)
+{
+    double rx[3][3], ry[3][3], r[3][3], p[2][3] = {{0.3, 0.2, 3.0}, {0, 0, -2.0}};
+    double id[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, zero[1][3] = {{0, 0, 0}};
+    const double x[3] = {1, 0, 0}, z[3] = {0, 0, 1};
+    tu_rot_x(rx, 1e-7);
+    tu_rot_y(ry, 2e-7);
+    tu_mul3((const double(*)[3])rx, (const double(*)[3])ry, r);
+    boxtoi_motion ma, mb;
+    tu_motion_rot_trans(&ma, (const double(*)[3])id, zero, 0);
+    tu_motion_rot_trans(&mb, (const double(*)[3])r, p, 1);
+    judged j;
+    j.q = query_of(box_of(-3, -3, -1, 3, 3, 1), &ma, box_of(-1, -1, -1, 1, 1, 1), &mb);
+    solve_both(&j);
+    ok(j.r.state == BOXTOI_HIT && j.r.kind == BOXTOI_FACE_VERTEX && fabs(j.r.toi - 0.5) <= 1e-6 &&
+           passes(&j, &j.r) && mirrored(&j, &j.w),
+       "faces 1e-7 rad apart: face under a vertex near t = 1/2 (%.17g), passes, mirrored",
+       j.r.toi);
+    boxtoi_result w = moved(&j.w, x, 3e-8);
+    ok(mirrored(&j, &w), "faces 1e-7 rad apart: a swapped point 3e-8 along the faces mirrors "
+       "(1e-9 of the size is 8.7e-9)");
+    w = moved(&j.w, x, 1e-6);
+    ok(!mirrored(&j, &w), "faces 1e-7 rad apart: 1e-6 along them fails to mirror");
+    w = moved(&j.w, z, 1e-8);
+    ok(!mirrored(&j, &w), "faces 1e-7 rad apart: 1e-8 square to them fails to mirror");
+}
+
+/*
  * A = [-1, 1]^3 at rest, B the same cube at x = 2 + (t - 1/5)(t - 1/2)^3:
  * apart until t = 1/5, overlapping (at most 8.5e-4 deep) until t = 1/2,
  * where B leaves with a gap of (t - 1/5)(t - 1/2)^3, under 1e-7 of the
@@ -250,9 +283,10 @@ static void test_exit_to_third_order(void)
 
 int main(void)
 {
-    plan(16 + 9 + 7);
+    plan(16 + 9 + 4 + 7);
     test_head_on();
     test_edges_at_an_angle();
+    test_faces_nearly_parallel();
     test_exit_to_third_order();
     return 0;
 }
