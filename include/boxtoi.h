@@ -52,12 +52,12 @@
  * (edges crossing at a small angle phi, or a box whose edges meet the face
  * it touches at phi: nearly parallel faces) the two points can part along
  * those edges or that face by the coordinates' rounding, plus how far the
- * boxes move between the two times, over sin phi.  A motion whose w varies much over
- * the interval (a rigid motion turning nearly a full turn) is solved piece
- * by piece, re-expanded over each; the promise is tested for rigid motions
- * turning up to about 359.8 degrees within the interval.  Nearer a full turn
- * the motion may be refused as singular within rounding: give it a shorter
- * interval.
+ * boxes move between the two times, over sin phi.  A motion whose w varies
+ * much over the interval (a rigid motion turning nearly a full turn) is
+ * solved piece by piece, re-expanded over each; the promise is tested for
+ * rigid motions turning up to about 359.8 degrees within the interval.
+ * Nearer a full turn the motion may be refused as singular within
+ * rounding: give it a shorter interval.
  *
  * All functions are reentrant: no global mutable state, no heap allocation,
  * nothing printed.  Units are the caller's: lengths in whatever unit the

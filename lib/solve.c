@@ -2147,6 +2147,16 @@ static int vertex_over_face(const bx_pose *pf, const double *hf, int i,
     return 1;
 }
 
+/* The largest separation over the valid axes of st (-INFINITY if none). */
+static double most_separation(const sat *st)
+{
+    double m = -INFINITY;
+    for (int k = 0; k < NAXES; k++)
+        if (st->valid[k] && st->d[k] > m)
+            m = st->d[k];
+    return m;
+}
+
 /*
  * Parallel faces in contact (the best face axis and a face axis of the
  * other box within the face preference of it, along the same line)
@@ -2169,10 +2179,7 @@ static int flat_face_contact(const solver *S, const sat *st, const pose_pair *pp
     double NO[3];
     /* within the preference of the best face, and of the axis that
        separates most (an edge pair along a line near theirs) */
-    double most = st->d[best];
-    for (int k = 0; k < NAXES; k++)
-        if (st->valid[k] && st->d[k] > most)
-            most = st->d[k];
+    double most = fmax(st->d[best], most_separation(st));
     for (int k = first; k < first + 3 && other < 0; k++)
         if (st->valid[k] && st->d[k] >= st->d[best] - S->face_bias &&
             st->d[k] >= most - S->face_bias) {
@@ -2694,12 +2701,8 @@ static int rescaled_query(const boxtoi_query *query, double t0, double t1,
 /* The largest separation over the valid axes at s, from the poses. */
 static double separation_at(const solver *S, double s, sat *st)
 {
-    double m = -INFINITY;
     sat_at(S, s, st);
-    for (int k = 0; k < NAXES; k++)
-        if (st->valid[k] && st->d[k] > m)
-            m = st->d[k];
-    return m;
+    return most_separation(st);
 }
 
 /*
