@@ -12,18 +12,12 @@
 #include <string.h>
 
 /*
- * The contact normal that the features of r define at time t, from the
- * query's motions alone (evaluated by the reference): a face's normal is
- * the cross product of the world directions of its two edges, and two edges
- * give the cross product of their directions.  Unit length, sign not fixed;
- * 0 when it is not defined (parallel edges).
+ * The world directions of r's features in the poses ea and eb (A's and B's
+ * motions at one time): the two edges', or the two edges of the face.
  */
-static int feature_normal(const boxtoi_query *q, const boxtoi_result *r, double t,
-                          double n[3])
+static void feature_dirs(const boxtoi_result *r, const double ea[4][4],
+                         const double eb[4][4], double u[2][3])
 {
-    double ea[4][4], eb[4][4], u[2][3];
-    ref_motion_at(&q->motion_a, t, ea);
-    ref_motion_at(&q->motion_b, t, eb);
     if (r->kind == BOXTOI_EDGE_EDGE) {
         for (int b = 0; b < 2; b++) {
             const boxtoi_feature *f = b ? &r->feature_b : &r->feature_a;
@@ -41,6 +35,22 @@ static int feature_normal(const boxtoi_query *q, const boxtoi_result *r, double 
             for (int i = 0; i < 3; i++)
                 u[b][i] = e[i][(j + 1 + b) % 3];
     }
+}
+
+/*
+ * The contact normal that the features of r define at time t, from the
+ * query's motions alone (evaluated by the reference): a face's normal is
+ * the cross product of the world directions of its two edges, and two edges
+ * give the cross product of their directions.  Unit length, sign not fixed;
+ * 0 when it is not defined (parallel edges).
+ */
+static int feature_normal(const boxtoi_query *q, const boxtoi_result *r, double t,
+                          double n[3])
+{
+    double ea[4][4], eb[4][4], u[2][3];
+    ref_motion_at(&q->motion_a, t, ea);
+    ref_motion_at(&q->motion_b, t, eb);
+    feature_dirs(r, (const double(*)[4])ea, (const double(*)[4])eb, u);
     tu_cross(u[0], u[1], n);
     double len = tu_norm(n), scale = tu_norm(u[0]) * tu_norm(u[1]);
     if (!(len > 1e-6 * scale))
@@ -100,12 +110,6 @@ static double coord_tol(const boxtoi_query *q)
                 far = fmax(far, fabs(w[i]));
         }
     return fmax(tu_coord_rounding(q), 8 * DBL_EPSILON * far);
-}
-
-/* The distance tolerance: 1e-9 of the size, plus coord_tol. */
-static double distance_tol(const boxtoi_query *q, double size)
-{
-    return REL_TOL * size + coord_tol(q);
 }
 
 /*
@@ -373,11 +377,9 @@ static double box_move(const boxtoi_box *b, const boxtoi_motion *m, double ta, d
     return most;
 }
 
-/* Column j of e's 3x3 part, unit; 0 when it is zero. */
-static int unit_column(const double e[4][4], int j, double u[3])
+/* u made unit length; 0 when it is zero. */
+static int unit3(double u[3])
 {
-    for (int i = 0; i < 3; i++)
-        u[i] = e[i][j];
     double n = tu_norm(u);
     if (!(n > 0.0))
         return 0;
@@ -393,7 +395,7 @@ static int unit_column(const double e[4][4], int j, double u[3])
  * box touches a face its edges meet at an angle phi (nearly parallel
  * faces), the place of first touch (or the section of an overlap that thin)
  * moves in the face's plane by as much.  d is the coordinates' rounding
- * plus how far the boxes' corners move between the two times ta and tb
+ * (tolc) plus how far the boxes' corners move between the two times ta and tb
  * (the first contacts of r and its mirror image).  Sets axis to the line
  * along which the point may move (*plane 0: the edges' mean direction, or
  * the one edge nearly parallel to the face, in the face) or the face's
@@ -401,52 +403,45 @@ static int unit_column(const double e[4][4], int j, double u[3])
  * also that near parallel); returns 0 where nothing is that ill-conditioned.
  */
 static double contact_slide(const boxtoi_query *q, const boxtoi_result *r, double ta,
-                            double tb, double axis[3], int *plane)
+                            double tb, double tolc, double axis[3], int *plane)
 {
-    const boxtoi_box *box[2] = {&q->a, &q->b};
-    const boxtoi_feature *f[2] = {&r->feature_a, &r->feature_b};
-    double e[2][4][4], sine = 0.0;
-    double d = coord_tol(q) + box_move(&q->a, &q->motion_a, ta, tb) +
+    if (r->kind != BOXTOI_EDGE_EDGE && r->kind != BOXTOI_VERTEX_FACE &&
+        r->kind != BOXTOI_FACE_VERTEX)
+        return 0.0;
+    double e[2][4][4], u[2][3], sine;
+    double d = tolc + box_move(&q->a, &q->motion_a, ta, tb) +
                box_move(&q->b, &q->motion_b, ta, tb);
     ref_motion_at(&q->motion_a, ta, e[0]);
     ref_motion_at(&q->motion_b, ta, e[1]);
+    feature_dirs(r, (const double(*)[4])e[0], (const double(*)[4])e[1], u);
     if (r->kind == BOXTOI_EDGE_EDGE) {
-        double u[2][3], c[3];
-        for (int j = 0; j < 2; j++) {
-            int k = f[j]->side[0] == 0 ? 0 : f[j]->side[1] == 0 ? 1 : 2;
-            if (!unit_column(e[j], k, u[j]))
-                return 0.0;
-        }
+        double c[3];
+        if (!unit3(u[0]) || !unit3(u[1]))
+            return 0.0;
         double sign = tu_dot(u[0], u[1]) >= 0.0 ? 1.0 : -1.0;
         tu_cross(u[0], u[1], c);
         for (int i = 0; i < 3; i++)
             axis[i] = u[0][i] + sign * u[1][i];
-        double len = tu_norm(axis);
         sine = tu_norm(c);
-        if (!(len > 0.0))
+        if (!unit3(axis))
             return 0.0;
-        for (int i = 0; i < 3; i++)
-            axis[i] /= len;
         *plane = 0;
-    } else if (r->kind == BOXTOI_VERTEX_FACE || r->kind == BOXTOI_FACE_VERTEX) {
-        int fb = r->kind == BOXTOI_VERTEX_FACE, ob = 1 - fb;
-        int k = f[fb]->side[0] != 0 ? 0 : f[fb]->side[1] != 0 ? 1 : 2;
-        double u1[3], u2[3], g[3];
-        if (!unit_column(e[fb], (k + 1) % 3, u1) || !unit_column(e[fb], (k + 2) % 3, u2))
+    } else {
+        const boxtoi_box *o = r->kind == BOXTOI_VERTEX_FACE ? &q->a : &q->b;
+        const double(*eo)[4] = r->kind == BOXTOI_VERTEX_FACE ? e[0] : e[1];
+        if (!unit3(u[0]) || !unit3(u[1]))
             return 0.0;
-        tu_cross(u1, u2, axis);
-        double len = tu_norm(axis);
-        if (!(len > 0.0))
+        tu_cross(u[0], u[1], axis);
+        if (!unit3(axis))
             return 0.0;
-        for (int i = 0; i < 3; i++)
-            axis[i] /= len;
         /* the other box's edges by their angle with the face, least first:
            one nearly parallel moves the point along itself, two (a face
            nearly parallel) anywhere in the face */
         double s2 = 1.0, along[3] = {0.0, 0.0, 0.0};
         sine = 1.0;
         for (int j = 0; j < 3; j++) {
-            if (!(box[ob]->hi[j] > box[ob]->lo[j]) || !unit_column(e[ob], j, g))
+            double g[3] = {eo[0][j], eo[1][j], eo[2][j]};
+            if (!(o->hi[j] > o->lo[j]) || !unit3(g))
                 continue;
             double sj = fabs(tu_dot(g, axis));
             if (sj < sine) {
@@ -462,14 +457,9 @@ static double contact_slide(const boxtoi_query *q, const boxtoi_result *r, doubl
             double on = tu_dot(along, axis);
             for (int i = 0; i < 3; i++)
                 axis[i] = along[i] - on * axis[i];
-            double l = tu_norm(axis);
-            if (!(l > 0.0))
+            if (!unit3(axis))
                 return 0.0;
-            for (int i = 0; i < 3; i++)
-                axis[i] /= l;
         }
-    } else {
-        return 0.0;
     }
     return sine > 0.0 ? d / sine : 0.0;
 }
@@ -488,7 +478,7 @@ static double contact_slide(const boxtoi_query *q, const boxtoi_result *r, doubl
 int mirrors(const boxtoi_query *q, const boxtoi_result *r, const boxtoi_result *w,
             double size, char *why, size_t n)
 {
-    double tolt = REL_TOL * (q->t1 - q->t0), tolx = distance_tol(q, size);
+    double tolt = REL_TOL * (q->t1 - q->t0), tolc = coord_tol(q), tolx = REL_TOL * size + tolc;
     char fa[BOXTOI_FEATURE_NAME_MAX], fb[BOXTOI_FEATURE_NAME_MAX];
     char ga[BOXTOI_FEATURE_NAME_MAX], gb[BOXTOI_FEATURE_NAME_MAX];
     if (w->state != r->state) {
@@ -527,7 +517,7 @@ int mirrors(const boxtoi_query *q, const boxtoi_result *r, const boxtoi_result *
     double axis[3], dp[3];
     int plane = 0;
     double slide =
-        r->state == BOXTOI_HIT ? contact_slide(q, r, r->toi, w->toi, axis, &plane) : 0.0;
+        r->state == BOXTOI_HIT ? contact_slide(q, r, r->toi, w->toi, tolc, axis, &plane) : 0.0;
     for (int k = 0; k < 3; k++)
         dp[k] = w->point[k] - r->point[k];
     if (slide > 0.0) {
