@@ -438,3 +438,31 @@ double tu_coord_rounding(const boxtoi_query *q)
                 far = fmax(far, fmax(fabs(lo[i]), fabs(hi[i])));
     return 8 * DBL_EPSILON * far;
 }
+
+boxtoi_query tu_rod_crossing(double th, double b[3])
+{
+    const double e = 1e-3, is2 = sqrt(0.5), ps = 0.5;
+    double n[3] = {0.0, is2, is2}, c[3];
+    b[0] = cos(th);
+    b[1] = sin(th) * is2;
+    b[2] = -sin(th) * is2;
+    tu_cross(b, n, c);
+    boxtoi_query q;
+    memset(&q, 0, sizeof q);
+    boxtoi_motion_identity(&q.motion_a);
+    boxtoi_motion *mb = &q.motion_b;
+    mb->degree = 1;
+    mb->c[0][3][3] = 1.0;
+    for (int r = 0; r < 3; r++) {
+        mb->c[0][r][0] = b[r];
+        mb->c[0][r][1] = cos(ps) * n[r] + sin(ps) * c[r];
+        mb->c[0][r][2] = -sin(ps) * n[r] + cos(ps) * c[r];
+        mb->c[0][r][3] = (r == 0 ? 1.2 : 0.0) + n[r];
+        mb->c[1][r][3] = -2.0 * n[r];
+    }
+    q.a = (boxtoi_box){{-2, -e, -e}, {2, e, e}};
+    q.b = (boxtoi_box){{-0.5, 0, 0}, {0.5, 0, 0}};
+    q.t0 = 0.0;
+    q.t1 = 1.0;
+    return q;
+}

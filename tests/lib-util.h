@@ -75,6 +75,17 @@ double tu_sat_separation(const boxtoi_box *a, const boxtoi_motion *ma,
 double tu_coord_rounding(const boxtoi_query *q);
 
 /*
+ * A segment crossing a thin rod's edge within th of parallel: the rod x in
+ * [-2, 2], y and z in [-1e-3, 1e-3], at rest; the segment of half length
+ * 1/2 along b = (cos th, sin th / sqrt2, -sin th / sqrt2), its other axes
+ * turned by 1/2 about b from n = (0, 1, 1) / sqrt2 and b x n (so that
+ * neither box has a face along n), centred at (1.2, 0, 0) + (1 - 2t) n, over
+ * [0, 1].  Edge on edge at (1.2, e, e), t = (1 - sqrt2 e) / 2, normal n.
+ * Sets b.
+ */
+boxtoi_query tu_rod_crossing(double th, double b[3]);
+
+/*
  * The feature's name written from its definition: letters X Y Z with a
  * prime for the hi side; vertex "X'YZ", edge "X-Z'", face "Y'".
  */

@@ -792,8 +792,8 @@ static void case_parallel_edges(void)
 }
 
 /*
- * A segment crossing a thin rod's edge at a small angle th, edge on edge.
- * A: x in [-2, 2], y and z in [-e, e] (e = 1e-3), at rest.  B: half length
+ * A segment crossing a thin rod's edge at a small angle th, edge on edge
+ * (tu_rod_crossing).  A: x in [-2, 2], y and z in [-e, e] (e = 1e-3), at rest.  B: half length
  * 1/2 along b = (cos th, sin th, -sin th) / (1, sqrt2, sqrt2), its other
  * axes turned by 1/2 about b from n and b x n, centre (1.2, 0, 0) +
  * (1 - 2t) n with n = (0, 1, 1) / sqrt2, square to x and to b.  Along n,
@@ -809,26 +809,10 @@ static void case_parallel_edges(void)
 static void case_nearly_parallel_edges(void)
 {
     static const double ths[] = {2e-9, 5e-9, 2e-8, 1e-7, 1e-3};
-    const double ps = 0.5, e = 1e-3;
+    const double e = 1e-3;
     for (size_t k = 0; k < sizeof ths / sizeof ths[0]; k++) {
-        double th = ths[k];
-        double b[3] = {cos(th), sin(th) * ISQ2, -sin(th) * ISQ2};
-        double n[3] = {0.0, ISQ2, ISQ2}, c[3];
-        tu_cross(b, n, c);
-        boxtoi_motion ma, mb;
-        boxtoi_motion_identity(&ma);
-        memset(&mb, 0, sizeof mb);
-        mb.degree = 1;
-        mb.c[0][3][3] = 1.0;
-        for (int r = 0; r < 3; r++) {
-            mb.c[0][r][0] = b[r];
-            mb.c[0][r][1] = cos(ps) * n[r] + sin(ps) * c[r];
-            mb.c[0][r][2] = -sin(ps) * n[r] + cos(ps) * c[r];
-            mb.c[0][r][3] = (r == 0 ? 1.2 : 0.0) + n[r];
-            mb.c[1][r][3] = -2.0 * n[r];
-        }
-        boxtoi_query q = query_of(make_box(-2, -e, -e, 2, e, e), &ma,
-                                  make_box(-0.5, 0, 0, 0.5, 0, 0), &mb, 0.0, 1.0);
+        double th = ths[k], b[3], n[3] = {0.0, ISQ2, ISQ2};
+        boxtoi_query q = tu_rod_crossing(th, b);
         expect x = {.state = BOXTOI_HIT,
                     .toi = (1.0 - SQ2 * e) / 2.0,
                     .exit_mode = EXIT_AT,

@@ -135,35 +135,10 @@ static void test_head_on(void)
     ok(!mirrored(&j, &x), "head on: a swapped normal not negated fails to mirror");
 }
 
-/*
- * A segment crossing a thin rod's edge at angle th (as test-cases builds
- * it): A is x in [-2, 2], y and z in [-e, e]; B a segment of half length
- * 1/2 along b = (cos th, sin th / sqrt2, -sin th / sqrt2), its other axes
- * turned by 1/2 about b from n = (0, 1, 1) / sqrt2 and b x n (so that
- * neither box has a face along n), centred at (1.2, 0, 0) + (1 - 2t) n.
- * Edge on edge at (1.2, e, e), t = (1 - sqrt2 e) / 2.  Sets b.
- */
+/* A segment crossing a thin rod's edge at angle th (tu_rod_crossing); sets b. */
 static void crossing(judged *j, double th, double b[3])
 {
-    const double e = 1e-3, is2 = sqrt(0.5);
-    double n[3] = {0.0, is2, is2}, c[3];
-    b[0] = cos(th);
-    b[1] = sin(th) * is2;
-    b[2] = -sin(th) * is2;
-    tu_cross(b, n, c);
-    boxtoi_motion ma, mb;
-    boxtoi_motion_identity(&ma);
-    memset(&mb, 0, sizeof mb);
-    mb.degree = 1;
-    mb.c[0][3][3] = 1.0;
-    for (int r = 0; r < 3; r++) {
-        mb.c[0][r][0] = b[r];
-        mb.c[0][r][1] = cos(0.5) * n[r] + sin(0.5) * c[r];
-        mb.c[0][r][2] = -sin(0.5) * n[r] + cos(0.5) * c[r];
-        mb.c[0][r][3] = (r == 0 ? 1.2 : 0.0) + n[r];
-        mb.c[1][r][3] = -2.0 * n[r];
-    }
-    j->q = query_of(box_of(-2, -e, -e, 2, e, e), &ma, box_of(-0.5, 0, 0, 0.5, 0, 0), &mb);
+    j->q = tu_rod_crossing(th, b);
     solve_both(j);
 }
 
@@ -213,8 +188,9 @@ static void test_edges_at_an_angle(void)
 /*
  * A = [-3, 3] x [-3, 3] x [-1, 1] at rest; B = [-1, 1]^3 turned by 1e-7 rad
  * about x and 2e-7 about y, its centre at (0.3, 0.2, 3 - 2t): B's bottom
- * face comes down on A's top face nearly parallel, and where it first touches is fixed
- * only to the coordinates' rounding over 1e-7 (about 5e-8) in that face.
+ * face comes down on A's top face nearly parallel, and where it first
+ * touches is fixed only to the coordinates' rounding over 1e-7 (about
+ * 5e-8) in that face.
  */
 static void test_faces_nearly_parallel(void)
 {
@@ -230,8 +206,8 @@ static void test_faces_nearly_parallel(void)
     judged j;
     j.q = query_of(box_of(-3, -3, -1, 3, 3, 1), &ma, box_of(-1, -1, -1, 1, 1, 1), &mb);
     solve_both(&j);
-    ok(j.r.state == BOXTOI_HIT && j.r.kind == BOXTOI_FACE_VERTEX && fabs(j.r.toi - 0.5) <= 1e-6 &&
-           passes(&j, &j.r) && mirrored(&j, &j.w),
+    ok(j.r.state == BOXTOI_HIT && j.r.kind == BOXTOI_FACE_VERTEX &&
+           fabs(j.r.toi - 0.5) <= 1e-6 && passes(&j, &j.r) && mirrored(&j, &j.w),
        "faces 1e-7 rad apart: face under a vertex near t = 1/2 (%.17g), passes, mirrored",
        j.r.toi);
     boxtoi_result w = moved(&j.w, x, 3e-8);
