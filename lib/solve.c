@@ -2322,6 +2322,9 @@ static void describe_contact(const solver *S, const sat *st, double tau, int arr
      * touching tolerance), where the other box's feature lies beyond the
      * face's sides (boxes tilted within the preference, meeting at an edge
      * of the face), does not touch: the edges do.  Such faces are barred.
+     * The feature is read within the preference (an overlap no deeper is
+     * touching): the section of a thinner one, whose edges nearly lie in
+     * the face, moves with rounding across the face's sides.
      */
     uint32_t barred = 0, probed = 0;
     int best, have_ref = 0;
@@ -2362,7 +2365,7 @@ static void describe_contact(const solver *S, const sat *st, double tau, int arr
             boxtoi_result probe = *res;
             probed |= 1u << f;
             tie_separation(S, st, &pp, f, before, s_ref, &ref, &have_ref, N);
-            if (face_contact(S, st, f, N, S->tol, &probe) > 4.0 * S->tol)
+            if (face_contact(S, st, f, N, S->face_bias, &probe) > 4.0 * S->tol)
                 barred |= 1u << f;
         }
         if (barred == was)
