@@ -1208,7 +1208,9 @@ static void add_roots(ctx *cx, const gap_of *g, const double *roots, int nr)
             e = refine_root(cx, g, e, 1e-4);
             c = check_at(cx, g, e);
         }
-        if (e > 0.0 && c == CHECK_EVENT)
+        /* the query's t0 is no event (the state there is read directly);
+           a later piece's start is */
+        if ((e > 0.0 || cx->pc.pa > 0.0) && c == CHECK_EVENT)
             add_event(cx, g, e);
     }
 }
@@ -1468,8 +1470,9 @@ int ref_solve(const boxtoi_query *q, double deep_tol, ref_answer *out)
      * The state at sample times must match the timeline: at 15 points of
      * the interval, and at 4 of each stretch between events (an event
      * missed where w is nearly 0 left a stretch half apart, half touching,
-     * read from its middle alone); there, only a state clear of touching
-     * by 1e-10 of the size counts, as a graze's stretch touches at 0.
+     * read from its middle alone).  Only a state clear of touching by
+     * 1e-10 of the size counts, as a graze's stretch touches at 0, and
+     * boxes touching all along are apart or overlapping by rounding.
      */
     for (int k = 0; k <= m && cx->len > 0.0; k++)
         for (int j = 1; j < 8; j += 2) {
@@ -1488,7 +1491,8 @@ int ref_solve(const boxtoi_query *q, double deep_tol, ref_answer *out)
         for (int i = 1; i <= m; i++)
             if (fabs(bound[i] - s) < 1e-9)
                 near = 1;
-        if (!near && ref_overlap(q, q->t0 + cx->len * s) != status[k])
+        double sd = near ? 0.0 : ref_signed_distance(q, q->t0 + cx->len * s);
+        if (fabs(sd) > 1e-10 * cx->size && (sd > 0.0) != (status[k] != 0))
             out->inconsistent = 1;
     }
 
