@@ -1181,7 +1181,8 @@ static int exit_first(solver *S, int axis, double a, double stop, const double *
  * which f_axis > 0 after it has really gone below zero.  An axis touching at
  * tau (|f| within its rounding level N(s), axis_noise_poly) must first reach
  * -N; if it rises above +N before that, the contact was a graze and ends
- * where it rises.  With bound set, axis_below is tried first and may show
+ * where it rises (a rise after it has come down to +N, for one above +N at
+ * tau and within the touching tolerance).  With bound set, axis_below is tried first and may show
  * there is none before stop without a search (the answer is the same either
  * way).  An axis within rounding of 0 at tau is bounded from above before
  * any search too: if it stays at or below 0 up to stop, or below +N, it ends
@@ -1219,8 +1220,17 @@ static int axis_exit(solver *S, int axis, double tau, double stop, int bound,
      * does not already stay below +N.
      */
     int sinks = axis_first(S, axis, tau, stop, 0, 0.0, lm, noise, &deep);
-    int may_graze = !(sinks && axis_below(S, axis, tau, deep, 0.0, lp));
-    if (may_graze && exit_first(S, axis, tau, sinks ? deep : stop, lp, noise, &up) &&
+    /*
+     * Above +N at tau (touching within the touching tolerance, not within
+     * rounding: still closing), a rise counts only once it has come down
+     * to +N; if it never does, the contact is a graze that ends at tau.
+     */
+    double from = tau;
+    if (f > bxp_bern_eval(lp, n, tau) &&
+        !axis_first(S, axis, tau, sinks ? deep : stop, 0, 0.0, lp, noise, &from))
+        from = tau;
+    int may_graze = !(sinks && axis_below(S, axis, from, deep, 0.0, lp));
+    if (may_graze && exit_first(S, axis, from, sinks ? deep : stop, lp, noise, &up) &&
         (!sinks || up < deep)) {
         *out = up;
         return 1;

@@ -1960,6 +1960,124 @@ static const literal_query aligned_box_plate_4 = {
      {1, 1, 3, -0x1.b7badae5ee043p-1},
      {1, 2, 3, 0x1.1cf4bb071cfdbp-3}}};
 
+/*
+ * Boxes turned alike within 1e-8 rad (test-random's nearly-aligned kind,
+ * seed 15), meeting on B's face X, along which the edge axis of A's y and
+ * B's z nearly runs: at the contact that axis reads 2.4e-13 above 0,
+ * within the touching tolerance but above its local rounding level, still
+ * closing.  Its exit search read that as a graze rising at once: the exit
+ * was the contact's own time, with the boxes 0.05 deep after it, in one
+ * order only.
+ */
+static const literal_query aligned_boxes_exit = {
+    {-0x1.50deddf136e5p-4, -0x1.ffed04f61934p-7, -0x1.4eb0fae867f39p-2},
+    {0x1.6479a5b0e2888p-2, 0x1.26aae0c3d4ccfp-1, 0x1.eba8f7af32f84p-1},
+    {-0x1.57c24b80e34a8p-2, -0x1.00ae7905a51d6p-1, -0x1.f2e0208568b4p-1},
+    {0x1.57c24b80e34a8p-2, 0x1.00ae7905a51d6p-1, 0x1.4f4b09257210ep-3},
+    3, 3, 42, 42,
+    {{0, 0, 0, 0x1.2f1967c532b3dp-2},
+     {0, 0, 1, -0x1.711f9af752c9ep-1},
+     {0, 0, 2, 0x1.2296342483a62p-1},
+     {0, 0, 3, -0x1.27c60f3272a0bp+0},
+     {0, 1, 0, 0x1.d409b4b887351p-1},
+     {0, 1, 1, 0x1.21cec4a3a99fbp-2},
+     {0, 1, 2, -0x1.e03ae40a3234cp-4},
+     {0, 1, 3, -0x1.ce50077065f3ep+1},
+     {0, 2, 0, -0x1.434fca7106d48p-4},
+     {0, 2, 1, 0x1.25f50887a0cdbp-1},
+     {0, 2, 2, 0x1.8a7b5d4a5b2b8p-1},
+     {0, 2, 3, 0x1.8b36aebb6c089p+2},
+     {0, 3, 3, 0x1.ed9e8dd311ad9p-1},
+     {1, 0, 0, 0x1.73eedbc8986a2p-5},
+     {1, 0, 1, -0x1.d9c363f0a6c93p-6},
+     {1, 0, 2, -0x1.0461a90a3dc0cp-4},
+     {1, 0, 3, 0x1.52a4a35fb4d09p-3},
+     {1, 1, 0, -0x1.d5cefa3201aa4p-8},
+     {1, 1, 1, -0x1.8a06ad32393bep-6},
+     {1, 1, 2, -0x1.9412c3fe22094p-4},
+     {1, 1, 3, 0x1.5bdf219a4c9abp+0},
+     {1, 2, 0, 0x1.c25def825cd12p-4},
+     {1, 2, 1, -0x1.c3da16e844972p-6},
+     {1, 2, 2, 0x1.e3210c4faadbep-6},
+     {1, 2, 3, -0x1.937ff81d21873p+0},
+     {1, 3, 3, -0x1.e7a06c99c139p-10},
+     {2, 0, 0, -0x1.8af9f47f1fbacp-9},
+     {2, 0, 1, -0x1.48ce3e51430cep-9},
+     {2, 0, 2, -0x1.d46ce442e216fp-11},
+     {2, 0, 3, -0x1.5075fad89041cp-8},
+     {2, 1, 0, -0x1.42a55e3cfd39p-9},
+     {2, 1, 1, 0x1.9b684cfa2db0ep-9},
+     {2, 1, 2, -0x1.0ba375b05f304p-11},
+     {2, 1, 3, -0x1.2191f943e28fep-6},
+     {2, 2, 0, 0x1.0a48600a5856bp-10},
+     {2, 2, 1, 0x1.58b6e4b07b372p-13},
+     {2, 2, 2, -0x1.fd8d2664a9f8p-9},
+     {2, 2, 3, 0x1.d777aa83e2321p-6},
+     {2, 3, 3, 0x1.078cad0f3045dp-8},
+     {3, 0, 3, 0x1.64bc8e751b316p-11},
+     {3, 1, 3, 0x1.718f9c435b8f2p-8},
+     {3, 2, 3, -0x1.ab9c375fd543ep-8},
+     {0, 0, 0, 0x1.2f1968bac0cb5p-2},
+     {0, 0, 1, -0x1.711f9c0775b1fp-1},
+     {0, 0, 2, 0x1.2296328acbabep-1},
+     {0, 0, 3, 0x1.392aeadced025p+3},
+     {0, 1, 0, 0x1.d409b4af408fcp-1},
+     {0, 1, 1, 0x1.21cec42a128d7p-2},
+     {0, 1, 2, -0x1.e03aeae2d0808p-4},
+     {0, 1, 3, -0x1.36f685c99fa91p+2},
+     {0, 2, 0, -0x1.434fbf692c334p-4},
+     {0, 2, 1, 0x1.25f5074fdfa41p-1},
+     {0, 2, 2, 0x1.8a7b5e56d456bp-1},
+     {0, 2, 3, -0x1.9f7bb292d8afep+3},
+     {0, 3, 3, 0x1.ed9e8dd311ad7p-1},
+     {1, 0, 0, 0x1.73eeda1a0b053p-5},
+     {1, 0, 1, -0x1.d9c3614eda6a4p-6},
+     {1, 0, 2, -0x1.0461a9f09dd38p-4},
+     {1, 0, 3, -0x1.b527e6ba245fdp+1},
+     {1, 1, 0, -0x1.d5cf0dd36e1ecp-8},
+     {1, 1, 1, -0x1.8a06a7f28f80cp-6},
+     {1, 1, 2, -0x1.9412c439331d2p-4},
+     {1, 1, 3, 0x1.ae21f6eabb657p+0},
+     {1, 2, 0, 0x1.c25defbee0748p-4},
+     {1, 2, 1, -0x1.c3da1a17d1adap-6},
+     {1, 2, 2, 0x1.e32105ce58232p-6},
+     {1, 2, 3, 0x1.19cb78106f5c7p+2},
+     {1, 3, 3, -0x1.e7a06c99c13ap-10},
+     {2, 0, 0, -0x1.8af9f52082e4cp-9},
+     {2, 0, 1, -0x1.48ce3d9558e19p-9},
+     {2, 0, 2, -0x1.d46ce4000ba7ep-11},
+     {2, 0, 3, 0x1.8417417cd5b32p-5},
+     {2, 1, 0, -0x1.42a55e0cc530dp-9},
+     {2, 1, 1, 0x1.9b684d7c44d76p-9},
+     {2, 1, 2, -0x1.0ba36cd2e3b95p-11},
+     {2, 1, 3, -0x1.80df1aece043p-6},
+     {2, 2, 0, 0x1.0a485d368115dp-10},
+     {2, 2, 1, 0x1.58b6fcac1953bp-13},
+     {2, 2, 2, -0x1.fd8d26b3018b8p-9},
+     {2, 2, 3, -0x1.006e2dd95dea4p-4},
+     {2, 3, 3, 0x1.078cad0f3045dp-8},
+     {3, 0, 3, -0x1.d0399e042174p-7},
+     {3, 1, 3, 0x1.c8be63093438ep-8},
+     {3, 2, 3, 0x1.2b320b2f83c77p-6}}};
+
+/*
+ * The exit of a literal query, in both orders, against the reference's:
+ * within 1e-9 of the interval.
+ */
+static void check_literal_exit(const literal_query *l, double t0, double t1, const char *what)
+{
+    boxtoi_query q = literal_over(l, t0, t1), y = tu_swapped(&q);
+    boxtoi_result res[2] = {boxtoi_solve(&q), boxtoi_solve(&y)};
+    ref_answer ra;
+    ref_solve(&q, 1e-9 * qsize(&q), &ra);
+    double tol = 1e-9 * (t1 - t0);
+    ok(ra.valid && !ra.inconsistent && !ra.exit_after_t1 && !res[0].exit_after_t1 &&
+           !res[1].exit_after_t1 && fabs(res[0].exit - ra.exit) <= tol &&
+           fabs(res[1].exit - ra.exit) <= tol,
+       "%s: the exit is the reference's in both orders (%.17g, swapped %.17g, reference "
+       "%.17g)", what, res[0].exit, res[1].exit, ra.exit);
+}
+
 static void case_degenerate_literals(void)
 {
     check_literal(&plate_tilted_onto_plate, "a plate tilted by 1e-8 coming down on another");
@@ -1994,6 +2112,10 @@ static void case_degenerate_literals(void)
     check_literal_as(&aligned_box_plate_3, 0x1.1cf5d92bd0e3ep+1, 0x1.8c3ec9046d62dp+2,
                      "a box's edge on an aligned plate's edge", 1);
     check_literal(&aligned_box_plate_4, "an aligned plate's edge on a box's edge");
+    check_literal_as(&aligned_boxes_exit, 2.5, 3.5, "aligned boxes, an edge axis still closing",
+                     1);
+    check_literal_exit(&aligned_boxes_exit, 2.5, 3.5,
+                       "aligned boxes, an edge axis still closing");
 }
 
 static void case_near_flat_tilt(void)
