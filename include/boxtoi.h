@@ -36,23 +36,22 @@
  * and the boxes at the time reported can be apart by that spacing times
  * their closing speed; use times near 0 where that matters.  Grazing
  * contacts (the boxes touch without penetrating) lie inside that tolerance
- * and may be reported either way.  Swapping A and B gives the same times
- * and point, the kind and features exchanged and the normal negated, also
- * where the contact allows several answers: parallel faces meeting flat
- * (the face named is chosen from the geometry alone), parallel edges
- * meeting, flat boxes in one plane (the axis named is the one the approach
- * came along; between edges or corners closing at equal speeds, the one
- * chosen from the geometry alone), plates in one plane or points at one
- * place already touching at t0; a graze may name other features, and
- * boxes overlapping at t0 with their centres at one point (no direction
- * leads from A to B) may get the same normal in both orders.  "The
- * same" is within the tolerances above: each answer's normal is the one at
- * its own time, so a fast turn parts the two by as much as it turns the
- * features in between; and where the contact's place is ill-conditioned
- * (edges crossing at a small angle phi, or a box whose edges meet the face
- * it touches at phi: nearly parallel faces) the two points can part along
- * those edges or that face by the coordinates' rounding, plus how far the
- * boxes move between the two times, over sin phi.  A motion whose w varies
+ * and may be reported either way.  Swapping A and B gives exactly the
+ * mirrored answer: the same times, point and depth, bit for bit, the kind
+ * and features exchanged and the normal negated.  The pair is solved in
+ * one order whichever box is A (an order of their corners' and motions'
+ * bits), so rounding cannot decide a name, a time or a point differently
+ * in the other order; bad input is still reported as given, A's reason
+ * first.  Where the contact allows several answers (parallel faces meeting
+ * flat, parallel edges meeting, flat boxes in one plane, plates in one
+ * plane or points at one place already touching at t0) the choice comes
+ * from the geometry, so that nearby queries name alike: the face chosen
+ * from the geometry alone, the axis the approach came along, between edges
+ * or corners closing at equal speeds the one chosen from the geometry
+ * alone.  Where the contact's place is ill-conditioned (edges crossing at
+ * a small angle phi, or a box whose edges meet the face it touches at phi:
+ * nearly parallel faces) the point can lie anywhere along those edges or
+ * that face within the coordinates' rounding over sin phi.  A motion whose w varies
  * much over the interval (a rigid motion turning nearly a full turn) is
  * solved piece by piece, re-expanded over each; the promise is tested for
  * rigid motions turning up to about 359.8 degrees within the interval.

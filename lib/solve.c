@@ -2793,6 +2793,36 @@ static BX_NOINLINE double stuck_band(solver *S, int axis, double tau, double noi
 #define SOLVE_SPLIT 1u   /* may cut it into pieces (solve_pieces) */
 #define SOLVE_ARRIVED 2u /* a piece after the first: a contact at its start
                             is an arrival, described from before it */
+#define SOLVE_SWAP 4u    /* the query's A and B are solved as B and A */
+
+/* The query's boxes and motions in the order solved (mode's SOLVE_SWAP). */
+static void solved_parts(const boxtoi_query *query, unsigned mode, const boxtoi_box **a,
+                         const boxtoi_motion **ma, const boxtoi_box **b,
+                         const boxtoi_motion **mb)
+{
+    int sw = (mode & SOLVE_SWAP) != 0;
+    *a = sw ? &query->b : &query->a;
+    *b = sw ? &query->a : &query->b;
+    *ma = sw ? &query->motion_b : &query->motion_a;
+    *mb = sw ? &query->motion_a : &query->motion_b;
+}
+
+/* Exchange A and B of *q in place (no copy of a motion on the stack). */
+static void swap_parts(boxtoi_query *q)
+{
+    boxtoi_box box = q->a;
+    q->a = q->b;
+    q->b = box;
+    int d = q->motion_a.degree;
+    q->motion_a.degree = q->motion_b.degree;
+    q->motion_b.degree = d;
+    double *x = &q->motion_a.c[0][0][0], *y = &q->motion_b.c[0][0][0];
+    for (size_t i = 0; i < sizeof q->motion_a.c / sizeof *x; i++) {
+        double v = x[i];
+        x[i] = y[i];
+        y[i] = v;
+    }
+}
 
 static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode);
 
@@ -2803,7 +2833,9 @@ static BX_NOINLINE boxtoi_result solve_rescaled(const boxtoi_query *query, int w
     boxtoi_query q;
     if (!rescaled_query(query, query->t0, query->t1, &q))
         return invalid(BOXTOI_REASON_OUT_OF_RANGE, which);
-    return solve_query(&q, mode);
+    if (mode & SOLVE_SWAP)
+        swap_parts(&q);
+    return solve_query(&q, mode & ~SOLVE_SWAP);
 }
 
 /* Is either motion's w too uneven over the interval for one piece
@@ -2813,12 +2845,12 @@ static int needs_pieces(const bx_moving *A, const bx_moving *B)
     return bx_w_uneven(A->we, A->e) || bx_w_uneven(B->we, B->e);
 }
 
-/* *q: the query over piece k of [t[0], t[n]], with the interval [0, 1]. */
-static void piece_query(const boxtoi_query *query, const double *t, int k,
-                        boxtoi_query *q)
+/* q's motions: ma's and mb's over piece k of [t[0], t[n]], as over [0, 1]. */
+static void piece_query(const boxtoi_motion *ma, const boxtoi_motion *mb, const double *t,
+                        int k, boxtoi_query *q)
 {
-    bx_motion_piece(&query->motion_a, t[k], t[k + 1], &q->motion_a);
-    bx_motion_piece(&query->motion_b, t[k], t[k + 1], &q->motion_b);
+    bx_motion_piece(ma, t[k], t[k + 1], &q->motion_a);
+    bx_motion_piece(mb, t[k], t[k + 1], &q->motion_b);
 }
 
 /* Time in [t0, t1] of s in a piece [ta, tb] (s in [0, 1]). */
@@ -2847,18 +2879,23 @@ static double contact_time(double ta, double tb, double s)
  * one that did not is a contact at that start.  Should any piece not be
  * answered, the whole interval is solved in one piece instead.
  */
-static BX_NOINLINE boxtoi_result solve_pieces(const boxtoi_query *query,
+static BX_NOINLINE boxtoi_result solve_pieces(const boxtoi_query *query, unsigned mode,
                                               const bx_moving *A, const bx_moving *B)
 {
     double t[BX_MAX_PIECES + 1];
     int n = bx_piece_times(A->we, A->e, B->we, B->e, query->t0, query->t1, t);
     int iterations = 0, k;
+    const boxtoi_box *ba, *bb;
+    const boxtoi_motion *ma, *mb;
+    solved_parts(query, mode, &ba, &ma, &bb, &mb);
     boxtoi_query q = *query;
     boxtoi_result res, r;
+    q.a = *ba;
+    q.b = *bb;
     q.t0 = 0.0;
     q.t1 = 1.0;
     for (k = 0; k < n; k++) {
-        piece_query(query, t, k, &q);
+        piece_query(ma, mb, t, k, &q);
         res = solve_query(&q, k > 0 ? SOLVE_ARRIVED : 0);
         iterations += res.iterations;
         if (res.state != BOXTOI_MISS)
@@ -2869,7 +2906,7 @@ static BX_NOINLINE boxtoi_result solve_pieces(const boxtoi_query *query,
         return res; /* a miss */
     }
     if (res.state != BOXTOI_HIT && res.state != BOXTOI_OVERLAP)
-        return solve_query(query, 0);
+        return solve_query(query, mode & SOLVE_SWAP);
     if (k > 0)
         res.state = BOXTOI_HIT;
     res.toi = res.state == BOXTOI_OVERLAP ? query->t0 : contact_time(t[k], t[k + 1], res.toi);
@@ -2878,13 +2915,13 @@ static BX_NOINLINE boxtoi_result solve_pieces(const boxtoi_query *query,
             res.exit = piece_time(t[k], t[k + 1], res.exit);
         /* a contact lasting to the piece's end goes on while the next starts in it */
         for (int j = k + 1; j < n && res.exit_after_t1; j++) {
-            piece_query(query, t, j, &q);
+            piece_query(ma, mb, t, j, &q);
             r = solve_query(&q, 0);
             iterations += r.iterations;
             if (r.state == BOXTOI_OVERLAP && r.exit_after_t1)
                 continue;
             if (r.state != BOXTOI_OVERLAP && r.state != BOXTOI_HIT && r.state != BOXTOI_MISS)
-                return solve_query(query, 0);
+                return solve_query(query, mode & SOLVE_SWAP);
             res.exit_after_t1 = 0;
             res.exit = r.state == BOXTOI_OVERLAP ? piece_time(t[j], t[j + 1], r.exit) : t[j];
         }
@@ -2893,8 +2930,53 @@ static BX_NOINLINE boxtoi_result solve_pieces(const boxtoi_query *query,
     return res;
 }
 
+/*
+ * Which of a box and its motion comes first in the order the pair is
+ * solved in: -1, 0 (the same) or 1, from their bits (the corners, the
+ * degree, the coefficients up to it), a total order that swapping the two
+ * reverses.
+ */
+static int part_order(const boxtoi_box *ba, const boxtoi_motion *ma, const boxtoi_box *bb,
+                      const boxtoi_motion *mb)
+{
+    int c = memcmp(ba, bb, sizeof *ba);
+    if (c != 0)
+        return c < 0 ? -1 : 1;
+    if (ma->degree != mb->degree)
+        return ma->degree < mb->degree ? -1 : 1;
+    if (ma->degree < 0 || ma->degree > BOXTOI_MAX_DEGREE)
+        return 0; /* invalid either way */
+    c = memcmp(ma->c, mb->c, (size_t)(ma->degree + 1) * sizeof ma->c[0]);
+    return c < 0 ? -1 : c > 0;
+}
+
+/* The answer for the query with A and B swapped, from r. */
+static boxtoi_result mirrored(boxtoi_result r)
+{
+    boxtoi_feature f = r.feature_a;
+    r.feature_a = r.feature_b;
+    r.feature_b = f;
+    if (r.kind == BOXTOI_VERTEX_FACE)
+        r.kind = BOXTOI_FACE_VERTEX;
+    else if (r.kind == BOXTOI_FACE_VERTEX)
+        r.kind = BOXTOI_VERTEX_FACE;
+    for (int k = 0; k < 3; k++)
+        r.normal[k] = -r.normal[k];
+    return r;
+}
+
+/*
+ * The pair is solved in one order whichever box is A (part_order), so that
+ * swapping A and B mirrors the answer exactly, even where rounding would
+ * decide a time, a name or a point differently in the other order.  Bad
+ * input is reported as given: A's reasons first.
+ */
 BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
 {
+    if (query && part_order(&query->a, &query->motion_a, &query->b, &query->motion_b) > 0) {
+        boxtoi_result r = solve_query(query, SOLVE_SPLIT | SOLVE_SWAP);
+        return r.state == BOXTOI_INVALID ? solve_query(query, SOLVE_SPLIT) : mirrored(r);
+    }
     return solve_query(query, SOLVE_SPLIT);
 }
 
@@ -2915,8 +2997,10 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
      * rigid motion usually proves its own (motion_is_rigid).
      */
     int which;
-    if ((why = bx_prepare_pair(&query->a, &query->motion_a, &query->b, &query->motion_b,
-                               query->t0, query->t1, &A, &B, &which)))
+    const boxtoi_box *ba, *bb;
+    const boxtoi_motion *ma, *mb;
+    solved_parts(query, mode, &ba, &ma, &bb, &mb);
+    if ((why = bx_prepare_pair(ba, ma, bb, mb, query->t0, query->t1, &A, &B, &which)))
         return why == BX_REASON_RESCALE ? solve_rescaled(query, which, mode)
                                         : invalid(why, which);
 
@@ -2956,7 +3040,7 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
         return res;
     }
     if ((mode & SOLVE_SPLIT) && needs_pieces(&A, &B))
-        return solve_pieces(query, &A, &B);
+        return solve_pieces(query, mode, &A, &B);
 
     solver S;
     S.A = &A;

@@ -542,6 +542,57 @@ int mirrors(const boxtoi_query *q, const boxtoi_result *r, const boxtoi_result *
     return 1;
 }
 
+/* Are A and B the same box on the same motion, to the bit (up to the degree)? */
+static int same_parts(const boxtoi_query *q)
+{
+    const boxtoi_motion *a = &q->motion_a, *b = &q->motion_b;
+    return memcmp(&q->a, &q->b, sizeof q->a) == 0 && a->degree == b->degree &&
+           (a->degree < 0 || a->degree > BOXTOI_MAX_DEGREE ||
+            memcmp(a->c, b->c, (size_t)(a->degree + 1) * sizeof a->c[0]) == 0);
+}
+
+int mirrors_exactly(const boxtoi_query *q, const boxtoi_result *r, const boxtoi_result *w,
+                    char *why, size_t n)
+{
+    if (r->state == BOXTOI_INVALID && w->state == BOXTOI_INVALID)
+        return 1;
+    boxtoi_result m = *w;
+    if (!same_parts(q)) {
+        m.kind = tu_swapped_kind(w->kind);
+        m.feature_a = w->feature_b;
+        m.feature_b = w->feature_a;
+        for (int k = 0; k < 3; k++)
+            m.normal[k] = -w->normal[k];
+    }
+    int same = m.state == r->state && m.kind == r->kind &&
+               memcmp(&m.feature_a, &r->feature_a, sizeof m.feature_a) == 0 &&
+               memcmp(&m.feature_b, &r->feature_b, sizeof m.feature_b) == 0 &&
+               m.exit_after_t1 == r->exit_after_t1;
+    const double *x[4] = {&m.toi, &m.exit, &m.depth, m.point}, *y[4] = {&r->toi, &r->exit,
+                                                                         &r->depth, r->point};
+    for (int i = 0; i < 4; i++)
+        same &= memcmp(x[i], y[i], (i == 3 ? 3 : 1) * sizeof(double)) == 0;
+    for (int k = 0; k < 3; k++)
+        same &= m.normal[k] == r->normal[k];
+    if (!same) {
+        char fa[BOXTOI_FEATURE_NAME_MAX], fb[BOXTOI_FEATURE_NAME_MAX];
+        char ga[BOXTOI_FEATURE_NAME_MAX], gb[BOXTOI_FEATURE_NAME_MAX];
+        snprintf(why, n, "not bit for bit: %s toi %a exit %a %s %s/%s point (%a, %a, %a) "
+                 "normal (%a, %a, %a); swapped %s toi %a exit %a %s %s/%s point (%a, %a, %a) "
+                 "normal (%a, %a, %a)",
+                 boxtoi_state_name(r->state), r->toi, r->exit, boxtoi_kind_name(r->kind),
+                 boxtoi_feature_name(r->feature_a, fa, sizeof fa),
+                 boxtoi_feature_name(r->feature_b, fb, sizeof fb), r->point[0], r->point[1],
+                 r->point[2], r->normal[0], r->normal[1], r->normal[2],
+                 boxtoi_state_name(w->state), w->toi, w->exit, boxtoi_kind_name(w->kind),
+                 boxtoi_feature_name(w->feature_a, ga, sizeof ga),
+                 boxtoi_feature_name(w->feature_b, gb, sizeof gb), w->point[0], w->point[1],
+                 w->point[2], w->normal[0], w->normal[1], w->normal[2]);
+        return 0;
+    }
+    return 1;
+}
+
 static void print_motion(const char *name, const boxtoi_motion *m)
 {
     diag("  %s: degree %d", name, m->degree);

@@ -72,6 +72,18 @@ void judge(const boxtoi_query *q, const boxtoi_result *res, const ref_answer *ra
 int mirrors(const boxtoi_query *q, const boxtoi_result *r, const boxtoi_result *w,
             double size, char *why, size_t n);
 
+/*
+ * Is w, the answer with A and B swapped, r's mirror bit for bit (boxtoi.h:
+ * the pair is solved in one order whichever box is A): the same state,
+ * times, point and depth, the kind and features exchanged, the normal
+ * negated?  Where A and B are the same box on the same motion (the same
+ * query either way), w must be r itself.  Answers refused as invalid are
+ * not compared (each order reports its own A's reason).  Returns 0 with
+ * the first difference in why.
+ */
+int mirrors_exactly(const boxtoi_query *q, const boxtoi_result *r, const boxtoi_result *w,
+                    char *why, size_t n);
+
 /* The query, and the two answers, as TAP diagnostics. */
 void print_query(const boxtoi_query *q);
 void print_answers(const boxtoi_result *res, const ref_answer *ra);

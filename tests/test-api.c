@@ -85,6 +85,15 @@ static void test_invalid(void)
     q = base_query();
     q.b.hi[0] = -1.0;
     expect_valid("lo == hi (a plate)", &q);
+    /* both bad: A's reason, whichever order the pair is solved in */
+    q = base_query();
+    q.a.lo[1] = NAN;
+    q.b.hi[0] = -1.0 - 1e-12;
+    expect_invalid("NaN corner of A, lo > hi in B", &q, BOXTOI_REASON_BOX_NOT_FINITE, 1);
+    boxtoi_query sw = q;
+    sw.a = q.b;
+    sw.b = q.a;
+    expect_invalid("lo > hi in A, NaN corner of B", &sw, BOXTOI_REASON_BOX_INVERTED, 1);
 
     q = base_query();
     q.motion_a.c[0][1][2] = NAN;

@@ -1335,6 +1335,8 @@ typedef struct literal_query {
 static boxtoi_query literal_over(const literal_query *l, double t0, double t1)
 {
     boxtoi_query q = boxtoi_default_query();
+    memset(&q.motion_a, 0, sizeof q.motion_a);
+    memset(&q.motion_b, 0, sizeof q.motion_b);
     memcpy(q.a.lo, l->alo, sizeof q.a.lo);
     memcpy(q.a.hi, l->ahi, sizeof q.a.hi);
     memcpy(q.b.lo, l->blo, sizeof q.b.lo);
@@ -2078,6 +2080,164 @@ static void check_literal_exit(const literal_query *l, double t0, double t1, con
        "%.17g)", what, res[0].exit, res[1].exit, ra.exit);
 }
 
+/*
+ * Queries whose two orders, solved each as given, parted by rounding:
+ * a fuzz find, a segment and a plate meeting at t = 0 where A's w is 1/128
+ * and its coefficients reach 1.4e3 (the contact times 2.2e-11 apart, at
+ * speeds of 2e3: edge-edge in one order, face-vertex in the other); and a
+ * plate on a box's edge, turned alike within 1e-8 rad (test-random's
+ * nearly-aligned kind, seed 20: vertex X'YZ named in one order, X'YZ' in
+ * the other, the points 0.4 apart along the edge).  The pair is solved in
+ * one order whichever box is A, so the two answers are each other's mirror
+ * bit for bit.
+ */
+static const literal_query fast_pair_at_small_w = {
+    {-0x1.0fp+1, 0x1p-5, 0x0p+0},
+    {0x1.dep+0, 0x1p-5, 0x0p+0},
+    {0x0p+0, -0x1p-5, -0x1.eep+0},
+    {0x0p+0, 0x1p-5, 0x1.eep+0},
+    6, 2, 63, 13,
+    {{0, 0, 0, -0x1p-7},
+     {0, 0, 3, -0x1.091p-2},
+     {0, 1, 2, 0x1p-7},
+     {0, 1, 3, -0x1.091p-2},
+     {0, 2, 1, 0x1p-7},
+     {0, 2, 3, -0x1.091p-2},
+     {0, 3, 3, 0x1p-7},
+     {1, 0, 0, -0x1.1p-1},
+     {1, 0, 1, 0x1p-4},
+     {1, 0, 2, 0x1.3p-1},
+     {1, 0, 3, -0x1.1997ap+4},
+     {1, 1, 0, 0x1.3p-1},
+     {1, 1, 2, 0x1.1p-1},
+     {1, 1, 3, -0x1.19a1p+4},
+     {1, 2, 0, 0x1p-4},
+     {1, 2, 1, 0x1.1p-1},
+     {1, 2, 3, -0x1.1dc54p+4},
+     {1, 3, 3, 0x1.1p-1},
+     {2, 0, 0, 0x1.d8p+0},
+     {2, 0, 1, 0x1.4ep+1},
+     {2, 0, 2, 0x1.43cp+4},
+     {2, 0, 3, -0x1.5b6e3p+9},
+     {2, 1, 0, 0x1.43cp+4},
+     {2, 1, 1, -0x1.3p+1},
+     {2, 1, 2, -0x1.98p+0},
+     {2, 1, 3, -0x1.5b819ap+9},
+     {2, 2, 0, 0x1.4ep+1},
+     {2, 2, 1, 0x1.4b8p+4},
+     {2, 2, 2, -0x1.3p+1},
+     {2, 2, 3, -0x1.644ea2p+9},
+     {2, 3, 3, 0x1.4f8p+4},
+     {3, 0, 0, -0x1.cbp+3},
+     {3, 0, 1, 0x1.298p+4},
+     {3, 0, 2, 0x1.5c8p+4},
+     {3, 0, 3, -0x1.6eb384p+9},
+     {3, 1, 0, 0x1.5c8p+4},
+     {3, 1, 1, -0x1.298p+4},
+     {3, 1, 2, 0x1.238p+4},
+     {3, 1, 3, -0x1.71a35p+9},
+     {3, 2, 0, 0x1.298p+4},
+     {3, 2, 1, 0x1.1e8p+4},
+     {3, 2, 2, -0x1.298p+4},
+     {3, 2, 3, -0x1.6681e4p+10},
+     {3, 3, 3, 0x1.5c8p+4},
+     {4, 0, 0, -0x1.74p+0},
+     {4, 0, 1, 0x1.078p+4},
+     {4, 0, 2, 0x1.98p+0},
+     {4, 0, 3, -0x1.38558p+10},
+     {4, 1, 0, 0x1.98p+0},
+     {4, 1, 1, -0x1.74p+0},
+     {4, 1, 2, 0x1.078p+4},
+     {4, 1, 3, -0x1.37446ap+10},
+     {4, 2, 0, 0x1.078p+4},
+     {4, 2, 1, 0x1.98p+0},
+     {4, 2, 2, -0x1.74p+0},
+     {4, 2, 3, -0x1.ebaf8ep+10},
+     {4, 3, 3, 0x1.09cp+4},
+     {5, 0, 3, -0x1.6bef36p+9},
+     {5, 1, 3, -0x1.68d648p+9},
+     {5, 2, 3, -0x1.3dff52p+10},
+     {6, 0, 3, -0x1.175ff8p+9},
+     {6, 1, 3, -0x1.13285cp+9},
+     {6, 2, 3, -0x1.13285cp+9},
+     {0, 0, 2, 0x1.21p+4},
+     {0, 0, 3, -0x1.2b3b1p+9},
+     {0, 1, 0, 0x1.21p+4},
+     {0, 1, 3, -0x1.2b3b1p+9},
+     {0, 2, 1, 0x1.21p+4},
+     {0, 2, 3, -0x1.2b3b1p+9},
+     {0, 3, 3, 0x1.21p+4},
+     {1, 0, 3, -0x1.2b3b1p+9},
+     {1, 1, 3, -0x1.31dcfp+9},
+     {1, 2, 3, -0x1.2b3b1p+9},
+     {2, 0, 3, -0x1.2b3b1p+9},
+     {2, 1, 3, -0x1.2b3b1p+9},
+     {2, 2, 3, 0x1.a7de78p+10}}};
+
+static const literal_query plate_on_box_edge = {
+    {0x0p+0, -0x1.057328d194ebp-3, -0x1.efdb8e273dab2p-2},
+    {0x0p+0, 0x1.5460ebc9c408ep+0, 0x1.d2b0359aedd83p-1},
+    {-0x1.d8a0f775eda1p-5, -0x1.3418d2cfaf8c4p-1, -0x1.04b78b6fda1bfp-1},
+    {0x1.2931da49437eap+0, 0x1.3418d2cfaf8c4p-1, 0x1.04b78b6fda1bfp-1},
+    2, 2, 19, 19,
+    {{0, 0, 0, -0x1.9974ff25201a9p-1},
+     {0, 0, 1, -0x1.4b74c9570eb4ap-2},
+     {0, 0, 2, 0x1.02e36715a4d8cp-1},
+     {0, 0, 3, -0x1.8a3950e1a44a6p+11},
+     {0, 1, 0, -0x1.25d0186003f66p-1},
+     {0, 1, 1, 0x1.51bfbd3a1c35ap-1},
+     {0, 1, 2, -0x1.f0f71c7faecdep-2},
+     {0, 1, 3, 0x1.e39c09def6da2p+11},
+     {0, 2, 0, -0x1.6965671d993a2p-3},
+     {0, 2, 1, -0x1.5b47d626c0fdfp-1},
+     {0, 2, 2, -0x1.6d355ea22691cp-1},
+     {0, 2, 3, 0x1.e2a8616b3ad01p+11},
+     {0, 3, 3, 0x1p+0},
+     {1, 0, 3, 0x1.4437a30cc6c43p+11},
+     {1, 1, 3, -0x1.8d17c2b760aacp+11},
+     {1, 2, 3, -0x1.8c53603ed9a3cp+11},
+     {2, 0, 3, -0x1.0a8f16110674ep+9},
+     {2, 1, 3, 0x1.45fe1326817c6p+9},
+     {2, 2, 3, 0x1.457d7c8668f2ep+9},
+     {0, 0, 0, -0x1.9974ff3ef7eeep-1},
+     {0, 0, 1, -0x1.4b74c6314beacp-2},
+     {0, 0, 2, 0x1.02e367eeacf7dp-1},
+     {0, 0, 3, -0x1.c8ac1fa9b3cc2p+10},
+     {0, 1, 0, -0x1.25d0181a8e1efp-1},
+     {0, 1, 1, 0x1.51bfbc6311f01p-1},
+     {0, 1, 2, -0x1.f0f71f6c87fe8p-2},
+     {0, 1, 3, 0x1.07144092d1ea9p+12},
+     {0, 2, 0, -0x1.696568d0a75bfp-3},
+     {0, 2, 1, -0x1.5b47d7b827344p-1},
+     {0, 2, 2, -0x1.6d355d098c785p-1},
+     {0, 2, 3, -0x1.6e1b0d5f76d13p+11},
+     {0, 3, 3, 0x1p+0},
+     {1, 0, 3, 0x1.78c78a22afbd4p+10},
+     {1, 1, 3, -0x1.a98dfa85ae9c8p+11},
+     {1, 2, 3, 0x1.2dbcf6d7d7a7cp+11},
+     {2, 0, 3, -0x1.3696b4f870d6cp+8},
+     {2, 1, 3, 0x1.581f7b19ea9d8p+9},
+     {2, 2, 3, -0x1.f154663f1808ep+8}}};
+
+/* Swapping A and B mirrors the answer exactly: times, point and depth the same bits. */
+static void check_exact_mirror(const literal_query *l, double t0, double t1, const char *what)
+{
+    boxtoi_query q = literal_over(l, t0, t1), y = tu_swapped(&q);
+    boxtoi_result r = boxtoi_solve(&q), w = boxtoi_solve(&y);
+    int same = w.state == r.state && w.kind == tu_swapped_kind(r.kind) &&
+               memcmp(&w.feature_a, &r.feature_b, sizeof w.feature_a) == 0 &&
+               memcmp(&w.feature_b, &r.feature_a, sizeof w.feature_b) == 0 &&
+               memcmp(&w.toi, &r.toi, sizeof r.toi) == 0 &&
+               memcmp(&w.exit, &r.exit, sizeof r.exit) == 0 &&
+               w.exit_after_t1 == r.exit_after_t1 &&
+               memcmp(&w.depth, &r.depth, sizeof r.depth) == 0 &&
+               memcmp(w.point, r.point, sizeof r.point) == 0;
+    for (int k = 0; k < 3; k++)
+        same &= w.normal[k] == -r.normal[k];
+    if (!ok(same, "%s: swapping A and B mirrors the answer bit for bit", what))
+        diag_mirror(0, "", &r, &w);
+}
+
 static void case_degenerate_literals(void)
 {
     check_literal(&plate_tilted_onto_plate, "a plate tilted by 1e-8 coming down on another");
@@ -2116,6 +2276,23 @@ static void case_degenerate_literals(void)
                      1);
     check_literal_exit(&aligned_boxes_exit, 2.5, 3.5,
                        "aligned boxes, an edge axis still closing");
+    check_literal_as(&fast_pair_at_small_w, -0x1.1p+1, 0x1.5cp+0,
+                     "a segment meeting a plate at speed 2e3, w = 1/128", 1);
+    check_exact_mirror(&fast_pair_at_small_w, -0x1.1p+1, 0x1.5cp+0,
+                       "a segment meeting a plate at speed 2e3, w = 1/128");
+    check_literal_as(&plate_on_box_edge, 0x1.333ab5e5b15fcp+1, 0x1.3ca0f0e2d00bcp+1,
+                     "an aligned plate on a box's edge", 1);
+    check_exact_mirror(&plate_on_box_edge, 0x1.333ab5e5b15fcp+1, 0x1.3ca0f0e2d00bcp+1,
+                       "an aligned plate on a box's edge");
+    for (int i = 0; i < 4; i++) {
+        const literal_query *l[4] = {&aligned_box_plate_1, &aligned_box_plate_2,
+                                     &aligned_box_plate_3, &aligned_box_plate_4};
+        static const double iv[4][2] = {{0x1.7137ac1fbd89ep+1, 0x1.ebfed10d2ad39p+1},
+                                        {0.0, 1.0},
+                                        {0x1.1cf5d92bd0e3ep+1, 0x1.8c3ec9046d62dp+2},
+                                        {0.0, 1.0}};
+        check_exact_mirror(l[i], iv[i][0], iv[i][1], "an aligned box and plate");
+    }
 }
 
 static void case_near_flat_tilt(void)
