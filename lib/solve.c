@@ -2939,9 +2939,15 @@ static BX_NOINLINE boxtoi_result solve_pieces(const boxtoi_query *query, unsigne
 static int part_order(const boxtoi_box *ba, const boxtoi_motion *ma, const boxtoi_box *bb,
                       const boxtoi_motion *mb)
 {
-    int c = memcmp(ba, bb, sizeof *ba);
-    if (c != 0)
-        return c < 0 ? -1 : 1;
+    /* the corners as 64-bit words: usually the first settles it */
+    for (int k = 0; k < 6; k++) {
+        uint64_t x, y;
+        memcpy(&x, k < 3 ? &ba->lo[k] : &ba->hi[k - 3], sizeof x);
+        memcpy(&y, k < 3 ? &bb->lo[k] : &bb->hi[k - 3], sizeof y);
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    int c;
     if (ma->degree != mb->degree)
         return ma->degree < mb->degree ? -1 : 1;
     if (ma->degree < 0 || ma->degree > BOXTOI_MAX_DEGREE)
@@ -2950,19 +2956,18 @@ static int part_order(const boxtoi_box *ba, const boxtoi_motion *ma, const boxto
     return c < 0 ? -1 : c > 0;
 }
 
-/* The answer for the query with A and B swapped, from r. */
-static boxtoi_result mirrored(boxtoi_result r)
+/* *r made the answer for the query with A and B swapped. */
+static void mirror(boxtoi_result *r)
 {
-    boxtoi_feature f = r.feature_a;
-    r.feature_a = r.feature_b;
-    r.feature_b = f;
-    if (r.kind == BOXTOI_VERTEX_FACE)
-        r.kind = BOXTOI_FACE_VERTEX;
-    else if (r.kind == BOXTOI_FACE_VERTEX)
-        r.kind = BOXTOI_VERTEX_FACE;
+    boxtoi_feature f = r->feature_a;
+    r->feature_a = r->feature_b;
+    r->feature_b = f;
+    if (r->kind == BOXTOI_VERTEX_FACE)
+        r->kind = BOXTOI_FACE_VERTEX;
+    else if (r->kind == BOXTOI_FACE_VERTEX)
+        r->kind = BOXTOI_VERTEX_FACE;
     for (int k = 0; k < 3; k++)
-        r.normal[k] = -r.normal[k];
-    return r;
+        r->normal[k] = -r->normal[k];
 }
 
 /*
@@ -2975,7 +2980,11 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
 {
     if (query && part_order(&query->a, &query->motion_a, &query->b, &query->motion_b) > 0) {
         boxtoi_result r = solve_query(query, SOLVE_SPLIT | SOLVE_SWAP);
-        return r.state == BOXTOI_INVALID ? solve_query(query, SOLVE_SPLIT) : mirrored(r);
+        if (r.state == BOXTOI_INVALID)
+            return solve_query(query, SOLVE_SPLIT);
+        if (r.state != BOXTOI_MISS)
+            mirror(&r);
+        return r;
     }
     return solve_query(query, SOLVE_SPLIT);
 }
