@@ -3058,7 +3058,9 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
     S.dB = B.e;
     S.dD = A.d + B.e > B.d + A.e ? A.d + B.e : B.d + A.e;
     S.tol = tol;
-    S.face_bias = 1e-9 * size + tol;
+    /* 1e-9 of the size beyond the coordinates' rounding (tol's other part,
+       1e-12 of the size, is inside it): the promise's distance */
+    S.face_bias = 0.999e-9 * size + tol;
     S.rigid = rigid_a && rigid_b;
     S.stride = axis_degree_max(S.rigid, S.dA, S.dB, S.dD) + 1;
     S.have = 0;

@@ -2238,6 +2238,128 @@ static void check_exact_mirror(const literal_query *l, double t0, double t1, con
         diag_mirror(0, "", &r, &w);
 }
 
+/*
+ * Boxes turned alike within 1e-8 rad, overlapping 0.059 deep at t0
+ * (test-random's nearly-aligned kind, seed 15): an edge pair penetrates
+ * least; B's face X' 3.8e-10 more, A's face X, parallel to it, 1.5975e-9
+ * more.  The face preference was 1e-9 of the size plus the touching
+ * tolerance, 1e-12 of the size of it, and A's face, within that of the
+ * least, was named: its depth exceeded the least penetration by more than
+ * 1e-9 of the size (1.5963e-9) and the coordinates' rounding.
+ */
+static const literal_query aligned_boxes_overlap = {
+    {-0x1.d58328c29681ep-3, -0x1.5ee6dcc571581p-3, -0x1.1f5e5064c079fp-1},
+    {0x1.d58328c29681ep-3, -0x1.5ee6dcc571581p-3, 0x1.1f5e5064c079fp-1},
+    {-0x1.7202ec9928b96p-3, 0x1.522584dab9928p-4, -0x1.e5eb8bf0265dap-2},
+    {0x1.7202ec9928b96p-3, 0x1.506a35d09c806p+0, 0x1.e5eb8bf0265dap-2},
+    4, 4, 45, 45,
+    {{0, 0, 0, -0x1.e8959a477dbcfp-1},
+     {0, 0, 1, 0x1.1ec5825e75701p-2},
+     {0, 0, 2, 0x1.4c7e2a61abfa6p-5},
+     {0, 0, 3, -0x1.654ed1dbd61c4p+0},
+     {0, 1, 0, -0x1.cd946bc2d7eb3p-3},
+     {0, 1, 1, -0x1.ad50e17cdbd5cp-1},
+     {0, 1, 2, 0x1.f24efc67477f5p-2},
+     {0, 1, 3, -0x1.37a313434a70cp+0},
+     {0, 2, 0, 0x1.5e6f8c52aa189p-3},
+     {0, 2, 1, 0x1.d455b41db873ep-2},
+     {0, 2, 2, 0x1.bc1163f766d76p-1},
+     {0, 2, 3, -0x1.3dada1a14ac18p-2},
+     {0, 3, 3, 0x1.fd9d14c7c304p-1},
+     {1, 0, 0, -0x1.0fd835a429006p-9},
+     {1, 0, 1, -0x1.82900bda85b05p-7},
+     {1, 0, 2, -0x1.481c774be8542p-9},
+     {1, 0, 3, -0x1.3b4f23fbc6c94p-1},
+     {1, 1, 0, 0x1.568a9b2d65dbbp-7},
+     {1, 1, 1, 0x1.1b6ccbf5232abp-9},
+     {1, 1, 2, 0x1.716887d182394p-8},
+     {1, 1, 3, -0x1.306dfa8631fccp+0},
+     {1, 2, 0, -0x1.91e4332383abap-8},
+     {1, 2, 1, 0x1.086cf7c8ee5cbp-7},
+     {1, 2, 2, -0x1.335a33abdae98p-8},
+     {1, 2, 3, 0x1.0fa506d036b67p-2},
+     {1, 3, 3, -0x1.779deca1cb288p-10},
+     {2, 0, 0, 0x1.77cec37e79f66p-16},
+     {2, 0, 1, -0x1.f812a4abdda36p-18},
+     {2, 0, 2, 0x1.896382940adap-15},
+     {2, 0, 3, -0x1.1983ccd12974bp-4},
+     {2, 1, 0, -0x1.b50a7485eec38p-16},
+     {2, 1, 1, 0x1.5b625d4fd46cfp-15},
+     {2, 1, 2, 0x1.40091c73c1d15p-16},
+     {2, 1, 3, -0x1.5a2b55519461cp-3},
+     {2, 2, 0, -0x1.4d208848f4b68p-15},
+     {2, 2, 1, -0x1.0769e15441f32p-15},
+     {2, 2, 2, 0x1.d3b6e9c2a94c5p-17},
+     {2, 2, 3, -0x1.89a7ba4e19181p-4},
+     {2, 3, 3, 0x1.b87dcc9d760e1p-15},
+     {3, 0, 3, 0x1.1b32bfa0e6e9bp-14},
+     {3, 1, 3, 0x1.7f840627a33efp-13},
+     {3, 2, 3, 0x1.3e3f9d8cd2ddap-13},
+     {4, 0, 3, -0x1.ec705cd37475p-19},
+     {4, 1, 3, -0x1.2e2327652f211p-17},
+     {4, 2, 3, -0x1.52da7cc61bdcbp-18},
+     {0, 0, 0, -0x1.e8959a4960cc1p-1},
+     {0, 0, 1, 0x1.1ec58256e1e6fp-2},
+     {0, 0, 2, 0x1.4c7e293e0b4e4p-5},
+     {0, 0, 3, -0x1.0e59d966a097cp+0},
+     {0, 1, 0, -0x1.cd946be76f3e4p-3},
+     {0, 1, 1, -0x1.ad50e18641f1ep-1},
+     {0, 1, 2, 0x1.f24efc3e6a602p-2},
+     {0, 1, 3, 0x1.74817e830b10ap-1},
+     {0, 2, 0, 0x1.5e6f8bf85ffebp-3},
+     {0, 2, 1, 0x1.d455b3ffe57c2p-2},
+     {0, 2, 2, 0x1.bc116403b7eb6p-1},
+     {0, 2, 3, 0x1.7d6ed0fda6407p+1},
+     {0, 3, 3, 0x1.fd9d14c7c3041p-1},
+     {1, 0, 0, -0x1.0fd8358ade56p-9},
+     {1, 0, 1, -0x1.82900bd817ab3p-7},
+     {1, 0, 2, -0x1.481c778ea9f3bp-9},
+     {1, 0, 3, -0x1.f1868afa3767ap-2},
+     {1, 1, 0, 0x1.568a9b242cfa3p-7},
+     {1, 1, 1, 0x1.1b6ccbe401eb5p-9},
+     {1, 1, 2, 0x1.716887f7000ebp-8},
+     {1, 1, 3, 0x1.1c16b27f6f0dp-1},
+     {1, 2, 0, -0x1.91e4331839a1cp-8},
+     {1, 2, 1, 0x1.086cf7cd0579ap-7},
+     {1, 2, 2, -0x1.335a33ac8a6fcp-8},
+     {1, 2, 3, 0x1.1f5c2728068a1p+1},
+     {1, 3, 3, -0x1.779deca1cb288p-10},
+     {2, 0, 0, 0x1.77cec359e0695p-16},
+     {2, 0, 1, -0x1.f812a5100354cp-18},
+     {2, 0, 2, 0x1.8963829ac7418p-15},
+     {2, 0, 3, -0x1.73f8dbd8ced05p-5},
+     {2, 1, 0, -0x1.b50a74997fec3p-16},
+     {2, 1, 1, 0x1.5b625d48e33bcp-15},
+     {2, 1, 2, 0x1.40091c772d8dfp-16},
+     {2, 1, 3, 0x1.d1a81c98022b7p-3},
+     {2, 2, 0, -0x1.4d20884cdc49cp-15},
+     {2, 2, 1, -0x1.0769e15a6b194p-15},
+     {2, 2, 2, 0x1.d3b6e95ea6654p-17},
+     {2, 2, 3, 0x1.df80e910d0724p-4},
+     {2, 3, 3, 0x1.b87dcc9d760e2p-15},
+     {3, 0, 3, 0x1.54705bf63fe7bp-15},
+     {3, 1, 3, -0x1.399d95a697fffp-12},
+     {3, 2, 3, -0x1.c7779a871cc28p-15},
+     {4, 0, 3, -0x1.4617bdeadf9b9p-19},
+     {4, 1, 3, 0x1.93d8697081c14p-17},
+     {4, 2, 3, 0x1.a95f6e529371fp-18}}};
+
+/*
+ * The depth of an overlap at t0, in both orders, against the reference's
+ * penetration depth: within 1e-9 of the size and the coordinates' rounding.
+ */
+static void check_literal_depth(const literal_query *l, double t0, double t1, const char *what)
+{
+    boxtoi_query q = literal_over(l, t0, t1), y = tu_swapped(&q);
+    boxtoi_result res[2] = {boxtoi_solve(&q), boxtoi_solve(&y)};
+    double n[3], pd = ref_penetration(&q, t0, n);
+    double tol = 1e-9 * ref_size(&q, t0) + tu_coord_rounding(&q);
+    ok(res[0].state == BOXTOI_OVERLAP && res[1].state == BOXTOI_OVERLAP &&
+           fabs(res[0].depth - pd) <= tol && fabs(res[1].depth - pd) <= tol,
+       "%s: the depth is the penetration depth in both orders (%.17g, swapped %.17g, "
+       "reference %.17g, tolerance %.3g)", what, res[0].depth, res[1].depth, pd, tol);
+}
+
 static void case_degenerate_literals(void)
 {
     check_literal(&plate_tilted_onto_plate, "a plate tilted by 1e-8 coming down on another");
@@ -2284,6 +2406,10 @@ static void case_degenerate_literals(void)
                      "an aligned plate on a box's edge", 1);
     check_exact_mirror(&plate_on_box_edge, 0x1.333ab5e5b15fcp+1, 0x1.3ca0f0e2d00bcp+1,
                        "an aligned plate on a box's edge");
+    check_literal_as(&aligned_boxes_overlap, -0x1.7a569a4da4caep+1, 0x1.075dd599daa6p-1,
+                     "aligned boxes overlapping at t0", 1);
+    check_literal_depth(&aligned_boxes_overlap, -0x1.7a569a4da4caep+1, 0x1.075dd599daa6p-1,
+                        "aligned boxes overlapping at t0");
     for (int i = 0; i < 4; i++) {
         const literal_query *l[4] = {&aligned_box_plate_1, &aligned_box_plate_2,
                                      &aligned_box_plate_3, &aligned_box_plate_4};
