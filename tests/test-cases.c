@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "boxtoi.h"
+#include "judge.h"
 #include "lib-util.h"
 #include "ref/ref.h"
 #include "tap/basic.h"
@@ -1352,6 +1353,16 @@ static boxtoi_query literal_over(const literal_query *l, double t0, double t1)
     return q;
 }
 
+/* l's query over [t0, t1] (returned), solved as given (res[0]) and swapped (res[1]). */
+static boxtoi_query solve_literal(const literal_query *l, double t0, double t1,
+                                  boxtoi_result res[2])
+{
+    boxtoi_query q = literal_over(l, t0, t1), y = tu_swapped(&q);
+    res[0] = boxtoi_solve(&q);
+    res[1] = boxtoi_solve(&y);
+    return q;
+}
+
 /*
  * A degenerate contact given literally: a hit (or an overlap at t0) no
  * later than the reference's, a point in both boxes in both orders, and
@@ -1360,8 +1371,8 @@ static boxtoi_query literal_over(const literal_query *l, double t0, double t1)
 static void check_literal_as(const literal_query *l, double t0, double t1, const char *what,
                              int mirrored)
 {
-    boxtoi_query q = literal_over(l, t0, t1), y = tu_swapped(&q);
-    boxtoi_result res[2] = {boxtoi_solve(&q), boxtoi_solve(&y)};
+    boxtoi_result res[2];
+    boxtoi_query q = solve_literal(l, t0, t1, res);
     double outside = 0.0, tol = 2e-9 * qsize(&q);
     for (int swap = 0; swap < 2; swap++) {
         outside = fmax(outside, ref_point_box_distance(&q.a, &q.motion_a, res[swap].toi,
@@ -2068,8 +2079,8 @@ static const literal_query aligned_boxes_exit = {
  */
 static void check_literal_exit(const literal_query *l, double t0, double t1, const char *what)
 {
-    boxtoi_query q = literal_over(l, t0, t1), y = tu_swapped(&q);
-    boxtoi_result res[2] = {boxtoi_solve(&q), boxtoi_solve(&y)};
+    boxtoi_result res[2];
+    boxtoi_query q = solve_literal(l, t0, t1, res);
     ref_answer ra;
     ref_solve(&q, 1e-9 * qsize(&q), &ra);
     double tol = 1e-9 * (t1 - t0);
@@ -2219,23 +2230,15 @@ static const literal_query plate_on_box_edge = {
      {2, 1, 3, 0x1.581f7b19ea9d8p+9},
      {2, 2, 3, -0x1.f154663f1808ep+8}}};
 
-/* Swapping A and B mirrors the answer exactly: times, point and depth the same bits. */
+/* Swapping A and B mirrors the answer exactly (judge.h, mirrors_exactly). */
 static void check_exact_mirror(const literal_query *l, double t0, double t1, const char *what)
 {
-    boxtoi_query q = literal_over(l, t0, t1), y = tu_swapped(&q);
-    boxtoi_result r = boxtoi_solve(&q), w = boxtoi_solve(&y);
-    int same = w.state == r.state && w.kind == tu_swapped_kind(r.kind) &&
-               memcmp(&w.feature_a, &r.feature_b, sizeof w.feature_a) == 0 &&
-               memcmp(&w.feature_b, &r.feature_a, sizeof w.feature_b) == 0 &&
-               memcmp(&w.toi, &r.toi, sizeof r.toi) == 0 &&
-               memcmp(&w.exit, &r.exit, sizeof r.exit) == 0 &&
-               w.exit_after_t1 == r.exit_after_t1 &&
-               memcmp(&w.depth, &r.depth, sizeof r.depth) == 0 &&
-               memcmp(w.point, r.point, sizeof r.point) == 0;
-    for (int k = 0; k < 3; k++)
-        same &= w.normal[k] == -r.normal[k];
+    boxtoi_result res[2];
+    boxtoi_query q = solve_literal(l, t0, t1, res);
+    char why[1024];
+    int same = mirrors_exactly(&q, &res[0], &res[1], why, sizeof why);
     if (!ok(same, "%s: swapping A and B mirrors the answer bit for bit", what))
-        diag_mirror(0, "", &r, &w);
+        diag("%s", why);
 }
 
 /*
@@ -2350,8 +2353,8 @@ static const literal_query aligned_boxes_overlap = {
  */
 static void check_literal_depth(const literal_query *l, double t0, double t1, const char *what)
 {
-    boxtoi_query q = literal_over(l, t0, t1), y = tu_swapped(&q);
-    boxtoi_result res[2] = {boxtoi_solve(&q), boxtoi_solve(&y)};
+    boxtoi_result res[2];
+    boxtoi_query q = solve_literal(l, t0, t1, res);
     double n[3], pd = ref_penetration(&q, t0, n);
     double tol = 1e-9 * ref_size(&q, t0) + tu_coord_rounding(&q);
     ok(res[0].state == BOXTOI_OVERLAP && res[1].state == BOXTOI_OVERLAP &&
