@@ -18,15 +18,9 @@
  *      towards B's; for an overlap at t0, the point lies in both boxes, the
  *      depth is the reference's penetration depth and the normal one of its
  *      directions, from A to B;
- *   5. with A and B swapped the answer passes the same checks, and, for
- *      contacts that get deeper than 1e-9 size, it is the mirror image:
- *      same times and point, features exchanged, normal negated (up to
- *      the features' own turn between the two first contacts; the point
- *      up to the boxes' movement and the coordinates' rounding over
- *      sin phi, along two edges at an angle phi, or in a face that the
- *      other box's edges meet at phi; exits apart by more
- *      than 1e-9 of the interval only where the boxes between them stay
- *      within the exit's allowance, as for the reference's exit).
+ *   5. with A and B swapped the answer passes the same checks, and it is
+ *      the mirror image bit for bit (mirrors_exactly): the library solves
+ *      the pair in one order whichever box is A.
  * "1e-9 size" is 1e-9 of the larger box's diagonal plus the rounding of
  * coordinates that boxtoi.h allows, 8 DBL_EPSILON times the largest
  * coordinate of the boxes' swept bounds (all there is for boxes of no
@@ -64,13 +58,6 @@ typedef struct check {
 /* Checks 1 to 4 and the exit, of the answer res to q; ra is the reference's. */
 void judge(const boxtoi_query *q, const boxtoi_result *res, const ref_answer *ra,
            check *ck);
-
-/*
- * Is w, the answer with A and B swapped, the mirror image of r (check 5)?
- * Returns 0 with the first difference in why.
- */
-int mirrors(const boxtoi_query *q, const boxtoi_result *r, const boxtoi_result *w,
-            double size, char *why, size_t n);
 
 /*
  * Is w, the answer with A and B swapped, r's mirror bit for bit (boxtoi.h:
