@@ -2794,6 +2794,7 @@ static BX_NOINLINE double stuck_band(solver *S, int axis, double tau, double noi
 #define SOLVE_ARRIVED 2u /* a piece after the first: a contact at its start
                             is an arrival, described from before it */
 #define SOLVE_SWAP 4u    /* the query's A and B are solved as B and A */
+#define SOLVE_CANON 8u   /* solve in the order part_order gives (boxtoi_solve) */
 
 /* The query's boxes and motions in the order solved (mode's SOLVE_SWAP). */
 static void solved_parts(const boxtoi_query *query, unsigned mode, const boxtoi_box **a,
@@ -2970,23 +2971,9 @@ static void mirror(boxtoi_result *r)
         r->normal[k] = -r->normal[k];
 }
 
-/*
- * The pair is solved in one order whichever box is A (part_order), so that
- * swapping A and B mirrors the answer exactly, even where rounding would
- * decide a time, a name or a point differently in the other order.  Bad
- * input is reported as given: A's reasons first.
- */
 BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
 {
-    if (query && part_order(&query->a, &query->motion_a, &query->b, &query->motion_b) > 0) {
-        boxtoi_result r = solve_query(query, SOLVE_SPLIT | SOLVE_SWAP);
-        if (r.state == BOXTOI_INVALID)
-            return solve_query(query, SOLVE_SPLIT);
-        if (r.state != BOXTOI_MISS)
-            mirror(&r);
-        return r;
-    }
-    return solve_query(query, SOLVE_SPLIT);
+    return solve_query(query, SOLVE_SPLIT | SOLVE_CANON);
 }
 
 /* boxtoi_solve, cutting the interval into pieces when mode has SOLVE_SPLIT
@@ -3048,15 +3035,38 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
         res.state = BOXTOI_MISS;
         return res;
     }
-    if ((mode & SOLVE_SPLIT) && needs_pieces(&A, &B))
-        return solve_pieces(query, mode, &A, &B);
+    /*
+     * Near: the pair is solved in one order whichever box is A, so that
+     * swapping them mirrors the answer exactly, even where rounding would
+     * decide a time, a name or a point differently in the other order.
+     * The boxes are prepared alike in either place (each in its own lane,
+     * or one after the other), and everything up to here is symmetric or
+     * refuses the query in the order given (A's reasons first).
+     */
+    bx_moving *pa = &A, *pb = &B;
+    int swapped = 0;
+    if ((mode & SOLVE_CANON) && part_order(ba, ma, bb, mb) > 0) {
+        pa = &B;
+        pb = &A;
+        swapped = 1;
+        mode ^= SOLVE_SWAP;
+    }
+    mode &= ~SOLVE_CANON;
+    if ((mode & SOLVE_SPLIT) && needs_pieces(pa, pb)) {
+        res = solve_pieces(query, mode, pa, pb);
+        if (swapped && res.state == BOXTOI_INVALID)
+            return solve_query(query, mode ^ SOLVE_SWAP); /* as given */
+        if (swapped)
+            mirror(&res);
+        return res;
+    }
 
     solver S;
-    S.A = &A;
-    S.B = &B;
-    S.dA = A.e;
-    S.dB = B.e;
-    S.dD = A.d + B.e > B.d + A.e ? A.d + B.e : B.d + A.e;
+    S.A = pa;
+    S.B = pb;
+    S.dA = pa->e;
+    S.dB = pb->e;
+    S.dD = pa->d + pb->e > pb->d + pa->e ? pa->d + pb->e : pb->d + pa->e;
     S.tol = tol;
     /* 1e-9 of the size beyond the coordinates' rounding (tol's other part,
        1e-12 of the size, is inside it): the promise's distance */
@@ -3069,14 +3079,14 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
     S.noise_axis = -1;
     for (int k = 0; k < 3; k++)
         for (int r = 0; r < 3; r++) {
-            S.umax[0][k][r] = max_abs(A.ue[k][r], A.e);
-            S.umax[1][k][r] = max_abs(B.ue[k][r], B.e);
+            S.umax[0][k][r] = max_abs(pa->ue[k][r], pa->e);
+            S.umax[1][k][r] = max_abs(pb->ue[k][r], pb->e);
         }
-    S.wscale[W_A] = max_abs(A.we, A.e);
-    S.wscale[W_B] = max_abs(B.we, B.e);
+    S.wscale[W_A] = max_abs(pa->we, pa->e);
+    S.wscale[W_B] = max_abs(pb->we, pb->e);
     S.wscale[W_AB] = S.wscale[W_A] * S.wscale[W_B];
     if (S.rigid)
-        bxp_sbern_mul(A.we, A.e, B.we, B.e, S.wAB);
+        bxp_sbern_mul(pa->we, pa->e, pb->we, pb->e, S.wAB);
     /* Polynomial slots sized by the degrees (a few KB for low degrees). */
     double arena[arena_size(S.rigid, S.dA, S.dB, S.dD)];
     solver_arena(&S, arena);
@@ -3090,8 +3100,8 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
         sat_at(&S, tau, &st);
         double next = -1.0;
         double v[3], ca[3], cb[3], hs = tau + 1e-3 <= 1.0 ? 1e-3 : -1e-3;
-        centre_at(&A, tau + hs, ca);
-        centre_at(&B, tau + hs, cb);
+        centre_at(pa, tau + hs, ca);
+        centre_at(pb, tau + hs, cb);
         for (int r = 0; r < 3; r++)
             v[r] = ((cb[r] - ca[r]) - (st.pb.c[r] - st.pa.c[r])) / hs;
         double lasts;
@@ -3141,8 +3151,11 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
     res.toi = contact_time(query->t0, query->t1, tau);
     describe_contact(&S, &st, tau, (mode & SOLVE_ARRIVED) != 0, &res);
 
-    if (query->flags & BOXTOI_SKIP_EXIT)
+    if (query->flags & BOXTOI_SKIP_EXIT) {
+        if (swapped)
+            mirror(&res);
         return res;
+    }
 
     /* Exit: the first s after tau at which some axis separates. */
     double exit_s = 2.0;
@@ -3204,6 +3217,8 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
         res.exit_after_t1 = 1;
     else
         res.exit = piece_time(query->t0, query->t1, exit_s);
+    if (swapped)
+        mirror(&res);
     return res;
 }
 
