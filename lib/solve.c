@@ -1182,11 +1182,12 @@ static int exit_first(solver *S, int axis, double a, double stop, const double *
  * tau (|f| within its rounding level N(s), axis_noise_poly) must first reach
  * -N; if it rises above +N before that, the contact was a graze and ends
  * where it rises (a rise after it has come down to +N, for one above +N at
- * tau and within the touching tolerance).  With bound set, axis_below is tried first and may show
- * there is none before stop without a search (the answer is the same either
- * way).  An axis within rounding of 0 at tau is bounded from above before
- * any search too: if it stays at or below 0 up to stop, or below +N, it ends
- * nothing there (the searches could only find it back above 0 by rounding).
+ * tau and within the touching tolerance).  With bound set, axis_below is
+ * tried first and may show there is none before stop without a search (the
+ * answer is the same either way).  An axis within rounding of 0 at tau is
+ * bounded from above before any search too: if it stays at or below 0 up to
+ * stop, or below +N, it ends nothing there (the searches could only find it
+ * back above 0 by rounding).
  */
 static int axis_exit(solver *S, int axis, double tau, double stop, int bound,
                      double *out)
