@@ -271,6 +271,17 @@ void judge(const boxtoi_query *q, const boxtoi_result *res, const ref_answer *ra
             for (int i = 0; i < 3; i++)
                 dc[i] = cb[i] - ca[i];
             along = tu_dot(res->normal, dc);
+            /* or 1e-6 of the interval before, where a tie takes its
+               orientation (docs/method.md): plates turned alike meet with
+               their centres' offset along the normal about 0, either sign */
+            double tb = fmax(q->t0, res->toi - 1e-6 * L);
+            if (!(along >= -tolx) && tb < res->toi) {
+                ref_apply(&q->motion_a, tb, la, ca);
+                ref_apply(&q->motion_b, tb, lb, cb);
+                for (int i = 0; i < 3; i++)
+                    dc[i] = cb[i] - ca[i];
+                along = fmax(along, tu_dot(res->normal, dc));
+            }
             if (defined) {
                 double sign = tu_dot(nf, res->normal) >= 0.0 ? 1.0 : -1.0;
                 for (int i = 0; i < 3; i++)

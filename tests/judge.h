@@ -15,7 +15,8 @@
  *      distance, and the
  *      normal is a unit vector, within 1e-9 of the normal of the features
  *      named (computed here from the motions), pointing from A's centre
- *      towards B's; for an overlap at t0, the point lies in both boxes, the
+ *      towards B's there or 1e-6 of the interval before (where a tie takes
+ *      its orientation); for an overlap at t0, the point lies in both boxes, the
  *      depth is the reference's penetration depth and the normal one of its
  *      directions, from A to B;
  *   5. with A and B swapped the answer passes the same checks, and it is
