@@ -2409,10 +2409,12 @@ static void case_near_flat_tilt(void)
  * Contacts at t0 whose normal the centres cannot orient: in a random frame,
  * plates (no z extent) in one plane overlapping, or edge to edge, and
  * drifting in it; or two points at one place, B leaving in a random
- * direction.  (Plates concentric and at rest, or points at one place at
- * rest, have no direction from A to B; they are left out.)  The centres' offset along the normal is 0, so it decided
- * nothing, and both orders kept one orientation.  Swapping A and B must
- * swap the features and negate the normal.
+ * direction, or at rest (plates concentric and at rest, or points at one
+ * place at rest, have no direction from A to B: the normal is the axis as
+ * it comes for the order the pair is solved in).  The centres' offset
+ * along the normal is 0, so it decided nothing, and both orders kept one
+ * orientation.  Swapping A and B must swap the features and negate the
+ * normal.
  */
 static void case_undecided_normal_at_t0(void)
 {
@@ -2437,9 +2439,6 @@ static void case_undecided_normal_at_t0(void)
             c0[j] = (int)tu_rand(&rng, -m, m + 1) / 8.0;
             v[j] = (int)tu_rand(&rng, -4, 5) / 8.0;
         }
-        /* concentric and at rest: no direction leads from A to B */
-        if (v[0] == 0 && v[1] == 0 && v[2] == 0 && c0[0] == 0 && c0[1] == 0)
-            v[0] = 1 / 8.0;
         moving_in_frame(&mb, r, c0, v, &ma);
         boxtoi_box a = make_box(-hA[0], -hA[1], -hA[2], hA[0], hA[1], hA[2]);
         boxtoi_box b = make_box(-hB[0], -hB[1], -hB[2], hB[0], hB[1], hB[2]);
