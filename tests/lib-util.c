@@ -411,6 +411,26 @@ void tu_rigid_motion(boxtoi_motion *m, const double q[][4], int qdeg,
     tu_motion_from_tau(m, e, tc);
 }
 
+boxtoi_box tu_box(double x0, double y0, double z0, double x1, double y1, double z1)
+{
+    boxtoi_box b = {{x0, y0, z0}, {x1, y1, z1}};
+    return b;
+}
+
+boxtoi_query tu_query(boxtoi_box a, const boxtoi_motion *ma, boxtoi_box b,
+                      const boxtoi_motion *mb, double t0, double t1)
+{
+    boxtoi_query q;
+    memset(&q, 0, sizeof q);
+    q.a = a;
+    q.b = b;
+    q.motion_a = *ma;
+    q.motion_b = *mb;
+    q.t0 = t0;
+    q.t1 = t1;
+    return q;
+}
+
 boxtoi_query tu_swapped(const boxtoi_query *q)
 {
     boxtoi_query s = *q;

@@ -113,6 +113,13 @@ void tu_motion_from_tau(boxtoi_motion *m, tu_poly e[4][4], double tc);
 void tu_rigid_motion(boxtoi_motion *m, const double q[][4], int qdeg,
                      const double p[][3], int pdeg, double tc);
 
+/* The box with corners (x0, y0, z0) and (x1, y1, z1). */
+boxtoi_box tu_box(double x0, double y0, double z0, double x1, double y1, double z1);
+
+/* The query of boxes a and b on motions ma and mb over [t0, t1], no flags. */
+boxtoi_query tu_query(boxtoi_box a, const boxtoi_motion *ma, boxtoi_box b,
+                      const boxtoi_motion *mb, double t0, double t1);
+
 /* The query with A and B exchanged (boxes and motions). */
 boxtoi_query tu_swapped(const boxtoi_query *q);
 /* The kind an answer has with A and B exchanged: vertex-face <-> face-vertex. */

@@ -52,13 +52,6 @@ static boxtoi_box cube(double h)
     return b;
 }
 
-static boxtoi_box make_box(double x0, double y0, double z0, double x1, double y1,
-                           double z1)
-{
-    boxtoi_box b = {{x0, y0, z0}, {x1, y1, z1}};
-    return b;
-}
-
 /* Constant motion [R c; 0 1], degree 0. */
 static void motion_static(boxtoi_motion *m, const double r[3][3], double cx, double cy,
                           double cz)
@@ -78,20 +71,6 @@ static void rot_vertex_lead(double r[3][3])
     tu_rot_y(ry, DEG45);
     tu_rot_z(rz, DEG45);
     tu_mul3(ry, rz, r);
-}
-
-static boxtoi_query query_of(boxtoi_box a, const boxtoi_motion *ma, boxtoi_box b,
-                             const boxtoi_motion *mb, double t0, double t1)
-{
-    boxtoi_query q;
-    memset(&q, 0, sizeof q);
-    q.a = a;
-    q.b = b;
-    q.motion_a = *ma;
-    q.motion_b = *mb;
-    q.t0 = t0;
-    q.t1 = t1;
-    return q;
 }
 
 static double qsize(const boxtoi_query *q)
@@ -428,7 +407,7 @@ static void case_face_face(void)
     motion_static(&ma, id, 0, 0, 0);
     double p[2][3] = {{5.0, 0.3, -0.2}, {-8.0, 0.0, 0.0}};
     tu_motion_trans(&mb, p, 1);
-    boxtoi_query q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    boxtoi_query q = tu_query(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
     expect e = {.state = BOXTOI_HIT, .toi = 0.375, .exit_mode = EXIT_AT, .exit = 0.875,
                 .check_normal = 1, .normal = {1, 0, 0}, .reference = 1};
     boxtoi_result r = run_case("face on face", &q, &e);
@@ -454,7 +433,7 @@ static void case_pass_through(void)
     motion_static(&ma, id, 0, 0, 0);
     double p[3][3] = {{10.0, 0.3, -0.2}, {0.0, 0.0, 0.0}, {-20.0, 0.0, 0.0}};
     tu_motion_trans(&mb, p, 2);
-    boxtoi_query q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    boxtoi_query q = tu_query(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
     expect e = {.state = BOXTOI_HIT, .toi = sqrt(0.4), .exit_mode = EXIT_AT,
                 .exit = sqrt(0.6), .check_normal = 1, .normal = {1, 0, 0}, .reference = 1};
     boxtoi_result r = run_case("through from rest", &q, &e);
@@ -477,7 +456,7 @@ static boxtoi_query parallel_faces_query(const double r[3][3], boxtoi_box a,
     tu_mul3v(r, c0, p[0]);
     tu_mul3v(r, c1, p[1]);
     tu_motion_rot_trans(&mb, r, p, 1);
-    return query_of(a, &ma, b, &mb, 0.0, 1.0);
+    return tu_query(a, &ma, b, &mb, 0.0, 1.0);
 }
 
 /*
@@ -502,7 +481,7 @@ static void case_parallel_faces(void)
      * box's vertex.  B's face Z (local z = 3.5 - 4t) meets A's Z' (z = 1)
      * at t = 0.625, all of it over A's face: the point is its centre, and
      * the vertex named is the one on the + sides (the half-way rule). */
-    boxtoi_query q = parallel_faces_query(r, make_box(-3, -3, -1, 3, 3, 1), cube(0.5),
+    boxtoi_query q = parallel_faces_query(r, tu_box(-3, -3, -1, 3, 3, 1), cube(0.5),
                                           0.4, -0.7);
     expect e = {.state = BOXTOI_HIT, .toi = 0.625, .exit_mode = EXIT_AFTER_T1,
                 .kind = BOXTOI_FACE_VERTEX, .fa = "Z'", .fb = "X'Y'Z",
@@ -516,7 +495,7 @@ static void case_parallel_faces(void)
 
     /* The large box lands on the small one: still the large face.  B's
      * face Z (z = 3 - 4t) meets A's Z' (z = 0.5) at t = 0.625. */
-    q = parallel_faces_query(r, cube(0.5), make_box(-3, -3, -1, 3, 3, 1), 0.4, -0.7);
+    q = parallel_faces_query(r, cube(0.5), tu_box(-3, -3, -1, 3, 3, 1), 0.4, -0.7);
     e.kind = BOXTOI_VERTEX_FACE;
     e.fa = "X'Y'Z'";
     e.fb = "Z";
@@ -559,7 +538,7 @@ static void case_vertex_face(double scale, const char *name)
     motion_static(&ma, id, 0, 0, 0);
     double p[2][3] = {{4.0 * scale, 0.1 * scale, 0.2 * scale}, {-3.0 * scale, 0, 0}};
     tu_motion_rot_trans(&mb, r, p, 1);
-    boxtoi_query q = query_of(cube(scale), &ma, cube(scale), &mb, 0.0, 1.0);
+    boxtoi_query q = tu_query(cube(scale), &ma, cube(scale), &mb, 0.0, 1.0);
     expect e = {.state = BOXTOI_HIT,
                 .toi = (2.0 - ISQ2) / 3.0,
                 .exit_mode = EXIT_AFTER_T1,
@@ -589,7 +568,7 @@ static boxtoi_query edge_edge_query(const double bz[], int deg)
     for (int k = 0; k <= deg; k++)
         p[k][2] = bz[k];
     tu_motion_rot_trans(&mb, ry, p, deg);
-    return query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    return tu_query(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
 }
 
 static void case_edge_edge(void)
@@ -665,7 +644,7 @@ static void case_corner_clip(void)
     double c0 = SQ2 + 1.0 + ISQ2 - 1e-7 + 1000.0;
     double p[3][3] = {{c0, 0.0, 0.1}, {-4000.0, 0, 0}, {4000.0, 0, 0}};
     tu_motion_rot_trans(&mb, r, p, 2);
-    boxtoi_query q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    boxtoi_query q = tu_query(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
     expect e = {.state = BOXTOI_HIT,
                 .toi = 0.5 - 5e-6,
                 .exit_mode = EXIT_AT,
@@ -685,7 +664,7 @@ static void case_corner_clip(void)
     motion_static(&ma, id, 0, 0, 0);
     p[0][0] = 1.0 + 1.0 + ISQ2 - 1e-7 + 1000.0;
     tu_motion_rot_trans(&mb, r, p, 2);
-    q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    q = tu_query(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
     expect f = {.state = BOXTOI_HIT,
                 .toi = 0.5 - 5e-6,
                 .exit_mode = EXIT_AT,
@@ -717,7 +696,7 @@ static void case_grazes(void)
     double c0 = 1.0 + 1.0 + ISQ2 + 1.0;
     double p[3][3] = {{c0, 0.1, 0.2}, {-4.0, 0, 0}, {4.0, 0, 0}};
     tu_motion_rot_trans(&mb, r, p, 2);
-    boxtoi_query q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    boxtoi_query q = tu_query(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
     boxtoi_result res = boxtoi_solve(&q);
     ok(res.state == BOXTOI_MISS || (res.state == BOXTOI_HIT && fabs(res.toi - 0.5) <= 1e-6),
        "vertex grazes a face: miss, or hit at 0.5 (got %s, toi %.17g)",
@@ -734,7 +713,7 @@ static void case_grazes(void)
      * without penetration from 3/4 on: MISS, or HIT at 3/4. */
     double pl[2][3] = {{2.0, 5.0, 0.3}, {0.0, -4.0, 0.0}};
     tu_motion_trans(&mb, pl, 1);
-    q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    q = tu_query(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
     res = boxtoi_solve(&q);
     ok(res.state == BOXTOI_MISS ||
            (res.state == BOXTOI_HIT && fabs(res.toi - 0.75) <= 1e-9),
@@ -753,7 +732,7 @@ static void case_grazes(void)
      * start at 1/4 and last to t1 would miss the gap at 1/2. */
     double pg[4][3] = {{2.75, 0.3, -0.2}, {-7.0, 0, 0}, {20.0, 0, 0}, {-16.0, 0, 0}};
     tu_motion_trans(&mb, pg, 3);
-    q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    q = tu_query(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
     res = boxtoi_solve(&q);
     int early = res.state == BOXTOI_HIT && fabs(res.toi - 0.25) <= 1e-6;
     if (early)
@@ -783,7 +762,7 @@ static void case_parallel_edges(void)
     motion_static(&ma, rz, 0, 0, 0);
     double p[2][3] = {{5.0, 0.0, 0.5}, {-4.0, 0, 0}};
     tu_motion_rot_trans(&mb, rz, p, 1);
-    boxtoi_query q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    boxtoi_query q = tu_query(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
     expect e = {.state = BOXTOI_HIT, .toi = (5.0 - 2.0 * SQ2) / 4.0, .reference = 1};
     boxtoi_result r = run_case("parallel edges", &q, &e);
     ok(fabs(r.normal[2]) <= 1e-9 && r.normal[0] >= ISQ2 - 1e-9,
@@ -892,7 +871,7 @@ static void case_parallel_exit(void)
             boxtoi_motion ma;
             moving_in_frame(&mb, r, c0, v, &ma);
             double h = push ? 0.5 : k == 2 ? 0.0 : 0.125;
-            boxtoi_query q = query_of(cube(h), &ma, cube(0.5), &mb, 0, 1);
+            boxtoi_query q = tu_query(cube(h), &ma, cube(0.5), &mb, 0, 1);
             for (int swap = 0; swap < 2; swap++) {
                 boxtoi_query x = swap ? tu_swapped(&q) : q;
                 boxtoi_result res = boxtoi_solve(&x);
@@ -1034,9 +1013,9 @@ static void flat_shared_orientation(unsigned mode, unsigned long long seed)
         moving_in_frame(&mb, r, c0, v, &ma);
         for (int i = 0; i < 3; i++)
             ma.c[0][i][3] += mb.c[0][i][3];
-        boxtoi_box a = make_box(-hA[0], -hA[1], -hA[2], hA[0], hA[1], hA[2]);
-        boxtoi_box b = make_box(-hB[0], -hB[1], -hB[2], hB[0], hB[1], hB[2]);
-        boxtoi_query x = query_of(a, &ma, b, &mb, 0, 1), y = tu_swapped(&x);
+        boxtoi_box a = tu_box(-hA[0], -hA[1], -hA[2], hA[0], hA[1], hA[2]);
+        boxtoi_box b = tu_box(-hB[0], -hB[1], -hB[2], hB[0], hB[1], hB[2]);
+        boxtoi_query x = tu_query(a, &ma, b, &mb, 0, 1), y = tu_swapped(&x);
         boxtoi_result res[2] = {boxtoi_solve(&x), boxtoi_solve(&y)};
         for (int swap = 0; swap < 2; swap++) {
             double err = 0;
@@ -1140,9 +1119,9 @@ static void case_tilting_turned_face(void)
         double p[2][3] = {{ox, oy, -hA[2] - hB[2] - 0.5 * v}, {0, 0, v}};
         boxtoi_motion_rigid(&inner, (const double(*)[4])q, 1, (const double(*)[3])p, 1);
         boxtoi_motion_multiply(&mb, &frame, &inner);
-        boxtoi_box a = make_box(-hA[0], -hA[1], -hA[2], hA[0], hA[1], hA[2]);
-        boxtoi_box b = make_box(-hB[0], -hB[1], -hB[2], hB[0], hB[1], hB[2]);
-        boxtoi_query x = query_of(a, &frame, b, &mb, 0, 1), y = tu_swapped(&x);
+        boxtoi_box a = tu_box(-hA[0], -hA[1], -hA[2], hA[0], hA[1], hA[2]);
+        boxtoi_box b = tu_box(-hB[0], -hB[1], -hB[2], hB[0], hB[1], hB[2]);
+        boxtoi_query x = tu_query(a, &frame, b, &mb, 0, 1), y = tu_swapped(&x);
         boxtoi_result res[2] = {boxtoi_solve(&x), boxtoi_solve(&y)};
         double worst = 0.0, apart = 0.0, tol = 1e-9 * 4;
         for (int swap = 0; swap < 2; swap++) {
@@ -1211,9 +1190,9 @@ static void case_plates_touching_at_t0(void)
         if (v[0] == 0 && v[1] == 0 && v[2] == 0)
             v[0] = 1 / 8.0;
         moving_in_frame(&mb, r, d0, v, &ma);
-        boxtoi_box a = make_box(lo[0][0], lo[0][1], 0, hi[0][0], hi[0][1], 0);
-        boxtoi_box b = make_box(lo[1][0], lo[1][1], 0, hi[1][0], hi[1][1], 0);
-        boxtoi_query x = query_of(a, &ma, b, &mb, 0, 1), y = tu_swapped(&x);
+        boxtoi_box a = tu_box(lo[0][0], lo[0][1], 0, hi[0][0], hi[0][1], 0);
+        boxtoi_box b = tu_box(lo[1][0], lo[1][1], 0, hi[1][0], hi[1][1], 0);
+        boxtoi_query x = tu_query(a, &ma, b, &mb, 0, 1), y = tu_swapped(&x);
         boxtoi_result r0 = boxtoi_solve(&x), r1 = boxtoi_solve(&y);
         if (r0.state == BOXTOI_OVERLAP && r0.toi == 0.0 && swap_mirrors(&x, &r0, &r1))
             continue;
@@ -1266,11 +1245,11 @@ static void near_flat_tilt(double lo, double hi, int tiny_far, unsigned long lon
         double p[2][3] = {{ox * sc, oy * sc, (-hA[2] - hB[2] - 0.5 * v) * sc}, {0, 0, v * sc}};
         boxtoi_motion_rigid(&inner, (const double(*)[4])q, 0, (const double(*)[3])p, 1);
         boxtoi_motion_multiply(&mb, &frame, &inner);
-        boxtoi_box a = make_box(-hA[0] * sc, -hA[1] * sc, -hA[2] * sc, hA[0] * sc,
+        boxtoi_box a = tu_box(-hA[0] * sc, -hA[1] * sc, -hA[2] * sc, hA[0] * sc,
                                 hA[1] * sc, hA[2] * sc);
-        boxtoi_box b = make_box(-hB[0] * sc, -hB[1] * sc, -hB[2] * sc, hB[0] * sc,
+        boxtoi_box b = tu_box(-hB[0] * sc, -hB[1] * sc, -hB[2] * sc, hB[0] * sc,
                                 hB[1] * sc, hB[2] * sc);
-        boxtoi_query qx = query_of(a, &frame, b, &mb, 0, 1), qy = tu_swapped(&qx);
+        boxtoi_query qx = tu_query(a, &frame, b, &mb, 0, 1), qy = tu_swapped(&qx);
         boxtoi_result res[2] = {boxtoi_solve(&qx), boxtoi_solve(&qy)};
         ref_answer ra;
         ref_solve(&qx, 0.0, &ra);
@@ -2440,9 +2419,9 @@ static void case_undecided_normal_at_t0(void)
             v[j] = (int)tu_rand(&rng, -4, 5) / 8.0;
         }
         moving_in_frame(&mb, r, c0, v, &ma);
-        boxtoi_box a = make_box(-hA[0], -hA[1], -hA[2], hA[0], hA[1], hA[2]);
-        boxtoi_box b = make_box(-hB[0], -hB[1], -hB[2], hB[0], hB[1], hB[2]);
-        boxtoi_query x = query_of(a, &ma, b, &mb, 0, 1), y = tu_swapped(&x);
+        boxtoi_box a = tu_box(-hA[0], -hA[1], -hA[2], hA[0], hA[1], hA[2]);
+        boxtoi_box b = tu_box(-hB[0], -hB[1], -hB[2], hB[0], hB[1], hB[2]);
+        boxtoi_query x = tu_query(a, &ma, b, &mb, 0, 1), y = tu_swapped(&x);
         boxtoi_result r0 = boxtoi_solve(&x), r1 = boxtoi_solve(&y);
         if (r0.state == BOXTOI_OVERLAP && r0.toi == 0.0 && swap_mirrors(&x, &r0, &r1))
             continue;
@@ -2521,9 +2500,9 @@ static void case_turned_corner_on_edge(void)
         boxtoi_motion_multiply(&mb, &frame, &turn);
         double want[3];
         boxtoi_motion_apply(&frame, 0.0, land, want);
-        boxtoi_box a = make_box(-hA[0], -hA[1], -hA[2], hA[0], hA[1], hA[2]);
-        boxtoi_box b = make_box(-hB[0], -hB[1], -hB[2], hB[0], hB[1], hB[2]);
-        boxtoi_query x = query_of(a, &frame, b, &mb, 0, 1);
+        boxtoi_box a = tu_box(-hA[0], -hA[1], -hA[2], hA[0], hA[1], hA[2]);
+        boxtoi_box b = tu_box(-hB[0], -hB[1], -hB[2], hB[0], hB[1], hB[2]);
+        boxtoi_query x = tu_query(a, &frame, b, &mb, 0, 1);
         for (int swap = 0; swap < 2; swap++) {
             boxtoi_query y = swap ? tu_swapped(&x) : x;
             boxtoi_result res = boxtoi_solve(&y);
@@ -2585,7 +2564,7 @@ static void case_level_axes(void)
             double p[2][3] = {{ca[0] - cb[0] + 1.0, 0.2, ca[2] - cb[2] + 0.25},
                               {-2.0, 0, -0.5}};
             tu_motion_rot_trans(&mb, rb, p, 1);
-            boxtoi_query q = query_of(cube(0.5), &ma, cube(0.5), &mb, 0.0, 1.0);
+            boxtoi_query q = tu_query(cube(0.5), &ma, cube(0.5), &mb, 0.0, 1.0);
             boxtoi_result r = boxtoi_solve(&q);
             if (r.state != BOXTOI_HIT)
                 continue;
@@ -2621,7 +2600,7 @@ static void case_level_axes(void)
     motion_static(&ma, id, 0, 0, 0);
     double pz[2][3] = {{0, 0, 3.0}, {0, 0, -4.0}};
     tu_motion_rot_trans(&mb, id, pz, 1);
-    boxtoi_query q = query_of(make_box(0, -1, -1, 0, 1, 1), &ma, make_box(0, -1, -1, 0, 1, 1),
+    boxtoi_query q = tu_query(tu_box(0, -1, -1, 0, 1, 1), &ma, tu_box(0, -1, -1, 0, 1, 1),
                               &mb, 0.0, 1.0);
     expect e = {.state = BOXTOI_HIT, .toi = 0.25, .check_normal = 1, .normal = {0, 0, 1}};
     boxtoi_result r = run_case("coplanar plates edge on edge", &q, &e);
@@ -2629,7 +2608,7 @@ static void case_level_axes(void)
 
     /* A point falls through the centre of a plate at t = 3/4, an instant
        of contact (so no check of overlap after it): normal +z. */
-    q = query_of(make_box(-1, -1, 0, 1, 1, 0), &ma, make_box(0, 0, 0, 0, 0, 0), &mb, 0.0, 1.0);
+    q = tu_query(tu_box(-1, -1, 0, 1, 1, 0), &ma, tu_box(0, 0, 0, 0, 0, 0), &mb, 0.0, 1.0);
     expect f = {.state = BOXTOI_HIT, .toi = 0.75, .check_normal = 1, .normal = {0, 0, 1}};
     r = run_case("point on a plate", &q, &f);
     check_swap("point on a plate", &q, &r);
@@ -2651,7 +2630,7 @@ static void case_plate(void)
     motion_static(&ma, id, 0, 0, 0);
     double p[2][3] = {{0.1, 0.2, 3.0}, {0, 0, -4.0}};
     tu_motion_rot_trans(&mb, r, p, 1);
-    boxtoi_query q = query_of(make_box(-1, -1, 0, 1, 1, 0), &ma, cube(0.5), &mb, 0.0, 1.0);
+    boxtoi_query q = tu_query(tu_box(-1, -1, 0, 1, 1, 0), &ma, cube(0.5), &mb, 0.0, 1.0);
     expect e = {.state = BOXTOI_HIT,
                 .toi = (2.5 - 0.5 * ISQ2) / 4.0,
                 .check_kind = 1,
@@ -2677,7 +2656,7 @@ static void case_plate(void)
      * t = 5/8; top passes z = 0 at 3.5 - 4t = 0: t = 7/8.  Normal +z. */
     double pf[2][3] = {{0.3, -0.2, 3.0}, {0, 0, -4.0}};
     tu_motion_trans(&mb, pf, 1);
-    q = query_of(make_box(-1, -1, 0, 1, 1, 0), &ma, cube(0.5), &mb, 0.0, 1.0);
+    q = tu_query(tu_box(-1, -1, 0, 1, 1, 0), &ma, cube(0.5), &mb, 0.0, 1.0);
     expect f = {.state = BOXTOI_HIT, .toi = 0.625, .exit_mode = EXIT_AT, .exit = 0.875,
                 .check_normal = 1, .normal = {0, 0, 1}, .reference = 1};
     run_case("plate hit by a face", &q, &f);
@@ -2693,7 +2672,7 @@ static void case_t0(void)
     motion_static(&ma, id, 0, 0, 0);
     double p[2][3] = {{2.0, 0.5, 0.0}, {1.0, 0, 0}};
     tu_motion_trans(&mb, p, 1);
-    boxtoi_query q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    boxtoi_query q = tu_query(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
     expect e = {.state = BOXTOI_OVERLAP, .reference = 1};
     run_case("touching at t0", &q, &e);
 
@@ -2701,7 +2680,7 @@ static void case_t0(void)
      * 0.5 + 2t passes x = 1 at t = 1/4: exit 0.25. */
     double p2[2][3] = {{1.5, 0.2, 0.0}, {2.0, 0, 0}};
     tu_motion_trans(&mb, p2, 1);
-    q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    q = tu_query(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
     expect f = {.state = BOXTOI_OVERLAP, .toi = 0.0, .exit_mode = EXIT_AT, .exit = 0.25,
                 .reference = 1};
     run_case("overlapping at t0", &q, &f);
@@ -2723,14 +2702,14 @@ static void case_miss(void)
     motion_static(&ma, id, 0, 0, 0);
     double p[2][3] = {{5.0, 3.0, 0.0}, {-4.0, 0, 0}};
     tu_motion_trans(&mb, p, 1);
-    boxtoi_query q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    boxtoi_query q = tu_query(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
     expect e = {.state = BOXTOI_MISS, .reference = 1};
     run_case("passing by", &q, &e);
 
     /* Centre (10 - 4t, 0, 0): contact would be at 10 - 4t = 2, t = 2 > 1. */
     double p2[2][3] = {{10.0, 0.0, 0.0}, {-4.0, 0, 0}};
     tu_motion_trans(&mb, p2, 1);
-    q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    q = tu_query(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
     run_case("contact after t1", &q, &e);
     /* ... and on [0, 2.5] it is a hit at 2 (face on face, normal +x). */
     q.t1 = 2.5;
@@ -2753,7 +2732,7 @@ static void case_both_moving(void)
     tu_motion_rot_trans(&ma, id, pa, 1);
     double pb[2][3] = {{6.0, 0.1, 0.2}, {-3.0, 0, 0}};
     tu_motion_rot_trans(&mb, r, pb, 1);
-    boxtoi_query q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    boxtoi_query q = tu_query(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
     double t = (4.0 - ISQ2) / 5.0;
     expect e = {.state = BOXTOI_HIT,
                 .toi = t,
@@ -2783,7 +2762,7 @@ static void case_interval(void)
     motion_static(&ma, id, 0, 0, 0);
     double p[2][3] = {{15.0, 0.1, 0.2}, {-4.0, 0, 0}};
     tu_motion_rot_trans(&mb, r, p, 1);
-    boxtoi_query q = query_of(cube(1), &ma, cube(1), &mb, 2.5, 3.5);
+    boxtoi_query q = tu_query(cube(1), &ma, cube(1), &mb, 2.5, 3.5);
     expect e = {.state = BOXTOI_HIT,
                 .toi = (13.0 - ISQ2) / 4.0,
                 .exit_mode = EXIT_AFTER_T1,
@@ -2808,7 +2787,7 @@ static boxtoi_query translating(boxtoi_box a, const double pa[2][3], boxtoi_box 
     boxtoi_motion ma, mb;
     tu_motion_trans(&ma, pa, 1);
     tu_motion_trans(&mb, pb, 1);
-    return query_of(a, &ma, b, &mb, t0, t1);
+    return tu_query(a, &ma, b, &mb, t0, t1);
 }
 
 /*
@@ -2983,7 +2962,7 @@ static int same_motion(const boxtoi_motion *a, const boxtoi_motion *b, double to
 
 static void case_rigid_rotation(void)
 {
-    boxtoi_box bar = make_box(0, -0.25, -1, 4, 0.25, 1);
+    boxtoi_box bar = tu_box(0, -0.25, -1, 4, 0.25, 1);
     boxtoi_motion ma, mb, mh;
     bar_query_a(&ma);
     double phi = bar_phi();
@@ -3011,7 +2990,7 @@ static void case_rigid_rotation(void)
     mh.c[0][3][3] = 1;
     mh.c[2][3][3] = 1;
     ok(same_motion(&mb, &mh, 1e-15), "rigid: quadratic motion equals the hand-built one");
-    boxtoi_query q = query_of(cube(1), &ma, bar, &mh, 0.0, 1.0);
+    boxtoi_query q = tu_query(cube(1), &ma, bar, &mh, 0.0, 1.0);
     bar_expect(&e, tan(0.5 * phi));
     boxtoi_result r = run_case("swinging bar, quadratic", &q, &e);
     check_swap("swinging bar, quadratic", &q, &r);
@@ -3038,7 +3017,7 @@ static void case_rigid_rotation(void)
     mh.c[0][3][3] = 1;
     mh.c[4][3][3] = 1;
     ok(same_motion(&mb, &mh, 1e-15), "rigid: quartic motion equals the hand-built one");
-    q = query_of(cube(1), &ma, bar, &mh, 0.0, 1.0);
+    q = tu_query(cube(1), &ma, bar, &mh, 0.0, 1.0);
     bar_expect(&e, sqrt(tan(0.5 * phi)));
     r = run_case("swinging bar, quartic", &q, &e);
     check_swap("swinging bar, quartic", &q, &r);
@@ -3072,8 +3051,8 @@ static void case_edges_turning_parallel(void)
             boxtoi_motion ma, mb;
             tu_rigid_motion(&ma, qv, 1, pv, 0, ts);
             boxtoi_motion_identity(&mb);
-            boxtoi_box b = make_box(0.1, plate ? 0.25 : -0.1, -0.3, 0.9, 0.25, 0.3);
-            boxtoi_query q = query_of(cube(0.5), &ma, b, &mb, 0.0, 1.0);
+            boxtoi_box b = tu_box(0.1, plate ? 0.25 : -0.1, -0.3, 0.9, 0.25, 0.3);
+            boxtoi_query q = tu_query(cube(0.5), &ma, b, &mb, 0.0, 1.0);
             for (int sw = 0; sw < 2; sw++) {
                 boxtoi_query s = sw ? tu_swapped(&q) : q;
                 boxtoi_result r = boxtoi_solve(&s);
@@ -3094,7 +3073,7 @@ static void case_edges_turning_parallel(void)
     boxtoi_motion ma, mb;
     tu_rigid_motion(&ma, qv, 1, p0, 0, 0.1);
     tu_motion_trans(&mb, pv, 1);
-    boxtoi_query q = query_of(cube(0.5), &ma, cube(0.25), &mb, 0.0, 1.0);
+    boxtoi_query q = tu_query(cube(0.5), &ma, cube(0.25), &mb, 0.0, 1.0);
     expect e = {.state = BOXTOI_OVERLAP, .exit_mode = EXIT_AT, .exit = 0.5, .reference = 1};
     boxtoi_result r = run_case("edges turning parallel, then the box lifts off", &q, &e);
     check_swap("edges turning parallel, then the box lifts off", &q, &r);
@@ -3156,8 +3135,8 @@ static void case_skim_far_out(void)
         double d = 2 * 7509.566162109375 * te - 3 * 0.371337890625 * te * te;
         te -= f / d;
     }
-    boxtoi_query q = query_of(make_box(-0.1640625, 0, 0, 0.1015625, 0, 0), &ma,
-                              make_box(0, -1.9921875, 0, 0, 1.9921875, 0.125), &mb,
+    boxtoi_query q = tu_query(tu_box(-0.1640625, 0, 0, 0.1015625, 0, 0), &ma,
+                              tu_box(0, -1.9921875, 0, 0, 1.9921875, 0.125), &mb,
                               -0.0625, 3.9375);
     expect e = {.state = BOXTOI_OVERLAP, .exit_mode = EXIT_AT, .exit = te};
     boxtoi_result r = run_case("a segment skimming a plate's face from inside, 78 out", &q, &e);
@@ -3182,8 +3161,8 @@ static void case_points_beside_far_out(void)
     motion_static(&ma, id, X, X, X);
     double p[2][3] = {{X + e, X + e, X - 0.5}, {0, 0, 1}};
     tu_motion_rot_trans(&mb, id, p, 1);
-    boxtoi_box pt = make_box(0, 0, 0, 0, 0, 0);
-    boxtoi_query q = query_of(pt, &ma, pt, &mb, 0.0, 1.0);
+    boxtoi_box pt = tu_box(0, 0, 0, 0, 0, 0);
+    boxtoi_query q = tu_query(pt, &ma, pt, &mb, 0.0, 1.0);
     expect ex = {.state = BOXTOI_HIT, .toi = 0.5};
     boxtoi_result r = run_case(name, &q, &ex);
     double round = 8 * DBL_EPSILON * (X + 0.5);
@@ -3209,7 +3188,7 @@ static void case_quartic_translation(void)
     motion_static(&ma, id, 0, 0, 0);
     double p[5][3] = {{6.0, 0.1, 0.2}, {0}, {0}, {0}, {-5.0, 0, 0}};
     tu_motion_rot_trans(&mb, r, p, 4);
-    boxtoi_query q = query_of(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+    boxtoi_query q = tu_query(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
     expect e = {.state = BOXTOI_HIT,
                 .toi = pow((4.0 - ISQ2) / 5.0, 0.25),
                 .exit_mode = EXIT_AFTER_T1,
@@ -3246,7 +3225,7 @@ static void case_shear(void)
     mb.c[0][0][3] = 1.7;
     mb.c[0][1][3] = -0.3;
     mb.c[0][2][3] = -0.6;
-    boxtoi_query q = query_of(cube(1), &ma, make_box(0, 0, 0, 1, 1, 1), &mb, 0.0, 1.0);
+    boxtoi_query q = tu_query(cube(1), &ma, tu_box(0, 0, 0, 1, 1, 1), &mb, 0.0, 1.0);
     expect e = {.state = BOXTOI_HIT,
                 .toi = 0.56,
                 .exit_mode = EXIT_AFTER_T1,
@@ -3299,7 +3278,7 @@ static void case_scaled_motion(void)
         ma.c[0][3][3] = 1.0;
         tu_motion_zero(&mb, 0);
         mb.c[0][0][0] = mb.c[0][1][1] = mb.c[0][2][2] = mb.c[0][3][3] = 1.0;
-        boxtoi_query q = query_of(cube(1), &ma, make_box(1.5 * s, 0, 0, 2 * s, s, s), &mb,
+        boxtoi_query q = tu_query(cube(1), &ma, tu_box(1.5 * s, 0, 0, 2 * s, s, s), &mb,
                                   0.0, 1.0);
         expect e = {.state = BOXTOI_HIT,
                     .toi = 0.875,
@@ -3344,8 +3323,8 @@ static void case_near_full_turn(double k, double hy, const char *name)
     boxtoi_motion ma, mb;
     if (boxtoi_motion_rigid(&ma, qa, 1, p0, 0) || boxtoi_motion_rigid(&mb, qb, 1, p0, 0))
         bail("near full turn: motions not built");
-    boxtoi_query q = query_of(make_box(-2, -hy, -0.5, 2, hy, 0.5), &ma,
-                              make_box(d, -5, -5, d + 1, 5, 5), &mb, 0.0, 1.0);
+    boxtoi_query q = tu_query(tu_box(-2, -hy, -0.5, 2, hy, 0.5), &ma,
+                              tu_box(d, -5, -5, d + 1, 5, 5), &mb, 0.0, 1.0);
     /* tan(a / 4) = k (2 t - 1) */
     double tc = 0.5 * (tan((-TU_PI - phi - c) / 4.0) / k + 1.0);
     double te = 0.5 * (tan((-TU_PI - phi + c) / 4.0) / k + 1.0);
@@ -3387,8 +3366,8 @@ static void case_full_turn_static(double k, const char *name)
     if (boxtoi_motion_rigid(&ma, qa, 1, p0, 0))
         bail("full turn: motion not built");
     boxtoi_motion_identity(&mb);
-    boxtoi_query q = query_of(make_box(0, -hy, -0.5, 2, hy, 0.5), &ma,
-                              make_box(d, -5, -5, d + 1, 5, 5), &mb, 0.0, 1.0);
+    boxtoi_query q = tu_query(tu_box(0, -hy, -0.5, 2, hy, 0.5), &ma,
+                              tu_box(d, -5, -5, d + 1, 5, 5), &mb, 0.0, 1.0);
     /* tan(a / 2) = k (2 t - 1) */
     expect e;
     memset(&e, 0, sizeof e);

@@ -18,26 +18,6 @@
 #include <math.h>
 #include <string.h>
 
-static boxtoi_query query_of(boxtoi_box a, const boxtoi_motion *ma, boxtoi_box b,
-                             const boxtoi_motion *mb)
-{
-    boxtoi_query q;
-    memset(&q, 0, sizeof q);
-    q.a = a;
-    q.b = b;
-    q.motion_a = *ma;
-    q.motion_b = *mb;
-    q.t0 = 0.0;
-    q.t1 = 1.0;
-    return q;
-}
-
-static boxtoi_box box_of(double x0, double y0, double z0, double x1, double y1, double z1)
-{
-    boxtoi_box b = {{x0, y0, z0}, {x1, y1, z1}};
-    return b;
-}
-
 /* A query with its answer, the swapped query's answer and the reference's. */
 typedef struct judged {
     boxtoi_query q;
@@ -85,7 +65,7 @@ static void test_head_on(void)
     tu_motion_trans(&ma, pa, 0);
     tu_motion_trans(&mb, pb, 1);
     judged j;
-    j.q = query_of(box_of(-1, -1, -1, 1, 1, 1), &ma, box_of(-1, -1, -1, 1, 1, 1), &mb);
+    j.q = tu_query(tu_box(-1, -1, -1, 1, 1, 1), &ma, tu_box(-1, -1, -1, 1, 1, 1), &mb, 0, 1);
     solve_both(&j);
     ok(j.r.state == BOXTOI_HIT && fabs(j.r.toi - 0.375) <= 1e-12 &&
            fabs(j.r.exit - 0.875) <= 1e-12 && j.ra.valid && !j.ra.inconsistent,
@@ -212,7 +192,7 @@ static void test_faces_nearly_parallel(void)
     tu_motion_rot_trans(&ma, (const double(*)[3])id, zero, 0);
     tu_motion_rot_trans(&mb, (const double(*)[3])r, p, 1);
     judged j;
-    j.q = query_of(box_of(-3, -3, -1, 3, 3, 1), &ma, box_of(-1, -1, -1, 1, 1, 1), &mb);
+    j.q = tu_query(tu_box(-3, -3, -1, 3, 3, 1), &ma, tu_box(-1, -1, -1, 1, 1, 1), &mb, 0, 1);
     solve_both(&j);
     ok(j.r.state == BOXTOI_HIT && j.r.kind == BOXTOI_FACE_VERTEX &&
            fabs(j.r.toi - 0.5) <= 1e-6 && passes(&j, &j.r) && mirrored(&j, &j.w),
@@ -237,7 +217,7 @@ static void test_exit_to_third_order(void)
     tu_motion_trans(&ma, pa, 0);
     tu_motion_trans(&mb, pb, 4);
     judged j;
-    j.q = query_of(box_of(-1, -1, -1, 1, 1, 1), &ma, box_of(-1, -1, -1, 1, 1, 1), &mb);
+    j.q = tu_query(tu_box(-1, -1, -1, 1, 1, 1), &ma, tu_box(-1, -1, -1, 1, 1, 1), &mb, 0, 1);
     solve_both(&j);
     ok(j.r.state == BOXTOI_HIT && fabs(j.r.toi - 0.2) <= 1e-9 && !j.r.exit_after_t1 &&
            fabs(j.r.exit - 0.5) <= 1e-4 && j.ra.t_deep == j.ra.toi,
@@ -293,12 +273,9 @@ static void test_plates_nearly_flat(void)
             m[b].c[k][3][3] = b ? wb[k] : wa[k];
         }
     judged j;
-    j.q = query_of(box_of(box[0][0], box[0][1], box[0][2], box[0][3], box[0][4], box[0][5]),
-                   &m[0],
-                   box_of(box[1][0], box[1][1], box[1][2], box[1][3], box[1][4], box[1][5]),
-                   &m[1]);
-    j.q.t0 = 2.5;
-    j.q.t1 = 3.5;
+    j.q = tu_query(tu_box(box[0][0], box[0][1], box[0][2], box[0][3], box[0][4], box[0][5]),
+                   &m[0], tu_box(box[1][0], box[1][1], box[1][2], box[1][3], box[1][4], box[1][5]),
+                   &m[1], 2.5, 3.5);
     solve_both(&j);
     ok(j.r.state == BOXTOI_HIT && passes(&j, &j.r) && mirrored(&j, &j.w),
        "plates meeting nearly flat: the answer, its normal from the approach, passes");
