@@ -2826,6 +2826,72 @@ static void swap_parts(boxtoi_query *q)
     }
 }
 
+/*
+ * Exit: the first s after the contact at tau at which some axis separates
+ * (above 1 when the contact lasts through the interval's end).  st holds
+ * the poses at tau, and is reused for the probes; touching is the axis
+ * that arrived at tau.
+ */
+static double contact_exit(solver *S, sat *st, double tau, int touching)
+{
+    double exit_s = 2.0;
+    int order[NAXES];
+    /*
+     * Axes most separated at the first of two probes (a quarter, then half
+     * of the way from tau to the end) at which some axis separates, first:
+     * the exit is likely theirs, and an early exit shortens the search for
+     * every other axis (most are then dismissed by axis_below).  The order
+     * only affects the work, and the exit time in its last ulps (a root is
+     * polished within a different bracket).
+     */
+    bx_pose pa0 = st->pa, pb0 = st->pb;
+    sat *end = st;
+    static const double probe[2] = {0.25, 0.5};
+    double probe_s = tau;
+    for (int f = 0; f < 2; f++) {
+        int separates = 0;
+        probe_s = tau + probe[f] * (1.0 - tau);
+        sat_at(S, probe_s, end);
+        for (int k = 0; k < NAXES; k++)
+            separates |= end->valid[k] && end->d[k] > 0.0;
+        if (separates)
+            break;
+    }
+    for (int k = 0; k < NAXES; k++) {
+        int j = k;
+        order[k] = k;
+        while (j > 0 && end->d[order[j - 1]] < end->d[order[j]]) {
+            int tmp = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = tmp;
+            j--;
+        }
+    }
+    uint32_t inside = 0;
+    for (int k = 0; k < NAXES; k++) {
+        double r;
+        int axis = order[k];
+        if ((inside & (1u << axis)) || axis_degenerate(S, axis))
+            continue;
+        /*
+         * The bound cannot dismiss an axis seen apart at the probe (before
+         * the stop) or the one touching at tau: not tried.
+         */
+        double stop = fmin(exit_s, 1.0);
+        int bound = axis != touching &&
+                    !(end->valid[axis] && end->d[axis] > 0.0 && probe_s <= stop);
+        if (axis_exit(S, axis, tau, stop, bound, &r) && r < exit_s)
+            exit_s = r;
+        /*
+         * Once the first axis has bounded the exit, the axes that provably
+         * stay overlapping until then need no search (rigid motions).
+         */
+        if (k == 0 && S->rigid)
+            inside = certify_inside(S, &pa0, &pb0, tau, fmin(exit_s, 1.0));
+    }
+    return exit_s;
+}
+
 static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode);
 
 /* solve_query of a query whose motions asked for rescaling. */
@@ -3152,72 +3218,13 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
     res.toi = contact_time(query->t0, query->t1, tau);
     describe_contact(&S, &st, tau, (mode & SOLVE_ARRIVED) != 0, &res);
 
-    if (query->flags & BOXTOI_SKIP_EXIT) {
-        if (swapped)
-            mirror(&res);
-        return res;
+    if (!(query->flags & BOXTOI_SKIP_EXIT)) {
+        double exit_s = contact_exit(&S, &st, tau, touching);
+        if (exit_s > 1.0)
+            res.exit_after_t1 = 1;
+        else
+            res.exit = piece_time(query->t0, query->t1, exit_s);
     }
-
-    /* Exit: the first s after tau at which some axis separates. */
-    double exit_s = 2.0;
-    int order[NAXES];
-    /*
-     * Axes most separated at the first of two probes (a quarter, then half
-     * of the way from tau to the end) at which some axis separates, first:
-     * the exit is likely theirs, and an early exit shortens the search for
-     * every other axis (most are then dismissed by axis_below).  The order
-     * only affects the work, and the exit time in its last ulps (a root is
-     * polished within a different bracket).
-     */
-    bx_pose pa0 = st.pa, pb0 = st.pb;
-    sat *end = &st;
-    static const double probe[2] = {0.25, 0.5};
-    double probe_s = tau;
-    for (int f = 0; f < 2; f++) {
-        int separates = 0;
-        probe_s = tau + probe[f] * (1.0 - tau);
-        sat_at(&S, probe_s, end);
-        for (int k = 0; k < NAXES; k++)
-            separates |= end->valid[k] && end->d[k] > 0.0;
-        if (separates)
-            break;
-    }
-    for (int k = 0; k < NAXES; k++) {
-        int j = k;
-        order[k] = k;
-        while (j > 0 && end->d[order[j - 1]] < end->d[order[j]]) {
-            int tmp = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = tmp;
-            j--;
-        }
-    }
-    uint32_t inside = 0;
-    for (int k = 0; k < NAXES; k++) {
-        double r;
-        int axis = order[k];
-        if ((inside & (1u << axis)) || axis_degenerate(&S, axis))
-            continue;
-        /*
-         * The bound cannot dismiss an axis seen apart at the probe (before
-         * the stop) or the one touching at tau: not tried.
-         */
-        double stop = fmin(exit_s, 1.0);
-        int bound = axis != touching &&
-                    !(end->valid[axis] && end->d[axis] > 0.0 && probe_s <= stop);
-        if (axis_exit(&S, axis, tau, stop, bound, &r) && r < exit_s)
-            exit_s = r;
-        /*
-         * Once the first axis has bounded the exit, the axes that provably
-         * stay overlapping until then need no search (rigid motions).
-         */
-        if (k == 0 && S.rigid)
-            inside = certify_inside(&S, &pa0, &pb0, tau, fmin(exit_s, 1.0));
-    }
-    if (exit_s > 1.0)
-        res.exit_after_t1 = 1;
-    else
-        res.exit = piece_time(query->t0, query->t1, exit_s);
     if (swapped)
         mirror(&res);
     return res;
