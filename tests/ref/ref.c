@@ -1393,6 +1393,18 @@ static int ref_pieces(const boxtoi_query *q, double *end)
     return n;
 }
 
+/*
+ * Does the state at s (of the interval) contradict status, the timeline's
+ * for its stretch?  Only a state clear of touching by 1e-10 of the size
+ * counts: a graze's stretch touches at 0, and boxes touching all along are
+ * apart or overlapping by rounding.
+ */
+static int contradicts(const boxtoi_query *q, const ctx *cx, double s, int status)
+{
+    double sd = ref_signed_distance(q, q->t0 + cx->len * s);
+    return fabs(sd) > 1e-10 * cx->size && (sd > 0.0) != (status != 0);
+}
+
 int ref_solve(const boxtoi_query *q, double deep_tol, ref_answer *out)
 {
     static ctx cx0;
@@ -1470,17 +1482,15 @@ int ref_solve(const boxtoi_query *q, double deep_tol, ref_answer *out)
      * The state at sample times must match the timeline: at 15 points of
      * the interval, and at 4 of each stretch between events (an event
      * missed where w is nearly 0 left a stretch half apart, half touching,
-     * read from its middle alone).  Only a state clear of touching by
-     * 1e-10 of the size counts, as a graze's stretch touches at 0, and
-     * boxes touching all along are apart or overlapping by rounding.
+     * read from its middle alone), each state clear of touching
+     * (contradicts).
      */
     for (int k = 0; k <= m && cx->len > 0.0; k++)
         for (int j = 1; j < 8; j += 2) {
             double s = bound[k] + (bound[k + 1] - bound[k]) * (j / 8.0);
             if (!(s > bound[k] && s < bound[k + 1]))
                 continue;
-            double sd = ref_signed_distance(q, q->t0 + cx->len * s);
-            if (fabs(sd) > 1e-10 * cx->size && (sd > 0.0) != (status[k] != 0))
+            if (contradicts(q, cx, s, status[k]))
                 out->inconsistent = 1;
         }
     for (int g = 1; g < 16 && cx->len > 0.0; g++) {
@@ -1491,8 +1501,7 @@ int ref_solve(const boxtoi_query *q, double deep_tol, ref_answer *out)
         for (int i = 1; i <= m; i++)
             if (fabs(bound[i] - s) < 1e-9)
                 near = 1;
-        double sd = near ? 0.0 : ref_signed_distance(q, q->t0 + cx->len * s);
-        if (fabs(sd) > 1e-10 * cx->size && (sd > 0.0) != (status[k] != 0))
+        if (!near && contradicts(q, cx, s, status[k]))
             out->inconsistent = 1;
     }
 
