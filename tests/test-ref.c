@@ -462,6 +462,82 @@ static void test_recorded_turn(void)
        "recorded turn: and are apart 1e-9 before it");
 }
 
+/*
+ * A graze about 1e3 sizes from the origin (rigid quartic motions over
+ * [2.5, 3.5]; test-random with every scene moved that far).  Its events
+ * were once formed from positions near 1e3 and began 8e-7 of the interval
+ * early, the boxes 1.2e-9 apart there, and the timeline contradicted
+ * itself.  Evaluated in quadruple precision, the boxes touch at
+ * 2.94063820893624 (separation 2.8e-14) and are 2.4e-10 apart at 2.940638.
+ */
+static const double far_graze_ma[5][4][4] = {
+    {{0x1.aa69a5597d17dp+9, 0x1.fe991b958dd0bp+11, -0x1.6ca48aa2b08efp+5, -0x1.71c59f98403dfp+21},
+     {0x1.d951f1c937204p+11, -0x1.827ef52cf7422p+9, 0x1.89a4fa611b4d0p+10, 0x1.4bc9561309d63p+21},
+     {0x1.7f33b70cc468ap+10, -0x1.6b24666c4cea5p+8, -0x1.e30c5c59fa8b2p+11, -0x1.638bb7ddbd522p+19},
+     {0, 0, 0, 0x1.04d1c5f95ec10p+12}},
+    {{-0x1.146ba8b412370p+9, -0x1.5cf7f8d21c36ap+11, 0x1.3294816d68df0p+1, 0x1.e7cc5f1391a9ap+20},
+     {-0x1.427236af870aep+11, 0x1.fdacce01c0943p+8, -0x1.101312afd1a00p+10, -0x1.cb8ec03f92052p+20},
+     {-0x1.0ad91c9e18bdcp+10, 0x1.ab7199fe935b7p+7, 0x1.48b14d39b55c4p+11, 0x1.c384cc328f53bp+18},
+     {0, 0, 0, -0x1.63b55085d6399p+11}},
+    {{0x1.65203ba764ebap+6, 0x1.dcee0f1e4bbaep+8, 0x1.1b50fd1b64e40p+2, -0x1.1efa39aca07c2p+18},
+     {0x1.b755be71d1af8p+8, -0x1.4ff567da2f4f2p+6, 0x1.7835bd9a0e13ep+7, 0x1.4be6088e1d59ap+18},
+     {0x1.734dac9e37672p+7, -0x1.e9a41b1b694c4p+4, -0x1.bf44f2b80f9aep+8, -0x1.adc42ae56cb42p+15},
+     {0, 0, 0, 0x1.e53c2398f9fecp+8}},
+    {{0, 0, 0, -0x1.fb09cdcaa21abp+13},
+     {0, 0, 0, -0x1.80cec3acef57bp+12},
+     {0, 0, 0, -0x1.038585a5a5572p+13},
+     {0, 0, 0, 0}},
+    {{0, 0, 0, 0x1.64a8c858f2633p+10},
+     {0, 0, 0, 0x1.dc32cbbf94b76p+8},
+     {0, 0, 0, 0x1.7134d16b69d06p+9},
+     {0, 0, 0, 0}},
+};
+static const double far_graze_mb[5][4][4] = {
+    {{0x1.39bc608cb3c02p+13, -0x1.0d346e34a34bdp+13, 0x1.397bee0432ceap+14, -0x1.1dc5609cce7b8p+24},
+     {0x1.628321c53d166p+13, -0x1.06a6b341a7a34p+14, -0x1.92f3500fbcfb9p+13, 0x1.daa4e971d6029p+23},
+     {0x1.237f2b3c106edp+14, 0x1.d04d6c8da980dp+13, -0x1.717ba255efd18p+11, -0x1.1dfd87f3e12fep+22},
+     {0, 0, 0, 0x1.777f1bb4d1dbbp+14}},
+    {{-0x1.a8470267c2f26p+12, 0x1.72c8de0859559p+12, -0x1.abc5f66d4714cp+13, 0x1.91d98c3c4fb43p+23},
+     {-0x1.e6904ccdc706ap+12, 0x1.64e307264c649p+13, 0x1.13548278b0357p+13, -0x1.46232febe18a9p+23},
+     {-0x1.8db5c4c3a2b44p+13, -0x1.3d36417355e19p+13, 0x1.de0a791879ab2p+10, 0x1.8cd49adeb796fp+21},
+     {0, 0, 0, -0x1.001a8f76a1d99p+14}},
+    {{0x1.1ee00f824a992p+10, -0x1.fead7fe2e5436p+9, 0x1.23dac15f6df2ep+11, -0x1.3095a958064fbp+21},
+     {0x1.4de8068f8b205p+10, -0x1.e4efe9a07c742p+10, -0x1.783c99765fb46p+10, 0x1.c784b60a33191p+20},
+     {0x1.0f4d809017ca0p+11, 0x1.b16a8a759cb52p+10, -0x1.34518d7bb0faep+8, -0x1.175a6743a2cecp+19},
+     {0, 0, 0, 0x1.5d5c56253cd2ap+11}},
+    {{0, 0, 0, 0x1.3348be34d2d30p+16},
+     {0, 0, 0, -0x1.611e3c120112ep+13},
+     {0, 0, 0, -0x1.4b1ed71a60148p+9},
+     {0, 0, 0, 0}},
+    {{0, 0, 0, -0x1.5d8f8cd19694fp+12},
+     {0, 0, 0, 0x1.6815753518553p+8},
+     {0, 0, 0, 0x1.2d04e585117ffp+10},
+     {0, 0, 0, 0}},
+};
+
+static void test_far_graze(void)
+{
+    boxtoi_query q;
+    ref_answer ra;
+    memset(&q, 0, sizeof q);
+    set_box(&q.a, -0x1.1feba5c7038bbp-2, -0x1.2fe3c91f5d4c1p-1, -0x1.0c2e5a4c4bd10p-1,
+            0x1.1feba5c7038bbp-2, 0x1.2fe3c91f5d4c1p-1, 0x1.0c2e5a4c4bd10p-1);
+    set_box(&q.b, -0x1.c88a0e8f70592p-2, -0x1.cbf2ca3141b76p-2, -0x1.44cd8231b5408p-2,
+            0x1.c88a0e8f70592p-2, 0x1.2dde6e1b4c407p-1, -0x1.0972b48a569a8p-6);
+    q.motion_a.degree = q.motion_b.degree = 4;
+    memcpy(q.motion_a.c, far_graze_ma, sizeof far_graze_ma);
+    memcpy(q.motion_b.c, far_graze_mb, sizeof far_graze_mb);
+    q.t0 = 2.5;
+    q.t1 = 3.5;
+    ref_solve(&q, 1e-9 * ref_size(&q, q.t0), &ra);
+    ok(ra.hit && !ra.inconsistent, "far graze: hit, consistent timeline");
+    is_double(ra.toi, 2.94063820893624, 1e-8, "far graze: first contact at 2.94063820893624");
+    is_double(ref_signed_distance(&q, ra.toi), 0.0, 1e-11 * ra.size,
+              "far graze: the boxes touch at the first contact");
+    ok(ref_signed_distance(&q, ra.toi - 1e-7) < -1e-11 * ra.size,
+       "far graze: and are apart 1e-7 before it");
+}
+
 /* Motion coefficients in powers of an absolute time far from the interval
  * (heavy cancellation): the head-on case shifted to t ~ 1000. */
 static void test_far_interval(void)
@@ -707,6 +783,7 @@ int main(void)
     test_fast_turn();
     test_fuller_turn();
     test_recorded_turn();
+    test_far_graze();
     test_far_interval();
     test_near_parallel_segments();
     test_near_parallel_crossing();

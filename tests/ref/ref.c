@@ -902,7 +902,8 @@ double ref_max_axis_value_at(const boxtoi_query *q, double ta, double tb,
 /* Event polynomials.                                                   */
 
 /* A box's motion on [t0, t1] mapped to s in [0, 1]: homogeneous corner
- * O (local lo), edge vectors G[j] (times w) and w, as polynomials in s. */
+ * O (local lo, less the common point p0), edge vectors G[j] (times w) and
+ * w, as polynomials in s. */
 typedef struct sbox {
     poly O[3];
     poly G[3][3]; /* G[j][component] */
@@ -938,7 +939,7 @@ static void shift_entry(const boxtoi_motion *m, int row, int col, double t0,
 }
 
 static void sbox_build(const boxtoi_box *box, const boxtoi_motion *m, double t0,
-                       double len, sbox *s)
+                       double len, const double p0[3], sbox *s)
 {
     poly e[4][4];
     for (int i = 0; i < 3; i++)
@@ -953,6 +954,7 @@ static void sbox_build(const boxtoi_box *box, const boxtoi_motion *m, double t0,
             p_zero(&z);
             p_add(&s->G[j][i], &z, &e[i][j], box->hi[j] - box->lo[j]);
         }
+        p_add(&acc, &acc, &s->w, -p0[i]);
         s->O[i] = acc;
     }
 }
@@ -1429,6 +1431,20 @@ int ref_solve(const boxtoi_query *q, double deep_tol, ref_answer *out)
     cx->size = ref_size(q, q->t0);
     out->size = cx->size;
 
+    /*
+     * The events of each piece are found with both boxes moved by -p0, A's
+     * centre in the middle of the piece, once shifted to the piece, where
+     * the coefficients are of the size of the positions: products of
+     * positions far from the origin would otherwise cancel to events off by
+     * far more than the coordinates' rounding (a graze 1e3 sizes out began
+     * 8e-7 of the interval early, the boxes still 7e-10 of their size apart
+     * there).  A point far from where the boxes are on the piece brings
+     * rounding of its own: A's centre at t0, 150 from a fast pair's contact
+     * at t = 0 where w is 1/128 and 223 at t0, put it 2.5e-9 early.
+     */
+    double lc[3], p0[3];
+    for (int i = 0; i < 3; i++)
+        lc[i] = 0.5 * (q->a.lo[i] + q->a.hi[i]);
     int npieces = cx->len > 0.0 ? ref_pieces(q, end) : 0;
     for (int k = 0; k < npieces; k++) {
         piece *pc = &cx->pc;
@@ -1436,8 +1452,9 @@ int ref_solve(const boxtoi_query *q, double deep_tol, ref_answer *out)
         pc->pw = end[k + 1] - end[k];
         pc->pt0 = k == 0 ? q->t0 : q->t0 + cx->len * end[k];
         pc->plen = (k + 1 == npieces ? q->t1 : q->t0 + cx->len * end[k + 1]) - pc->pt0;
-        sbox_build(&q->a, &q->motion_a, pc->pt0, pc->plen, A);
-        sbox_build(&q->b, &q->motion_b, pc->pt0, pc->plen, B);
+        ref_apply(&q->motion_a, pc->pt0 + 0.5 * pc->plen, lc, p0);
+        sbox_build(&q->a, &q->motion_a, pc->pt0, pc->plen, p0, A);
+        sbox_build(&q->b, &q->motion_b, pc->pt0, pc->plen, p0, B);
         vertex_face_events(cx, A, B, 1);
         vertex_face_events(cx, B, A, 0);
         edge_edge_events(cx, A, B);
