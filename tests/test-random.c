@@ -472,6 +472,15 @@ static void make_scene(scene *sc, int kind)
 }
 
 
+/* The answer is INVALID (SINGULAR) for a box whose 3x3 part the reference
+   shows singular on the interval. */
+static int given_singular(const boxtoi_query *q, const boxtoi_result *r)
+{
+    return r->state == BOXTOI_INVALID && r->reason == BOXTOI_REASON_SINGULAR &&
+           (r->which == 1 || r->which == 2) &&
+           ref_singular(r->which == 1 ? &q->motion_a : &q->motion_b, q->t0, q->t1);
+}
+
 typedef struct stats {
     int cases, hit, miss, overlap, agree, graze, disagree, geom_bad;
     int point_bad, exit_checked, exit_bad, exit_strict;
@@ -635,6 +644,7 @@ int main(void)
          "(BOXTOI_RANDOM_CASES)", seed, ncases);
 
     static ref_answer ra;
+    int singular_given = 0;
     int graze_shallow = 0, graze_clip = 0;
     double time_graze = 0, time_ref = 0, time_solver = 0, time_judge = 0;
     for (int i = 0; i < ncases; i++) {
@@ -656,6 +666,25 @@ int main(void)
         double c2 = now();
         boxtoi_result res = boxtoi_solve(&q);
         double c3 = now();
+        /*
+         * A motion of high degree over a short interval far from t = 0 has
+         * power coefficients so large that the doubles given no longer
+         * describe a rotation (an octic one over [4.59, 4.65] sums terms up
+         * to 8e15 to a w near 1), and its 3x3 part as given can turn
+         * singular.  INVALID (SINGULAR) is then the answer, in either order,
+         * where the reference shows that box's part singular; the case
+         * checks nothing else.
+         */
+        if (given_singular(&q, &res)) {
+            boxtoi_query sq = tu_swapped(&q);
+            boxtoi_result sres = boxtoi_solve(&sq);
+            if (given_singular(&sq, &sres)) {
+                if (singular_given++ < 3 || only >= 0)
+                    diag("case %d (%s): box %c's motion is singular as given", i,
+                         kind_name[kind], res.which == 1 ? 'A' : 'B');
+                continue;
+            }
+        }
         check ck;
         judge(&q, &res, &ra, &ck);
         /*
@@ -758,8 +787,9 @@ int main(void)
     ok(swapped.mirror_bad == 0, "A and B swapped: the same time, exit and point, "
        "features exchanged, normal negated, bit for bit, %d of %d differ",
        swapped.mirror_bad, swapped.checked);
-    ok(all.bad_state == 0, "no failed, unknown or invalid answers (%d)",
-       all.bad_state);
+    ok(all.bad_state == 0, "no failed, unknown or invalid answers (%d; %d more "
+       "invalid where the reference shows a motion singular as given)",
+       all.bad_state, singular_given);
     ok(all.inconsistent == 0, "reference timeline consistent (%d inconsistent)",
        all.inconsistent);
     if (only < 0) {

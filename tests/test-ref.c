@@ -771,6 +771,54 @@ static void test_touching_all_along(void)
        ra.inconsistent ? " (inconsistent)" : "");
 }
 
+/*
+ * The singularity proof the randomized test asks of a motion refused as
+ * singular: a determinant changing sign on the interval is shown, one that
+ * keeps its sign (a rotation written in powers of a t far from 0) or only
+ * touches 0 is not.
+ */
+static void test_singular(void)
+{
+    boxtoi_motion m;
+    make_motion(&m, I3, Z3, Z3, Z3);
+    ok(!ref_singular(&m, 0, 1), "singular: the identity is not");
+    m.degree = 1;
+    m.c[1][2][2] = -2.0; /* det = 1 - 2 t */
+    ok(ref_singular(&m, 0, 1), "singular: det 1 - 2t on [0, 1] is");
+    ok(!ref_singular(&m, 0, 0.49), "singular: det 1 - 2t on [0, 0.49] is not");
+    /* det = (t - 0.5)^2 only touches 0 */
+    m.degree = 2;
+    m.c[0][2][2] = 0.25;
+    m.c[1][2][2] = -1.0;
+    m.c[2][2][2] = 1.0;
+    ok(!ref_singular(&m, 0, 1), "singular: det (t - 0.5)^2 is not shown");
+    /* det = t - 1000.5 on [1000, 1001] */
+    make_motion(&m, I3, Z3, Z3, Z3);
+    m.degree = 1;
+    m.c[0][2][2] = -1000.5;
+    m.c[1][2][2] = 1.0;
+    ok(ref_singular(&m, 1000, 1001), "singular: det t - 1000.5 on [1000, 1001] is");
+    /*
+     * Quaternion (1, 0, 0, u), u = t - 1000.5, written in powers of t: the
+     * rotation about z with w = 1 + u^2, det = w^3 > 0, from coefficients
+     * near 1e6.
+     */
+    memset(&m, 0, sizeof m);
+    m.degree = 2;
+    const double c = 1000.5;
+    double one_plus[3] = {1.0 + c * c, -2.0 * c, 1.0}, one_minus[3] = {1.0 - c * c, 2.0 * c, -1.0},
+           twice[3] = {-2.0 * c, 2.0, 0.0};
+    for (int k = 0; k <= 2; k++) {
+        m.c[k][0][0] = one_minus[k]; /* 1 - u^2 */
+        m.c[k][1][1] = one_minus[k];
+        m.c[k][0][1] = -twice[k]; /* -2u */
+        m.c[k][1][0] = twice[k];
+        m.c[k][2][2] = one_plus[k]; /* 1 + u^2 */
+        m.c[k][3][3] = one_plus[k];
+    }
+    ok(!ref_singular(&m, 1000, 1001), "singular: a turn written far from t = 0 is not");
+}
+
 int main(void)
 {
     plan(0);
@@ -790,5 +838,6 @@ int main(void)
     test_axes_of_points();
     test_missed_event();
     test_touching_all_along();
+    test_singular();
     return tap_failures() ? 1 : 0;
 }

@@ -319,6 +319,41 @@ void ref_motion_at(const boxtoi_motion *m, double t, double r[4][4])
             r[i][j] = horner_comp(&m->c[0][i][j], 16, m->degree, t);
 }
 
+int ref_singular(const boxtoi_motion *m, double t0, double t1)
+{
+    const double eps = DBL_EPSILON;
+    int pos = 0, neg = 0;
+    for (int i = 0; i <= 1024 && !(pos && neg); i++) {
+        double t = i == 1024 ? t1 : t0 + (t1 - t0) * (i / 1024.0), r[4][4], e[3][3];
+        ref_motion_at(m, t, r);
+        /* each entry within eps of itself plus the compensated sum's
+           eps^2 times its terms' magnitudes */
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++) {
+                double mag = fabs(m->c[m->degree][a][b]);
+                for (int k = m->degree - 1; k >= 0; k--)
+                    mag = mag * fabs(t) + fabs(m->c[k][a][b]);
+                e[a][b] = eps * fabs(r[a][b]) + 4.0 * (m->degree + 1) * eps * eps * mag;
+            }
+        double det = 0.0, err = 0.0;
+        for (int c = 0; c < 3; c++) {
+            int c1 = (c + 1) % 3, c2 = (c + 2) % 3;
+            double cof = r[1][c1] * r[2][c2] - r[1][c2] * r[2][c1];
+            double cofmag = fabs(r[1][c1] * r[2][c2]) + fabs(r[1][c2] * r[2][c1]);
+            double cofe = (fabs(r[1][c1]) + e[1][c1]) * e[2][c2] + e[1][c1] * fabs(r[2][c2]) +
+                          (fabs(r[1][c2]) + e[1][c2]) * e[2][c1] + e[1][c2] * fabs(r[2][c1]);
+            det += r[0][c] * cof;
+            err += fabs(r[0][c]) * (cofe + 4.0 * eps * cofmag) + e[0][c] * (cofmag + cofe) +
+                   4.0 * eps * fabs(r[0][c] * cof);
+        }
+        if (det > err)
+            pos = 1;
+        else if (det < -err)
+            neg = 1;
+    }
+    return pos && neg;
+}
+
 void ref_apply(const boxtoi_motion *m, double t, const double p[3],
                double out[3])
 {

@@ -117,6 +117,14 @@ double ref_point_box_distance(const boxtoi_box *box, const boxtoi_motion *m,
  * from 0 cancel). */
 void ref_motion_at(const boxtoi_motion *m, double t, double r[4][4]);
 
+/*
+ * 1 when the 3x3 part of M(t) is shown singular on [t0, t1]: its
+ * determinant, at 1025 evenly spaced times, takes both signs beyond a bound
+ * of its rounding.  0 says nothing (a determinant that only touches 0, or
+ * changes sign between samples, is not found).
+ */
+int ref_singular(const boxtoi_motion *m, double t0, double t1);
+
 /* World position of local point p at time t (own evaluation of M(t)). */
 void ref_apply(const boxtoi_motion *m, double t, const double p[3],
                double out[3]);
