@@ -1148,10 +1148,17 @@ static int axis_sign(solver *S, int axis, double s, double noise)
  * rounding may read a little above 0 while the boxes still overlap.  So the
  * point found counts only when f_axis, looked at EXIT_PROBE, ten and a
  * hundred times that... after it, is first clearly above 0 (beyond its
- * rounding level) or never clear of it up to stop; when it is first clearly
- * below 0, the search goes on from there.  Returns 1 and *out, or 0 when
- * there is none before stop.
+ * rounding level, and the poses part the boxes along the axis by more than
+ * the touching tolerance) or never clear of it up to stop; when it is first
+ * clearly below 0, the search goes on from there.  The poses confirm what
+ * the polynomial says: the rounding of a product of degree 10 or more can
+ * exceed its estimated level, and a segment lying in a box's face, touching
+ * it from inside at one instant (the axis at -2 (t + 1)^2 of the size),
+ * was read 2.3 times that level above 0 just after and its contact ended
+ * there.  Returns 1 and *out, or 0 when there is none before stop.
  */
+static int poses_apart(const solver *S, int axis, double s);
+
 static int exit_first(solver *S, int axis, double a, double stop, const double *lp,
                       double noise, double *out)
 {
@@ -1164,6 +1171,8 @@ static int exit_first(solver *S, int axis, double a, double stop, const double *
         for (double h = EXIT_PROBE; p < stop && !sign; h *= 10.0) {
             p = fmin(r + h, stop);
             sign = axis_sign(S, axis, p, noise);
+            if (sign > 0 && !poses_apart(S, axis, p))
+                sign = 0;
         }
         if (sign >= 0 || pass == EXIT_PASSES - 1) {
             *out = r;
@@ -1395,6 +1404,18 @@ static double axis_separation(const solver *S, const sat *st,
             orient_by_offset(n_out, pp->dc, S->tol);
     }
     return gap;
+}
+
+/* The poses at s part the boxes along axis by more than the touching
+   tolerance (exit_first). */
+static BX_NOINLINE int poses_apart(const solver *S, int axis, double s)
+{
+    sat st;
+    pose_pair pp;
+    bx_pose_at(S->A, s, &st.pa);
+    bx_pose_at(S->B, s, &st.pb);
+    pose_pair_of(&st, &pp);
+    return axis_separation(S, &st, &pp, axis, NULL) > S->tol;
 }
 
 /*
