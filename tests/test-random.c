@@ -7,7 +7,8 @@
  * near grazes and brief clips; fast turns, up to about 359.8 degrees within
  * the interval, alone and under grazes; boxes turned alike within 1e-9 to
  * 1e-2 rad, their edges and faces nearly parallel throughout; intervals
- * other than [0, 1]; length scales around 1e-3 and 1e3).
+ * other than [0, 1]; length scales around 1e-3 and 1e3; one scene in ten
+ * 1e2 to 1e5 sizes from the origin).
  *
  * Each answer is checked as tests/judge.h describes: the promise, not bit
  * equality.
@@ -171,6 +172,7 @@ typedef struct scene {
     body a, b;
     int scaled;         /* 0: S = 1, 1: small, 2: large */
     int shifted;        /* interval other than [0, 1] */
+    int far;            /* 1e2 to 1e5 sizes from the origin */
 } scene;
 
 static double body_radius(const body *b)
@@ -469,6 +471,14 @@ static void make_scene(scene *sc, int kind)
         for (int i = 0; i < 3; i++)
             sc->a.vel[i] = srel * vdir[i];
     sc->rho = urange(0.0, 1.1);
+    /* one scene in ten far from the origin, as in a large world */
+    if (chance(0.1)) {
+        double away[3], r = S * pow(10.0, urange(2.0, 5.0));
+        unit_vec(away);
+        for (int i = 0; i < 3; i++)
+            sc->ca[i] += r * away[i];
+        sc->far = 1;
+    }
 }
 
 
@@ -626,7 +636,7 @@ int main(void)
     }
     int ncases = env_int("BOXTOI_RANDOM_CASES", DEFAULT_CASES);
     int only = env_int("BOXTOI_RANDOM_CASE", -1);
-    stats st[K_COUNT], all, scaled[3], shifted;
+    stats st[K_COUNT], all, scaled[3], shifted, far;
     struct {
         int bad, checked, mirror_bad, shown;
     } swapped = {0, 0, 0, 0};
@@ -640,6 +650,7 @@ int main(void)
     memset(&all, 0, sizeof all);
     memset(scaled, 0, sizeof scaled);
     memset(&shifted, 0, sizeof shifted);
+    memset(&far, 0, sizeof far);
     diag("seed %#" PRIx64 " (set BOXTOI_SEED to change), %d cases "
          "(BOXTOI_RANDOM_CASES)", seed, ncases);
 
@@ -724,6 +735,8 @@ int main(void)
         count(&scaled[sc.scaled], &ra, &ck);
         if (sc.shifted)
             count(&shifted, &ra, &ck);
+        if (sc.far)
+            count(&far, &ra, &ck);
         int cat = ck.verdict == V_DISAGREE || ra.inconsistent ? 0
                   : ck.geom_bad ? 1 : ck.point_bad ? 2 : ck.exit_bad ? 3 : -1;
         if (only >= 0 || (cat >= 0 && shown_full[cat] < full_quota[cat])) {
@@ -782,6 +795,9 @@ int main(void)
     if (shifted.cases)
         ok(shifted.disagree == 0, "intervals other than [0, 1]: %d cases, %d "
            "disagreements", shifted.cases, shifted.disagree);
+    if (far.cases)
+        ok(far.disagree == 0, "1e2 to 1e5 sizes from the origin: %d cases, %d "
+           "disagreements", far.cases, far.disagree);
     ok(swapped.bad == 0, "A and B swapped: the answers pass the same checks, %d bad",
        swapped.bad);
     ok(swapped.mirror_bad == 0, "A and B swapped: the same time, exit and point, "
