@@ -434,6 +434,22 @@ static const double case_mb[5][4][4] = {
      {0, 0, 0, 0}},
 };
 
+/* A recorded query: boxes lo[k], hi[k], quartic motions ma and mb over [2.5, 3.5]. */
+static boxtoi_query recorded_query(const double lo[2][3], const double hi[2][3],
+                                   const double ma[5][4][4], const double mb[5][4][4])
+{
+    boxtoi_query q;
+    memset(&q, 0, sizeof q);
+    set_box(&q.a, lo[0][0], lo[0][1], lo[0][2], hi[0][0], hi[0][1], hi[0][2]);
+    set_box(&q.b, lo[1][0], lo[1][1], lo[1][2], hi[1][0], hi[1][1], hi[1][2]);
+    q.motion_a.degree = q.motion_b.degree = 4;
+    memcpy(q.motion_a.c, ma, sizeof q.motion_a.c[0] * 5);
+    memcpy(q.motion_b.c, mb, sizeof q.motion_b.c[0] * 5);
+    q.t0 = 2.5;
+    q.t1 = 3.5;
+    return q;
+}
+
 static void test_recorded_turn(void)
 {
     static const double lo[2][3] = {{-0x1.7bcbb94f9ab72p-2, -0x1.b0d3ccfc49e12p-2,
@@ -444,16 +460,8 @@ static void test_recorded_turn(void)
                                      0x1.8e2aba0ef95eep-2},
                                     {0x1.05d207f96a04fp-1, 0x1.ab2407efc578p-2,
                                      0x1.2df8794046152p-2}};
-    boxtoi_query q;
+    boxtoi_query q = recorded_query(lo, hi, case_ma, case_mb);
     ref_answer ra;
-    memset(&q, 0, sizeof q);
-    set_box(&q.a, lo[0][0], lo[0][1], lo[0][2], hi[0][0], hi[0][1], hi[0][2]);
-    set_box(&q.b, lo[1][0], lo[1][1], lo[1][2], hi[1][0], hi[1][1], hi[1][2]);
-    q.motion_a.degree = q.motion_b.degree = 4;
-    memcpy(q.motion_a.c, case_ma, sizeof case_ma);
-    memcpy(q.motion_b.c, case_mb, sizeof case_mb);
-    q.t0 = 2.5;
-    q.t1 = 3.5;
     ref_solve(&q, 1e-9 * ref_size(&q, q.t0), &ra);
     ok(ra.hit && !ra.inconsistent, "recorded turn: hit, consistent timeline");
     is_double(ref_signed_distance(&q, ra.toi), 0.0, 1e-12 * ra.size,
@@ -517,18 +525,16 @@ static const double far_graze_mb[5][4][4] = {
 
 static void test_far_graze(void)
 {
-    boxtoi_query q;
+    static const double lo[2][3] = {{-0x1.1feba5c7038bbp-2, -0x1.2fe3c91f5d4c1p-1,
+                                     -0x1.0c2e5a4c4bd10p-1},
+                                    {-0x1.c88a0e8f70592p-2, -0x1.cbf2ca3141b76p-2,
+                                     -0x1.44cd8231b5408p-2}};
+    static const double hi[2][3] = {{0x1.1feba5c7038bbp-2, 0x1.2fe3c91f5d4c1p-1,
+                                     0x1.0c2e5a4c4bd10p-1},
+                                    {0x1.c88a0e8f70592p-2, 0x1.2dde6e1b4c407p-1,
+                                     -0x1.0972b48a569a8p-6}};
+    boxtoi_query q = recorded_query(lo, hi, far_graze_ma, far_graze_mb);
     ref_answer ra;
-    memset(&q, 0, sizeof q);
-    set_box(&q.a, -0x1.1feba5c7038bbp-2, -0x1.2fe3c91f5d4c1p-1, -0x1.0c2e5a4c4bd10p-1,
-            0x1.1feba5c7038bbp-2, 0x1.2fe3c91f5d4c1p-1, 0x1.0c2e5a4c4bd10p-1);
-    set_box(&q.b, -0x1.c88a0e8f70592p-2, -0x1.cbf2ca3141b76p-2, -0x1.44cd8231b5408p-2,
-            0x1.c88a0e8f70592p-2, 0x1.2dde6e1b4c407p-1, -0x1.0972b48a569a8p-6);
-    q.motion_a.degree = q.motion_b.degree = 4;
-    memcpy(q.motion_a.c, far_graze_ma, sizeof far_graze_ma);
-    memcpy(q.motion_b.c, far_graze_mb, sizeof far_graze_mb);
-    q.t0 = 2.5;
-    q.t1 = 3.5;
     ref_solve(&q, 1e-9 * ref_size(&q, q.t0), &ra);
     ok(ra.hit && !ra.inconsistent, "far graze: hit, consistent timeline");
     is_double(ra.toi, 2.94063820893624, 1e-8, "far graze: first contact at 2.94063820893624");
