@@ -1151,11 +1151,11 @@ static int axis_sign(solver *S, int axis, double s, double noise)
  * rounding level, and the poses part the boxes along the axis by more than
  * the touching tolerance) or never clear of it up to stop; when it is first
  * clearly below 0, the search goes on from there.  The poses confirm what
- * the polynomial says: the rounding of a product of degree 10 or more can
- * exceed its estimated level, and a segment lying in a box's face, touching
- * it from inside at one instant (the axis at -2 (t + 1)^2 of the size),
- * was read 2.3 times that level above 0 just after and its contact ended
- * there.  Returns 1 and *out, or 0 when there is none before stop.
+ * the polynomial says: its rounding can exceed the level estimated for it,
+ * and a segment lying in a box's face, touching it from inside at one
+ * instant (the boxes 2 (t + 1)^2 deep along the axis), was read 2.3 times
+ * that level above 0 just after and its contact ended there.  Returns 1
+ * and *out, or 0 when there is none before stop.
  */
 static int poses_apart(const solver *S, int axis, double s);
 
