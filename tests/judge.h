@@ -25,7 +25,9 @@
  * "1e-9 size" is 1e-9 of the larger box's diagonal plus the rounding of
  * coordinates that boxtoi.h allows, 8 DBL_EPSILON times the largest
  * coordinate of the boxes' swept bounds (all there is for boxes of no
- * size).
+ * size); boxes that no axis parts by more than twice that (the solver's
+ * and the reference's evaluations of the poses each rounding by about as
+ * much) touch.
  * The end of the first contact (exit) is compared as a secondary check.
  */
 #ifndef BOXTOI_TEST_JUDGE_H

@@ -281,13 +281,66 @@ static void test_plates_nearly_flat(void)
        "plates meeting nearly flat: the answer, its normal from the approach, passes");
 }
 
+/*
+ * Two points passing each other slowly 21 from the origin (a solver fuzz
+ * find): they meet at t = -1.5e-13 and are within 3.75e-14 of each other
+ * along every axis, the tolerance of boxtoi.h, over about 1e-7 of the
+ * interval.  The solver's first contact, 4.6e-8 early, leaves each axis
+ * 4.5e-14 apart in quadruple precision: within the rounding of the poses,
+ * which both sides evaluate their own way, and the answer passes.  Three
+ * times as far away it fails.
+ */
+static void test_points_passing_slowly(void)
+{
+    static const double ra[4][4] = {{37.171875, -13.40625, 20.96875, -943.2662353515625},
+                                    {20.96875, 37.171875, -13.40625, -943.2662353515625},
+                                    {-13.40625, 20.96875, 37.171875, -943.2662353515625},
+                                    {0, 0, 0, 44.734375}};
+    static const double rb[4][4] = {{1.625, -1.375, 8.9375, -193.72705078125},
+                                    {8.9375, 1.625, -1.375, -193.72705078125},
+                                    {-1.375, 8.9375, 1.625, -193.72705078125},
+                                    {0, 0, 0, 9.1875}};
+    static const double pb[4][3] = {{-193.72705078125, -193.72705078125, -193.72705078125},
+                                    {-193.72705078125, -193.72705078125, -193.116943359375},
+                                    {-196.02392578125, -196.5263671875, -194.15771484375},
+                                    {18.30322265625, -55.376220703125, -0.035888671875}};
+    boxtoi_motion m[2];
+    memset(m, 0, sizeof m);
+    m[0].degree = 1;
+    m[1].degree = 4;
+    memcpy(m[0].c[0], ra, sizeof ra);
+    memcpy(m[1].c[0], rb, sizeof rb);
+    for (int r = 0; r < 3; r++) {
+        m[0].c[1][r][3] = -943.2662353515625;
+        for (int k = 1; k <= 4; k++)
+            m[1].c[k][r][3] = pb[k - 1][r];
+    }
+    judged j;
+    j.q = tu_query(tu_box(0, 0, 0, 0, 0, 0), &m[0], tu_box(0, 0, 0, 0, 0, 0), &m[1], -0.0625,
+                   0.40625);
+    solve_both(&j);
+    /* the reference finds no event where two points meet: a graze to it */
+    check ck;
+    judge(&j.q, &j.r, &j.ra, &ck);
+    ok(j.r.state == BOXTOI_HIT && ck.verdict == V_GRAZE && !ck.geom_bad && !ck.point_bad &&
+           mirrored(&j, &j.w),
+       "points passing slowly: the contact 4.6e-8 early, 1.2 times the tolerance apart, "
+       "passes as a graze%s%s", ck.verdict == V_DISAGREE ? ": " : "",
+       ck.verdict == V_DISAGREE ? ck.why : "");
+    boxtoi_result early = j.r;
+    early.toi = -1.4e-7;
+    judge(&j.q, &early, &j.ra, &ck);
+    ok(ck.verdict == V_DISAGREE, "points passing slowly: a contact three times as early fails");
+}
+
 int main(void)
 {
-    plan(19 + 7 + 2 + 5 + 1);
+    plan(19 + 7 + 2 + 5 + 1 + 2);
     test_head_on();
     test_edges_at_an_angle();
     test_faces_nearly_parallel();
     test_exit_to_third_order();
     test_plates_nearly_flat();
+    test_points_passing_slowly();
     return 0;
 }
