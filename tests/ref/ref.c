@@ -88,11 +88,12 @@ static double horner(const double *a, int n, double x)
     return r;
 }
 
-static double horner_abs(const double *a, int n, double x)
+/* sum |a_k| |x|^k, the coefficients stride apart. */
+static double horner_abs(const double *a, int stride, int n, double x)
 {
-    double r = fabs(a[n]), ax = fabs(x);
+    double r = fabs(a[n * stride]), ax = fabs(x);
     for (int k = n - 1; k >= 0; k--)
-        r = r * ax + fabs(a[k]);
+        r = r * ax + fabs(a[k * stride]);
     return r;
 }
 
@@ -232,7 +233,7 @@ static int poly_roots_isolate(const double *a0, int n0, double lo, double hi,
                 int cross_l = vals[i - 1] != 0.0 && (vals[i - 1] < 0.0) != (vals[i] < 0.0);
                 int cross_r = vals[i + 1] != 0.0 && (vals[i + 1] < 0.0) != (vals[i] < 0.0);
                 if (!cross_l && !cross_r &&
-                    fabs(vals[i]) <= TOUCH_REL * horner_abs(p, m, pts[i]))
+                    fabs(vals[i]) <= TOUCH_REL * horner_abs(p, 1, m, pts[i]))
                     found[nf++] = pts[i];
             }
             if (i + 1 < np && vals[i + 1] != 0.0 &&
@@ -330,9 +331,7 @@ int ref_singular(const boxtoi_motion *m, double t0, double t1)
            eps^2 times its terms' magnitudes */
         for (int a = 0; a < 3; a++)
             for (int b = 0; b < 3; b++) {
-                double mag = fabs(m->c[m->degree][a][b]);
-                for (int k = m->degree - 1; k >= 0; k--)
-                    mag = mag * fabs(t) + fabs(m->c[k][a][b]);
+                double mag = horner_abs(&m->c[0][a][b], 16, m->degree, t);
                 e[a][b] = eps * fabs(r[a][b]) + 4.0 * (m->degree + 1) * eps * eps * mag;
             }
         double det = 0.0, err = 0.0;
