@@ -152,6 +152,21 @@ static double slack_at(const boxtoi_query *q, double t, double tolx,
     return tolx + rate * tolt;
 }
 
+/* B's centre less A's at t, along n. */
+static double centres_along(const boxtoi_query *q, double t, const double n[3])
+{
+    double la[3], lb[3], ca[3], cb[3], dc[3];
+    for (int i = 0; i < 3; i++) {
+        la[i] = 0.5 * (q->a.lo[i] + q->a.hi[i]);
+        lb[i] = 0.5 * (q->b.lo[i] + q->b.hi[i]);
+    }
+    ref_apply(&q->motion_a, t, la, ca);
+    ref_apply(&q->motion_b, t, lb, cb);
+    for (int i = 0; i < 3; i++)
+        dc[i] = cb[i] - ca[i];
+    return tu_dot(n, dc);
+}
+
 void judge(const boxtoi_query *q, const boxtoi_result *res, const ref_answer *ra,
            check *ck)
 {
@@ -265,28 +280,15 @@ void judge(const boxtoi_query *q, const boxtoi_result *res, const ref_answer *ra
                      res->normal[0], res->normal[1], res->normal[2], nn);
         } else if (res->state == BOXTOI_HIT) {
             /* along the features' normal, from A's centre towards B's */
-            double nf[3], ca[3], cb[3], la[3], lb[3], dc[3], off = 0.0, along;
+            double nf[3], off = 0.0;
             int defined = feature_normal(q, res, res->toi, nf);
-            for (int i = 0; i < 3; i++) {
-                la[i] = 0.5 * (q->a.lo[i] + q->a.hi[i]);
-                lb[i] = 0.5 * (q->b.lo[i] + q->b.hi[i]);
-            }
-            ref_apply(&q->motion_a, res->toi, la, ca);
-            ref_apply(&q->motion_b, res->toi, lb, cb);
-            for (int i = 0; i < 3; i++)
-                dc[i] = cb[i] - ca[i];
-            along = tu_dot(res->normal, dc);
+            double along = centres_along(q, res->toi, res->normal);
             /* or 1e-6 of the interval before, where a tie takes its
                orientation (docs/method.md): plates turned alike meet with
                their centres' offset along the normal about 0, either sign */
             double tb = fmax(q->t0, res->toi - 1e-6 * L);
-            if (!(along >= -tolx) && tb < res->toi) {
-                ref_apply(&q->motion_a, tb, la, ca);
-                ref_apply(&q->motion_b, tb, lb, cb);
-                for (int i = 0; i < 3; i++)
-                    dc[i] = cb[i] - ca[i];
-                along = fmax(along, tu_dot(res->normal, dc));
-            }
+            if (!(along >= -tolx) && tb < res->toi)
+                along = fmax(along, centres_along(q, tb, res->normal));
             if (defined) {
                 double sign = tu_dot(nf, res->normal) >= 0.0 ? 1.0 : -1.0;
                 for (int i = 0; i < 3; i++)
