@@ -234,6 +234,21 @@ static void test_exit_to_third_order(void)
     ok(!passes(&j, &x), "cubic exit: an exit at 0.45 (3e-5 deep) fails");
 }
 
+/* The motion of degree d whose top three rows are rows[k] (row-major) and
+   whose w is w[k], coefficient by coefficient. */
+static boxtoi_motion motion_rows(int d, const double (*rows)[12], const double *w)
+{
+    boxtoi_motion m;
+    memset(&m, 0, sizeof m);
+    m.degree = d;
+    for (int k = 0; k <= d; k++) {
+        for (int i = 0; i < 12; i++)
+            m.c[k][i / 4][i % 4] = rows[k][i];
+        m.c[k][3][3] = w[k];
+    }
+    return m;
+}
+
 /*
  * Two plates turned alike within 1e-8 rad (test-random's nearly-aligned
  * kind, seed 50), meeting nearly flat: at the first contact their centres'
@@ -262,16 +277,7 @@ static void test_plates_nearly_flat(void)
                                  0x1.a6331626d8efep-14, 0.0};
     static const double wb[5] = {0x1.ffc01449b0197p-1, -0x1.b4fdbca456534p-13,
                                  0x1.a6331626d8efcp-14, 0.0, 0.0};
-    boxtoi_motion m[2];
-    memset(m, 0, sizeof m);
-    m[0].degree = 3;
-    m[1].degree = 4;
-    for (int b = 0; b < 2; b++)
-        for (int k = 0; k <= m[b].degree; k++) {
-            for (int i = 0; i < 12; i++)
-                m[b].c[k][i / 4][i % 4] = b ? mb[k][i] : ma[k][i];
-            m[b].c[k][3][3] = b ? wb[k] : wa[k];
-        }
+    boxtoi_motion m[2] = {motion_rows(3, ma, wa), motion_rows(4, mb, wb)};
     judged j;
     j.q = tu_query(tu_box(box[0][0], box[0][1], box[0][2], box[0][3], box[0][4], box[0][5]),
                    &m[0], tu_box(box[1][0], box[1][1], box[1][2], box[1][3], box[1][4], box[1][5]),
@@ -292,29 +298,19 @@ static void test_plates_nearly_flat(void)
  */
 static void test_points_passing_slowly(void)
 {
-    static const double ra[4][4] = {{37.171875, -13.40625, 20.96875, -943.2662353515625},
-                                    {20.96875, 37.171875, -13.40625, -943.2662353515625},
-                                    {-13.40625, 20.96875, 37.171875, -943.2662353515625},
-                                    {0, 0, 0, 44.734375}};
-    static const double rb[4][4] = {{1.625, -1.375, 8.9375, -193.72705078125},
-                                    {8.9375, 1.625, -1.375, -193.72705078125},
-                                    {-1.375, 8.9375, 1.625, -193.72705078125},
-                                    {0, 0, 0, 9.1875}};
-    static const double pb[4][3] = {{-193.72705078125, -193.72705078125, -193.72705078125},
-                                    {-193.72705078125, -193.72705078125, -193.116943359375},
-                                    {-196.02392578125, -196.5263671875, -194.15771484375},
-                                    {18.30322265625, -55.376220703125, -0.035888671875}};
-    boxtoi_motion m[2];
-    memset(m, 0, sizeof m);
-    m[0].degree = 1;
-    m[1].degree = 4;
-    memcpy(m[0].c[0], ra, sizeof ra);
-    memcpy(m[1].c[0], rb, sizeof rb);
-    for (int r = 0; r < 3; r++) {
-        m[0].c[1][r][3] = -943.2662353515625;
-        for (int k = 1; k <= 4; k++)
-            m[1].c[k][r][3] = pb[k - 1][r];
-    }
+    static const double ma[2][12] = {
+        {37.171875, -13.40625, 20.96875, -943.2662353515625, 20.96875, 37.171875, -13.40625,
+         -943.2662353515625, -13.40625, 20.96875, 37.171875, -943.2662353515625},
+        {0, 0, 0, -943.2662353515625, 0, 0, 0, -943.2662353515625, 0, 0, 0, -943.2662353515625}};
+    static const double mb[5][12] = {
+        {1.625, -1.375, 8.9375, -193.72705078125, 8.9375, 1.625, -1.375, -193.72705078125,
+         -1.375, 8.9375, 1.625, -193.72705078125},
+        {0, 0, 0, -193.72705078125, 0, 0, 0, -193.72705078125, 0, 0, 0, -193.72705078125},
+        {0, 0, 0, -193.72705078125, 0, 0, 0, -193.72705078125, 0, 0, 0, -193.116943359375},
+        {0, 0, 0, -196.02392578125, 0, 0, 0, -196.5263671875, 0, 0, 0, -194.15771484375},
+        {0, 0, 0, 18.30322265625, 0, 0, 0, -55.376220703125, 0, 0, 0, -0.035888671875}};
+    static const double wa[2] = {44.734375, 0}, wb[5] = {9.1875, 0, 0, 0, 0};
+    boxtoi_motion m[2] = {motion_rows(1, ma, wa), motion_rows(4, mb, wb)};
     judged j;
     j.q = tu_query(tu_box(0, 0, 0, 0, 0, 0), &m[0], tu_box(0, 0, 0, 0, 0, 0), &m[1], -0.0625,
                    0.40625);
