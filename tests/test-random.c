@@ -6,7 +6,8 @@
  * motions, also turned by a rational rotation, which makes w vary; plates,
  * near grazes and brief clips; fast turns, up to about 359.8 degrees within
  * the interval, alone and under grazes; boxes turned alike within 1e-9 to
- * 1e-2 rad, their edges and faces nearly parallel throughout; intervals
+ * 1e-2 rad, their edges and faces nearly parallel throughout; thin walls,
+ * rods and sheets beside boxes up to 1e5 times larger or smaller; intervals
  * other than [0, 1]; length scales around 1e-3 and 1e3; one scene in ten
  * 1e2 to 1e5 sizes from the origin).
  *
@@ -143,13 +144,14 @@ enum kind {
     K_SPUN_AFFINE,
     K_FAST_TURN,
     K_ALIGNED,
+    K_THIN,
     K_COUNT
 };
 
 static const char *const kind_name[K_COUNT] = {
     "linear", "static-vs-moving", "quadratic-rigid", "quartic-rigid",
     "affine", "plates", "graze", "sextic-rigid", "octic-rigid", "spun-affine",
-    "fast-turn", "nearly-aligned"};
+    "fast-turn", "nearly-aligned", "thin-and-unequal"};
 
 typedef struct body {
     double ext[3], off[3]; /* box extents, centre offset from local origin */
@@ -442,6 +444,27 @@ static void make_scene(scene *sc, int kind)
         make_body(&sc->a, S, L, chance(0.6) ? 1 : 0, chance(0.5) ? 2 : 1, chance(0.2));
         make_body(&sc->b, S, L, 0, chance(0.5) ? 2 : 1, chance(0.2));
         align_with(&sc->b, &sc->a);
+        break;
+    case K_THIN:
+        /*
+         * As in a physics scene: a fast box against a thin wall, a rod or a
+         * sheet, the two of very different sizes.  Each box is scaled by
+         * 10^-2.5 to 10^2.5, and none, one or two of its extents are
+         * thinned, each by a factor of 1e-6 to 1.
+         */
+        make_body(&sc->a, S, L, chance(0.7) ? 1 : 0, chance(0.3) ? 0 : 2, 0);
+        make_body(&sc->b, S, L, chance(0.7) ? 1 : 0, 2, 0);
+        for (int i = 0; i < 2; i++) {
+            body *b = i ? &sc->b : &sc->a;
+            double g = pow(10.0, urange(-2.5, 2.5));
+            for (int k = 0; k < 3; k++) {
+                b->ext[k] *= g;
+                b->off[k] *= g;
+            }
+            int thinned = (int)(uni() * 3) % 3, first = (int)(uni() * 3) % 3;
+            for (int k = 0; k < thinned; k++)
+                b->ext[(first + k) % 3] *= pow(10.0, urange(-6.0, 0.0));
+        }
         break;
     default: /* K_PLATE */
         make_body(&sc->a, S, L, 1, 2, chance(0.7));
