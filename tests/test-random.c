@@ -494,9 +494,12 @@ static void make_scene(scene *sc, int kind)
         for (int i = 0; i < 3; i++)
             sc->a.vel[i] = srel * vdir[i];
     sc->rho = urange(0.0, 1.1);
-    /* one scene in ten far from the origin, as in a large world */
+    /* one scene in ten far from the origin, as in a large world: 1e2 to
+       1e5 sizes (of the larger box, for boxes scaled apart from S) */
     if (chance(0.1)) {
-        double away[3], r = S * pow(10.0, urange(2.0, 5.0));
+        double size = kind != K_THIN ? S
+                                     : 2.0 * fmax(body_radius(&sc->a), body_radius(&sc->b));
+        double away[3], r = size * pow(10.0, urange(2.0, 5.0));
         unit_vec(away);
         for (int i = 0; i < 3; i++)
             sc->ca[i] += r * away[i];
