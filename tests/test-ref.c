@@ -544,6 +544,87 @@ static void test_far_graze(void)
        "far graze: and are apart 1e-7 before it");
 }
 
+/*
+ * A graze of quartic motions over [0, 1] (coefficients up to 380 for
+ * positions near 20) that touches at one instant: in 50-digit arithmetic
+ * the boxes' largest axis gap is -5.1e-14 at 0.48989125986 and 3.9e-10 and
+ * 4.1e-10 (2.1e-10 and 2.2e-10 of their size) at the two events the
+ * reference finds 1.6e-6 either side, a double root come apart by
+ * rounding.  States in that stretch apart by 1.2e-10 of the size read as
+ * a contradiction of its timeline until a stretch never deeper than
+ * deep_tol counted as a touch (test-random, seed 344).
+ */
+static const double split_graze_ma[5][4][4] = {
+    {{-0x1.2db3dd3eebb85p+1, 0x1.77c1ae7f42fe8p-3, -0x1.02240a1e9bef8p+4, 0x1.2290a95e52a9ep+5},
+     {-0x1.16404d235d83cp+3, 0x1.b70c44d10ea37p+3, 0x1.6d2657e44974ap+0, 0x1.28f0af2e064e0p-4},
+     {0x1.b2ec1b6dbf206p+3, 0x1.19e8a9f549754p+3, -0x1.e2ab53cbbdc8fp+0, 0x1.eac983611acfdp+2},
+     {0, 0, 0, 0x1.04e5c67f35cb8p+4}},
+    {{0x1.46020a6d36f38p+3, -0x1.57db43548b842p+3, 0x1.bc2b87a70bcc8p+5, -0x1.1cbdcfafb0091p+7},
+     {0x1.297c273a702e7p+5, -0x1.4fec0fd934e51p+5, -0x1.f42b6a1fc9814p+3, 0x1.2ab5021a4b02ep+6},
+     {-0x1.5218dbd7ccd2ap+5, -0x1.381496df133aap+5, 0x1.f5074a268d3c0p+0, -0x1.950bd645a1a08p+4},
+     {0, 0, 0, -0x1.c439a07730433p+5}},
+    {{-0x1.b582bc736043ap+3, 0x1.16fba3d61152bp+4, -0x1.7a0abe6507e85p+5, 0x1.725f7965be9bfp+7},
+     {-0x1.2f7e6005d1ebap+5, 0x1.ca55f08ce2cf3p+4, 0x1.58bc7d9064641p+4, -0x1.2c3a974dd36a0p+8},
+     {0x1.09136ae9e106bp+5, 0x1.3ff084ce6b59cp+5, 0x1.4adf5a568d3ccp+2, 0x1.4f0b7a27b8081p+3},
+     {0, 0, 0, 0x1.a1897384f9836p+5}},
+    {{0, 0, 0, -0x1.7766d40a2cb1ep+6},
+     {0, 0, 0, 0x1.7cf3baab5101ep+8},
+     {0, 0, 0, 0x1.2cd6023cdf89cp+5},
+     {0, 0, 0, 0}},
+    {{0, 0, 0, 0x1.3019e8a34071dp+5},
+     {0, 0, 0, -0x1.049939a9ae3e8p+7},
+     {0, 0, 0, -0x1.ef83721dd393dp+4},
+     {0, 0, 0, 0}},
+};
+static const double split_graze_mb[5][4][4] = {
+    {{0x1.cac8a12404c56p-2, 0x1.68ec04fb0ee69p+1, 0x1.4cc2955fb7d0cp+0, -0x1.4193d9a9cabfep+0},
+     {0x1.a2e29f1ac00fdp+0, -0x1.549f97505f0b2p+0, 0x1.29428bf0e8779p+1, 0x1.482fcf5075450p+4},
+     {0x1.51c2291275149p+1, 0x1.62a129a02e980p-2, -0x1.a9289c8f1afacp+0, -0x1.f345d15e41a77p+2},
+     {0, 0, 0, 0x1.918aaf02ebc1cp+1}},
+    {{0x1.afbeb578bde64p+0, -0x1.69c9ddefa134ap+2, -0x1.d771b4becdb36p+2, 0x1.500c62cefd3c6p+3},
+     {-0x1.41296375891c9p+1, 0x1.5e4ed283c3a83p+2, -0x1.7079342d3f5cbp+2, -0x1.5a9b815e69d31p+6},
+     {-0x1.03a10e7073b24p+3, -0x1.1bf4ffb6f66c9p+2, 0x1.17856a0f335ffp+0, 0x1.0806be3d05b44p+5},
+     {0, 0, 0, -0x1.f91e7e5487108p+2}},
+    {{-0x1.0a3723d475f16p+2, 0x1.54fbe578f0c42p+0, 0x1.755198e4a6170p+2, -0x1.85a16d43be83dp+4},
+     {0x1.322fa431449d5p+1, -0x1.890f36f46f2a8p+2, 0x1.8dd9a6aa002e7p+1, 0x1.2008286cb3870p+7},
+     {0x1.5efe47364b616p+2, 0x1.d831ab37fe023p+1, 0x1.88c42463ec7f0p+1, -0x1.5b8effbdc9d86p+5},
+     {0, 0, 0, 0x1.d25fa870ace76p+2}},
+    {{0, 0, 0, 0x1.882cebef31637p+4},
+     {0, 0, 0, -0x1.981dcc8ce6829p+6},
+     {0, 0, 0, 0x1.43a72c81c9161p+3},
+     {0, 0, 0, 0}},
+    {{0, 0, 0, -0x1.b8b51921fa8acp+2},
+     {0, 0, 0, 0x1.3098c794a2403p+4},
+     {0, 0, 0, 0x1.359bcc6265788p+4},
+     {0, 0, 0, 0}},
+};
+
+static void test_split_graze(void)
+{
+    static const double lo[2][3] = {{-0x1.5e4b2ccb6670cp-3, -0x1.7f4fc88db8ff7p-1,
+                                     -0x1.eedaefa71563ap-2},
+                                    {-0x1.33c1ccc3b697ep+0, -0x1.23cabbc9e19eep-2,
+                                     -0x1.0f8dcd9be33f8p-1}};
+    static const double hi[2][3] = {{0x1.1ed70f386548dp-2, 0x1.7f4fc88db8ff7p-1,
+                                     0x1.eedaefa71563ap-2},
+                                    {0x1.517f40a44b518p-4, 0x1.23cabbc9e19eep-2,
+                                     0x1.0f8dcd9be33f8p-1}};
+    boxtoi_query q = recorded_query(lo, hi, split_graze_ma, split_graze_mb);
+    q.t0 = 0.0;
+    q.t1 = 1.0;
+    ref_answer ra;
+    double size = ref_size(&q, q.t0);
+    ref_solve(&q, 1e-9 * size, &ra);
+    ok(ra.hit && ra.nevents == 2 && !ra.inconsistent && isinf(ra.t_deep),
+       "split graze: a touch, never 1e-9 of the size deep, the timeline consistent");
+    double eighth = ra.events[0] + 0.125 * (ra.events[1] - ra.events[0]);
+    ok(ref_signed_distance(&q, eighth) < -1e-10 * size,
+       "split graze: apart by more than 1e-10 of the size an eighth into the stretch");
+    ref_solve(&q, 0.0, &ra);
+    ok(ra.hit && ra.inconsistent,
+       "split graze: with no depth allowed, the same states contradict the timeline");
+}
+
 /* Motion coefficients in powers of an absolute time far from the interval
  * (heavy cancellation): the head-on case shifted to t ~ 1000. */
 static void test_far_interval(void)
@@ -838,6 +919,7 @@ int main(void)
     test_fuller_turn();
     test_recorded_turn();
     test_far_graze();
+    test_split_graze();
     test_far_interval();
     test_near_parallel_segments();
     test_near_parallel_crossing();

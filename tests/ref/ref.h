@@ -62,8 +62,10 @@ double ref_size(const boxtoi_query *q, double t);
 
 /*
  * Solve a query.  deep_tol is the penetration depth above which a stretch of
- * overlap counts as deep (for t_deep).  Returns 1, or 0 when the query is
- * outside what the reference handles (then out->valid = 0).
+ * overlap counts as deep (for t_deep); a stretch of overlap never deeper is
+ * a touch, and states in it apart by at most deep_tol leave the timeline
+ * consistent.  Returns 1, or 0 when the query is outside what the reference
+ * handles (then out->valid = 0).
  */
 int ref_solve(const boxtoi_query *q, double deep_tol, ref_answer *out);
 
