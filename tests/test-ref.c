@@ -434,9 +434,10 @@ static const double case_mb[5][4][4] = {
      {0, 0, 0, 0}},
 };
 
-/* A recorded query: boxes lo[k], hi[k], quartic motions ma and mb over [2.5, 3.5]. */
+/* A recorded query: boxes lo[k], hi[k], quartic motions ma and mb over [t0, t1]. */
 static boxtoi_query recorded_query(const double lo[2][3], const double hi[2][3],
-                                   const double ma[5][4][4], const double mb[5][4][4])
+                                   const double ma[5][4][4], const double mb[5][4][4],
+                                   double t0, double t1)
 {
     boxtoi_query q;
     memset(&q, 0, sizeof q);
@@ -445,8 +446,8 @@ static boxtoi_query recorded_query(const double lo[2][3], const double hi[2][3],
     q.motion_a.degree = q.motion_b.degree = 4;
     memcpy(q.motion_a.c, ma, sizeof q.motion_a.c[0] * 5);
     memcpy(q.motion_b.c, mb, sizeof q.motion_b.c[0] * 5);
-    q.t0 = 2.5;
-    q.t1 = 3.5;
+    q.t0 = t0;
+    q.t1 = t1;
     return q;
 }
 
@@ -460,7 +461,7 @@ static void test_recorded_turn(void)
                                      0x1.8e2aba0ef95eep-2},
                                     {0x1.05d207f96a04fp-1, 0x1.ab2407efc578p-2,
                                      0x1.2df8794046152p-2}};
-    boxtoi_query q = recorded_query(lo, hi, case_ma, case_mb);
+    boxtoi_query q = recorded_query(lo, hi, case_ma, case_mb, 2.5, 3.5);
     ref_answer ra;
     ref_solve(&q, 1e-9 * ref_size(&q, q.t0), &ra);
     ok(ra.hit && !ra.inconsistent, "recorded turn: hit, consistent timeline");
@@ -533,7 +534,7 @@ static void test_far_graze(void)
                                      0x1.0c2e5a4c4bd10p-1},
                                     {0x1.c88a0e8f70592p-2, 0x1.2dde6e1b4c407p-1,
                                      -0x1.0972b48a569a8p-6}};
-    boxtoi_query q = recorded_query(lo, hi, far_graze_ma, far_graze_mb);
+    boxtoi_query q = recorded_query(lo, hi, far_graze_ma, far_graze_mb, 2.5, 3.5);
     ref_answer ra;
     ref_solve(&q, 1e-9 * ref_size(&q, q.t0), &ra);
     ok(ra.hit && !ra.inconsistent, "far graze: hit, consistent timeline");
@@ -609,9 +610,7 @@ static void test_split_graze(void)
                                      0x1.eedaefa71563ap-2},
                                     {0x1.517f40a44b518p-4, 0x1.23cabbc9e19eep-2,
                                      0x1.0f8dcd9be33f8p-1}};
-    boxtoi_query q = recorded_query(lo, hi, split_graze_ma, split_graze_mb);
-    q.t0 = 0.0;
-    q.t1 = 1.0;
+    boxtoi_query q = recorded_query(lo, hi, split_graze_ma, split_graze_mb, 0.0, 1.0);
     ref_answer ra;
     double size = ref_size(&q, q.t0);
     ref_solve(&q, 1e-9 * size, &ra);
