@@ -32,6 +32,7 @@
  * The exit is the first s after contact at which some axis separates again.
  */
 #include "gap.h"
+#include "lanes.h"
 #include "motion.h"
 #include "poly.h"
 
@@ -296,10 +297,46 @@ static double dot_poly(pvec a, int n, pvec b, int m, double *out)
 /*
  * The six entries c[p] of U^T U - w^2 I (p = 3 k + l - k (k + 1) / 2 for
  * k <= l, each summed in the same order) for the 3x3 part u and w^2 = ww
- * at degree d: (0, 0) first alone (an affine motion usually fails there),
- * then the other five in one pass.  Returns 1 when every coefficient is
- * within lim.
+ * at degree d.  Returns 1 when every coefficient is within lim.
  */
+#ifdef BX_LANES
+/* Three pairs of entries in two lanes, (0, 5), (1, 2) and (3, 4), each lane
+   summed as the one-lane code below sums it. */
+BXP_INLINE int
+gram_within(const double (*u)[3][BXM_CAP], const double *ww, int d, double lim)
+{
+    DEGREE_IN_RANGE(2 * d);
+    bx_v2 u02[3][BXM_CAP], u12[3][BXM_CAP], c05[2 * BXM_CAP], c12[2 * BXM_CAP],
+        c34[2 * BXM_CAP];
+    for (int r = 0; r < 3; r++)
+        for (int i = 0; i <= d; i++) {
+            u02[r][i] = (bx_v2){u[0][r][i], u[2][r][i]};
+            u12[r][i] = (bx_v2){u[1][r][i], u[2][r][i]};
+        }
+    for (int i = 0; i <= 2 * d; i++) {
+        c05[i] = (bx_v2){-ww[i], -ww[i]};
+        c12[i] = (bx_v2){0.0, 0.0};
+        c34[i] = (bx_v2){-ww[i], 0.0};
+    }
+    for (int i = 0; i <= d; i++)
+        for (int j = 0; j <= d; j++) {
+            c05[i + j] += u02[0][i] * u02[0][j] + u02[1][i] * u02[1][j] +
+                          u02[2][i] * u02[2][j];
+            c12[i + j] += u[0][0][i] * u12[0][j] + u[0][1][i] * u12[1][j] +
+                          u[0][2][i] * u12[2][j];
+            c34[i + j] += u[1][0][i] * u12[0][j] + u[1][1][i] * u12[1][j] +
+                          u[1][2][i] * u12[2][j];
+        }
+    bx_v2 l = {lim, lim};
+    int in = 3;
+    for (int i = 0; i <= 2 * d; i++)
+        in &= bx_bits(bx_vabs(c05[i]) <= l) & bx_bits(bx_vabs(c12[i]) <= l) &
+              bx_bits(bx_vabs(c34[i]) <= l);
+    return in == 3;
+}
+#else
+/* (0, 0) first alone (an affine motion usually fails there), then the other
+   five in one pass. */
 BXP_INLINE int
 gram_within(const double (*u)[3][BXM_CAP], const double *ww, int d, double lim)
 {
@@ -337,6 +374,7 @@ gram_within(const double (*u)[3][BXM_CAP], const double *ww, int d, double lim)
                 return 0;
     return 1;
 }
+#endif
 
 /*
  * Is the motion rigid up to its scale w: U^T U = w^2 I for the 3x3 part U,
