@@ -376,6 +376,31 @@ gram_within(const double (*u)[3][BXM_CAP], const double *ww, int d, double lim)
 }
 #endif
 
+/* The largest magnitudes of the coefficients of each entry of a motion's
+   3x3 part, u[k][row], and of w, at the degree e of bx_trim. */
+typedef struct entry_scales {
+    double u[3][3], w;
+} entry_scales;
+
+BXP_INLINE void scales_at(const bx_moving *M, int d, entry_scales *sc)
+{
+    DEGREE_IN_RANGE(d);
+    for (int k = 0; k < 3; k++)
+        for (int r = 0; r < 3; r++)
+            sc->u[k][r] = max_abs(M->ue[k][r], d);
+    sc->w = max_abs(M->we, d);
+}
+
+static void scales_of(const bx_moving *M, entry_scales *sc)
+{
+    switch (M->e) {
+    case 0: scales_at(M, 0, sc); break;
+    case 1: scales_at(M, 1, sc); break;
+    case 2: scales_at(M, 2, sc); break;
+    default: scales_at(M, M->e, sc); break;
+    }
+}
+
 /*
  * Is the motion rigid up to its scale w: U^T U = w^2 I for the 3x3 part U,
  * coefficient by coefficient within rounding?  Then the face normals are
@@ -389,16 +414,14 @@ gram_within(const double (*u)[3][BXM_CAP], const double *ww, int d, double lim)
  * times that test's margin: with w^2 > 8 lim, |det U| >= (w^2 - 6 lim)^(3/2)
  * >= w^3 / 8, more than twice the margin.
  */
-static int motion_is_rigid(const bx_moving *M, int *nonsingular)
+static int motion_is_rigid(const bx_moving *M, const entry_scales *sc, int *nonsingular)
 {
     int d = M->e;
-    double U = 0.0, W = max_abs(M->we, d), ww[2 * BXM_CAP];
+    double U = 0.0, W = sc->w, ww[2 * BXM_CAP];
     *nonsingular = 0;
     for (int k = 0; k < 3; k++)
-        for (int r = 0; r < 3; r++) {
-            double v = max_abs(M->ue[k][r], d);
-            U = v > U ? v : U;
-        }
+        for (int r = 0; r < 3; r++)
+            U = sc->u[k][r] > U ? sc->u[k][r] : U;
     double lim = 64.0 * DBL_EPSILON * (d + 1) * (3.0 * U * U + W * W);
     bxp_sbern_mul(M->we, d, M->we, d, ww);
     int ok = d == 2 ? gram_within(M->ue, ww, 2, lim)
@@ -3144,11 +3167,14 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
         }
     }
     int rigid_a = 0, rigid_b = 0, det_a = 0, det_b = 0;
+    entry_scales scale_a, scale_b; /* set when near */
     if (swept && !apart) {
         bx_trim(A.src, query->t0, query->t1, &A);
         bx_trim(B.src, query->t0, query->t1, &B);
-        rigid_a = motion_is_rigid(&A, &det_a);
-        rigid_b = rigid_a && motion_is_rigid(&B, &det_b);
+        scales_of(&A, &scale_a);
+        scales_of(&B, &scale_b);
+        rigid_a = motion_is_rigid(&A, &scale_a, &det_a);
+        rigid_b = rigid_a && motion_is_rigid(&B, &scale_b, &det_b);
     }
     int singular = bx_check_det2(det_a ? NULL : &A, det_b ? NULL : &B);
     if (singular)
@@ -3203,13 +3229,11 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
     S.qbuilt = S.xbuilt = S.noisebuilt = S.termsbuilt = 0;
     S.tbuilt = 0;
     S.noise_axis = -1;
-    for (int k = 0; k < 3; k++)
-        for (int r = 0; r < 3; r++) {
-            S.umax[0][k][r] = max_abs(pa->ue[k][r], pa->e);
-            S.umax[1][k][r] = max_abs(pb->ue[k][r], pb->e);
-        }
-    S.wscale[W_A] = max_abs(pa->we, pa->e);
-    S.wscale[W_B] = max_abs(pb->we, pb->e);
+    const entry_scales *sa = swapped ? &scale_b : &scale_a, *sb = swapped ? &scale_a : &scale_b;
+    memcpy(S.umax[0], sa->u, sizeof S.umax[0]);
+    memcpy(S.umax[1], sb->u, sizeof S.umax[1]);
+    S.wscale[W_A] = sa->w;
+    S.wscale[W_B] = sb->w;
     S.wscale[W_AB] = S.wscale[W_A] * S.wscale[W_B];
     if (S.rigid)
         bxp_sbern_mul(pa->we, pa->e, pb->we, pb->e, S.wAB);
