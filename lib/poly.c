@@ -165,13 +165,29 @@ void bxp_sbern_to_bern(const double *sb, int n, double *out)
     }
 }
 
-void bxp_sbern_mul(const double *a, int n, const double *b, int m, double *out)
+BXP_INLINE void
+sbern_mul_impl(const double *a, int n, const double *b, int m, double *out)
 {
+    DEGREE_IN_RANGE(n);
+    DEGREE_IN_RANGE(m);
+    DEGREE_IN_RANGE(n + m);
     for (int k = 0; k <= n + m; k++)
         out[k] = 0.0;
     for (int i = 0; i <= n; i++)
         for (int j = 0; j <= m; j++)
             out[i + j] += a[i] * b[j];
+}
+
+void bxp_sbern_mul(const double *a, int n, const double *b, int m, double *out)
+{
+    if (n == 2 && m == 2)
+        sbern_mul_impl(a, 2, b, 2, out);
+    else if (n == 2 && m == 0)
+        sbern_mul_impl(a, 2, b, 0, out);
+    else if (n == 0 && m == 2)
+        sbern_mul_impl(a, 0, b, 2, out);
+    else
+        sbern_mul_impl(a, n, b, m, out);
 }
 
 BXP_INLINE void
