@@ -208,17 +208,6 @@ BXP_INLINE void entry_sb0(const boxtoi_motion *m, int r, int c,
     }
 }
 
-/* Largest absolute coefficient of a[0..n]. */
-static double max_abs(const double *a, int n)
-{
-    double v = 0.0;
-    for (int i = 0; i <= n; i++) {
-        double x = fabs(a[i]);
-        v = x > v ? x : v;
-    }
-    return v;
-}
-
 /*
  * How far each coefficient of det(u) as det_exact and det_signed form it
  * (scaled Bernstein, degree 3d) may lie from that of the exact determinant
@@ -306,7 +295,7 @@ static boxtoi_reason prepare_general(const boxtoi_motion *motion,
     entries_sbern(motion, d, t0, t1, sb);
     for (int i = 0; i <= d; i++)
         out->w[i] = sb[i][15];
-    scale = max_abs(out->w, d); /* finite: check_motion */
+    scale = bxp_max_abs(out->w, d); /* finite: check_motion */
     double wmax = scale;
     if (rescale_exponent(wmax))
         return BX_REASON_RESCALE;
@@ -522,7 +511,7 @@ boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
 static int rescale_by_w(boxtoi_motion *motion, const double *w)
 {
     int d = motion->degree, ex;
-    frexp(max_abs(w, d), &ex);
+    frexp(bxp_max_abs(w, d), &ex);
     if (!ex)
         return 0;
     for (int k = 0; k <= d; k++)

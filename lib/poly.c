@@ -467,17 +467,6 @@ void bxp_bern_restrict2(const double *b1, const double *b2, int n, double a,
     }
 }
 
-/* Largest absolute coefficient. */
-static double max_abs(const double *b, int n)
-{
-    double m = 0.0;
-    for (int i = 0; i <= n; i++) {
-        double v = fabs(b[i]);
-        m = v > m ? v : m;
-    }
-    return m;
-}
-
 /* Sub-interval bisection depth limit: 2^-56 of the searched interval. */
 #define MAX_DEPTH 56
 
@@ -704,7 +693,7 @@ static int first_rec(const struct first_search *fs, const double *q, double lo,
      * A piece that is zero to rounding counts as reaching "p <= 0" (a
      * tangential touch) but never as "p > 0".
      */
-    double mq = max_abs(q, n);
+    double mq = bxp_max_abs(q, n);
     if (mq <= fs->noise && (!fs->local || mq <= fs->local->at(fs->local->ctx, lo, hi))) {
         if (fs->want_positive)
             return 0;
@@ -758,7 +747,7 @@ int bxp_bern_first_tol(const double *b, int n, double a, double c,
 int bxp_bern_first(const double *b, int n, double a, double c,
                    int want_positive, double *s)
 {
-    double noise = 64.0 * DBL_EPSILON * max_abs(b, n);
+    double noise = 64.0 * DBL_EPSILON * bxp_max_abs(b, n);
     return bxp_bern_first_tol(b, n, a, c, want_positive, noise, s);
 }
 
@@ -833,8 +822,8 @@ static void roots_rec(struct root_search *rs, const double *q, const double *aq,
                       int n, double lo, double hi, int depth)
 {
     int changes = 0, prev = 0, pos = 0, neg = 0, clear = 1;
-    double noise = 8.0 * (n + 1) * DBL_EPSILON * max_abs(aq, n);
-    if (--rs->budget < 0 || max_abs(q, n) <= noise || depth >= MAX_DEPTH) {
+    double noise = 8.0 * (n + 1) * DBL_EPSILON * bxp_max_abs(aq, n);
+    if (--rs->budget < 0 || bxp_max_abs(q, n) <= noise || depth >= MAX_DEPTH) {
         add_leaf(rs, lo, hi); /* zero to rounding (a multiple root) */
         return;
     }
@@ -868,7 +857,7 @@ int bxp_bern_roots(const double *b, int n, double a, double c, double *roots,
 {
     double q[CAP], aq[CAP], ab[CAP];
     struct root_search rs = {roots, max, 0, 0.0, 0.0, 0, 20000};
-    if (max_abs(b, n) == 0.0)
+    if (bxp_max_abs(b, n) == 0.0)
         return -1;
     if (!(a <= c))
         return 0;

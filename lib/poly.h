@@ -15,6 +15,8 @@
 #ifndef BOXTOI_POLY_H
 #define BOXTOI_POLY_H
 
+#include <math.h>
+
 /** Highest polynomial degree the solver builds (4 x BOXTOI_MAX_DEGREE). */
 #define BXP_MAX_DEGREE 32
 
@@ -81,6 +83,17 @@ static const double bxp_binomial_table[BXP_MAX_DEGREE + 1][BXP_MAX_DEGREE + 1] =
 
 /** Binomial coefficient C(n, k) for 0 <= k <= n <= BXP_MAX_DEGREE. */
 double bxp_binomial(int n, int k);
+
+/** Largest absolute coefficient of a[0..n] (0 when n < 0). */
+static inline double bxp_max_abs(const double *a, int n)
+{
+    double v = 0.0;
+    for (int i = 0; i <= n; i++) {
+        double x = fabs(a[i]);
+        v = x > v ? x : v;
+    }
+    return v;
+}
 
 /** Horner evaluation of the power form c[0..n] at x. */
 double bxp_power_eval(const double *c, int n, double x);

@@ -123,17 +123,6 @@ typedef struct solver {
 #define HAVE_NB 4u
 #define HAVE_V 8u
 
-/* Largest absolute coefficient of a[0..n]. */
-static double max_abs(const double *a, int n)
-{
-    double v = 0.0;
-    for (int i = 0; i <= n; i++) {
-        double x = fabs(a[i]);
-        v = x > v ? x : v;
-    }
-    return v;
-}
-
 /*
  * Highest degree of an axis function (x_n = n . D, of degree deg(n) + dD;
  * every term has at most that degree) for 3x3 parts of degrees dA, dB.
@@ -289,8 +278,8 @@ static double dot_poly(pvec a, int n, pvec b, int m, double *out)
     dot_poly_any(a, n, b, m, 0, out);
     double scale = 0.0;
     for (int r = 0; r < 3; r++)
-        scale += (a.mx ? a.mx[r] : max_abs(a.r[r], n)) *
-                 (b.mx ? b.mx[r] : max_abs(b.r[r], m));
+        scale += (a.mx ? a.mx[r] : bxp_max_abs(a.r[r], n)) *
+                 (b.mx ? b.mx[r] : bxp_max_abs(b.r[r], m));
     return scale;
 }
 
@@ -387,8 +376,8 @@ BXP_INLINE void scales_at(const bx_moving *M, int d, entry_scales *sc)
     DEGREE_IN_RANGE(d);
     for (int k = 0; k < 3; k++)
         for (int r = 0; r < 3; r++)
-            sc->u[k][r] = max_abs(M->ue[k][r], d);
-    sc->w = max_abs(M->we, d);
+            sc->u[k][r] = bxp_max_abs(M->ue[k][r], d);
+    sc->w = bxp_max_abs(M->we, d);
 }
 
 static void scales_of(const bx_moving *M, entry_scales *sc)
@@ -455,8 +444,8 @@ static void need_D(solver *S)
         /* the size of the terms, not of their difference: where the boxes
            move together far from the origin, D is far smaller than its
            rounding */
-        double terms = max_abs(B->p[r], B->d) * S->wscale[W_A] +
-                       max_abs(A->p[r], A->d) * S->wscale[W_B], own = max_abs(o, S->dD);
+        double terms = bxp_max_abs(B->p[r], B->d) * S->wscale[W_A] +
+                       bxp_max_abs(A->p[r], A->d) * S->wscale[W_B], own = bxp_max_abs(o, S->dD);
         S->dmax[r] = own > terms ? own : terms;
     }
     S->have |= HAVE_D;
@@ -524,14 +513,14 @@ static const double *build_q(solver *S, int idx)
         S->qscale[idx] = dot_poly(a, na, b, nb, out);
     } else {
         const bx_moving *M = idx == Q_WB2 ? S->B : S->A;
-        double w = max_abs(M->we, M->e);
+        double w = bxp_max_abs(M->we, M->e);
         S->qdeg[idx] = 2 * M->e;
         bxp_sbern_mul(M->we, M->e, M->we, M->e, out);
         S->qscale[idx] = w * w;
     }
     S->qbuilt |= 1u << idx;
     S->qcount[idx] = -1;
-    S->qzero[idx] = max_abs(out, S->qdeg[idx]) <= 64.0 * DBL_EPSILON * S->qscale[idx];
+    S->qzero[idx] = bxp_max_abs(out, S->qdeg[idx]) <= 64.0 * DBL_EPSILON * S->qscale[idx];
     return out;
 }
 
@@ -554,7 +543,7 @@ static double next_change(const double *b, int n, signed char *count,
 {
     if (*count < 0) {
         /* Coefficients clearly of one sign: no root (bxp_bern_roots agrees). */
-        double noise = 8.0 * (n + 1) * DBL_EPSILON * max_abs(b, n);
+        double noise = 8.0 * (n + 1) * DBL_EPSILON * bxp_max_abs(b, n);
         int pos = 1, neg = 1;
         for (int i = 0; i <= n; i++) {
             pos &= b[i] > noise;
@@ -613,7 +602,7 @@ static void x_factors(solver *S, int axis, pvec *a, int *na, pvec *b, int *nb)
                 int r1 = (r + 1) % 3, r2 = (r + 2) % 3;
                 cross_row(pv9(S->B->ue[j]), dB, *b, dD, r, v + r * st);
                 /* as D's: the size of the products, not of their difference */
-                double own = max_abs(v + r * st, dB + dD),
+                double own = bxp_max_abs(v + r * st, dB + dD),
                        terms = S->umax[1][j][r1] * S->dmax[r2] + S->umax[1][j][r2] * S->dmax[r1];
                 S->vmax[j][r] = own > terms ? own : terms;
             }
@@ -904,7 +893,7 @@ static double local_noise_at(void *ctx, double lo, double hi)
     int n = ln->S->xdeg[ln->axis];
     double r[PCAP];
     bxp_bern_restrict(need_noise_poly(ln->S, ln->axis), n, lo, hi, r);
-    return max_abs(r, n);
+    return bxp_max_abs(r, n);
 }
 
 /*
