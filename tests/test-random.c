@@ -509,12 +509,15 @@ static void make_scene(scene *sc, int kind)
 
 
 /* The answer is INVALID (SINGULAR) for a box whose 3x3 part the reference
-   shows singular on the interval. */
-static int given_singular(const boxtoi_query *q, const boxtoi_result *r)
+   shows singular on the interval, or INVALID (W_VANISHES) for one whose w
+   it shows vanishing there. */
+static int given_refused(const boxtoi_query *q, const boxtoi_result *r)
 {
-    return r->state == BOXTOI_INVALID && r->reason == BOXTOI_REASON_SINGULAR &&
-           (r->which == 1 || r->which == 2) &&
-           ref_singular(r->which == 1 ? &q->motion_a : &q->motion_b, q->t0, q->t1);
+    if (r->state != BOXTOI_INVALID || (r->which != 1 && r->which != 2))
+        return 0;
+    const boxtoi_motion *m = r->which == 1 ? &q->motion_a : &q->motion_b;
+    return (r->reason == BOXTOI_REASON_SINGULAR && ref_singular(m, q->t0, q->t1)) ||
+           (r->reason == BOXTOI_REASON_W_VANISHES && ref_w_vanishes(m, q->t0, q->t1));
 }
 
 typedef struct stats {
@@ -681,7 +684,7 @@ int main(void)
          "(BOXTOI_RANDOM_CASES)", seed, ncases);
 
     static ref_answer ra;
-    int singular_given = 0;
+    int refused_given = 0;
     int graze_shallow = 0, graze_clip = 0;
     double time_graze = 0, time_ref = 0, time_solver = 0, time_judge = 0;
     for (int i = 0; i < ncases; i++) {
@@ -708,17 +711,21 @@ int main(void)
          * power coefficients so large that the doubles given no longer
          * describe a rotation (an octic one over [4.59, 4.65] sums terms up
          * to 8e15 to a w near 1), and its 3x3 part as given can turn
-         * singular.  INVALID (SINGULAR) is then the answer, in either order,
-         * where the reference shows that box's part singular; the case
-         * checks nothing else.
+         * singular, or its w (one over [-4.72, -4.66] sums terms up to 8e15
+         * to a w that falls from 0.076 to -0.10) vanish.  INVALID (SINGULAR
+         * or W_VANISHES) is then the answer, in either order, where the
+         * reference shows that box's part singular or its w vanishing; the
+         * case checks nothing else.
          */
-        if (given_singular(&q, &res)) {
+        if (given_refused(&q, &res)) {
             boxtoi_query sq = tu_swapped(&q);
             boxtoi_result sres = boxtoi_solve(&sq);
-            if (given_singular(&sq, &sres)) {
-                if (singular_given++ < 3 || only >= 0)
-                    diag("case %d (%s): box %c's motion is singular as given", i,
-                         kind_name[kind], res.which == 1 ? 'A' : 'B');
+            if (given_refused(&sq, &sres)) {
+                if (refused_given++ < 3 || only >= 0)
+                    diag("case %d (%s): box %c's motion %s as given", i, kind_name[kind],
+                         res.which == 1 ? 'A' : 'B',
+                         res.reason == BOXTOI_REASON_SINGULAR ? "is singular"
+                                                              : "has a w that vanishes");
                 continue;
             }
         }
@@ -830,8 +837,8 @@ int main(void)
        "features exchanged, normal negated, bit for bit, %d of %d differ",
        swapped.mirror_bad, swapped.checked);
     ok(all.bad_state == 0, "no failed, unknown or invalid answers (%d; %d more "
-       "invalid where the reference shows a motion singular as given)",
-       all.bad_state, singular_given);
+       "invalid where the reference shows a motion singular, or its w vanishing, as given)",
+       all.bad_state, refused_given);
     ok(all.inconsistent == 0, "reference timeline consistent (%d inconsistent)",
        all.inconsistent);
     if (only < 0) {

@@ -905,6 +905,51 @@ static void test_singular(void)
     ok(!ref_singular(&m, 1000, 1001), "singular: a turn written far from t = 0 is not");
 }
 
+/*
+ * The proof the randomized test asks of a motion refused for a w that
+ * vanishes: a w changing sign on the interval is shown, one that keeps its
+ * sign or only touches 0 is not, and so is the w of an octic motion over
+ * [-4.72, -4.66] (test-random, seed 361) whose powers of t sum terms up to
+ * 8e15 to 0.076 at t0 and -0.10 at t1 (exactly, from the doubles given),
+ * while the other box's w of that query, from terms up to 4e10, stays near 1.
+ */
+static void test_w_vanishes(void)
+{
+    boxtoi_motion m;
+    make_motion(&m, I3, Z3, Z3, Z3);
+    ok(!ref_w_vanishes(&m, 0, 1), "w vanishes: not the identity's");
+    m.degree = 1;
+    m.c[1][3][3] = -2.0; /* w = 1 - 2 t */
+    ok(ref_w_vanishes(&m, 0, 1), "w vanishes: 1 - 2t on [0, 1] does");
+    ok(!ref_w_vanishes(&m, 0, 0.49), "w vanishes: 1 - 2t on [0, 0.49] does not");
+    ok(!ref_singular(&m, 0, 1), "w vanishes: and the 3x3 part is not singular");
+    m.degree = 2; /* w = (t - 0.5)^2 only touches 0 */
+    m.c[0][3][3] = 0.25;
+    m.c[1][3][3] = -1.0;
+    m.c[2][3][3] = 1.0;
+    ok(!ref_w_vanishes(&m, 0, 1), "w vanishes: (t - 0.5)^2 is not shown to");
+    static const double wb[9] = {0x1.92286f8a8bdf2p+46, 0x1.577d92b160692p+47,
+                                 0x1.00b55bdac6a7dp+47, 0x1.b6846bde78ed1p+45,
+                                 0x1.d42dfe431e929p+43, 0x1.3fe709c36fbc1p+41,
+                                 0x1.113b765b8ac69p+38, 0x1.0ab57e8f4856cp+34,
+                                 0x1.c798c1aa877bcp+28};
+    static const double wa[9] = {0x1.f384bb640d0efp+30, 0x1.4236339d21935p+31,
+                                 0x1.5a7a1df6c6c9ap+30, 0x1.8d7e3255dda02p+28,
+                                 0x1.0090d5234066fp+26, 0x1.615c0b7699b5cp+22,
+                                 0x1.95a4352358026p+17, 0, 0};
+    const double t0 = -0x1.2dea8c000f3ccp+2, t1 = -0x1.2a49ee6510b94p+2;
+    boxtoi_motion ma, mb;
+    memset(&ma, 0, sizeof ma);
+    memset(&mb, 0, sizeof mb);
+    ma.degree = mb.degree = 8;
+    for (int k = 0; k <= 8; k++) {
+        ma.c[k][3][3] = wa[k];
+        mb.c[k][3][3] = wb[k];
+    }
+    ok(ref_w_vanishes(&mb, t0, t1), "w vanishes: the octic w summed from terms up to 8e15 does");
+    ok(!ref_w_vanishes(&ma, t0, t1), "w vanishes: the other box's w does not");
+}
+
 int main(void)
 {
     plan(0);
@@ -926,5 +971,6 @@ int main(void)
     test_missed_event();
     test_touching_all_along();
     test_singular();
+    test_w_vanishes();
     return tap_failures() ? 1 : 0;
 }

@@ -320,37 +320,73 @@ void ref_motion_at(const boxtoi_motion *m, double t, double r[4][4])
             r[i][j] = horner_comp(&m->c[0][i][j], 16, m->degree, t);
 }
 
-int ref_singular(const boxtoi_motion *m, double t0, double t1)
+/*
+ * Does value(m, t, &err) take both signs beyond err at 1025 evenly spaced
+ * times of [t0, t1]?  Then, as value is continuous, it vanishes between.
+ */
+static int both_signs(const boxtoi_motion *m, double t0, double t1,
+                      double (*value)(const boxtoi_motion *, double, double *))
 {
-    const double eps = DBL_EPSILON;
     int pos = 0, neg = 0;
     for (int i = 0; i <= 1024 && !(pos && neg); i++) {
-        double t = i == 1024 ? t1 : t0 + (t1 - t0) * (i / 1024.0), r[4][4], e[3][3];
-        ref_motion_at(m, t, r);
-        /* each entry within eps of itself plus the compensated sum's
-           eps^2 times its terms' magnitudes */
-        for (int a = 0; a < 3; a++)
-            for (int b = 0; b < 3; b++) {
-                double mag = horner_abs(&m->c[0][a][b], 16, m->degree, t);
-                e[a][b] = eps * fabs(r[a][b]) + 4.0 * (m->degree + 1) * eps * eps * mag;
-            }
-        double det = 0.0, err = 0.0;
-        for (int c = 0; c < 3; c++) {
-            int c1 = (c + 1) % 3, c2 = (c + 2) % 3;
-            double cof = r[1][c1] * r[2][c2] - r[1][c2] * r[2][c1];
-            double cofmag = fabs(r[1][c1] * r[2][c2]) + fabs(r[1][c2] * r[2][c1]);
-            double cofe = (fabs(r[1][c1]) + e[1][c1]) * e[2][c2] + e[1][c1] * fabs(r[2][c2]) +
-                          (fabs(r[1][c2]) + e[1][c2]) * e[2][c1] + e[1][c2] * fabs(r[2][c1]);
-            det += r[0][c] * cof;
-            err += fabs(r[0][c]) * (cofe + 4.0 * eps * cofmag) + e[0][c] * (cofmag + cofe) +
-                   4.0 * eps * fabs(r[0][c] * cof);
-        }
-        if (det > err)
+        double t = i == 1024 ? t1 : t0 + (t1 - t0) * (i / 1024.0), err;
+        double v = value(m, t, &err);
+        if (v > err)
             pos = 1;
-        else if (det < -err)
+        else if (v < -err)
             neg = 1;
     }
     return pos && neg;
+}
+
+/* Entry (a, b) of M(t), with a bound of its error: within eps of itself
+   plus the compensated sum's eps^2 times its terms' magnitudes. */
+static double entry_at(const boxtoi_motion *m, int a, int b, double t, double *err)
+{
+    const double eps = DBL_EPSILON;
+    double v = horner_comp(&m->c[0][a][b], 16, m->degree, t);
+    double mag = horner_abs(&m->c[0][a][b], 16, m->degree, t);
+    *err = eps * fabs(v) + 4.0 * (m->degree + 1) * eps * eps * mag;
+    return v;
+}
+
+/* det of the 3x3 part of M(t), with a bound of its error. */
+static double det_at(const boxtoi_motion *m, double t, double *err_out)
+{
+    const double eps = DBL_EPSILON;
+    double r[3][3], e[3][3];
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            r[a][b] = entry_at(m, a, b, t, &e[a][b]);
+    double det = 0.0, err = 0.0;
+    for (int c = 0; c < 3; c++) {
+        int c1 = (c + 1) % 3, c2 = (c + 2) % 3;
+        double cof = r[1][c1] * r[2][c2] - r[1][c2] * r[2][c1];
+        double cofmag = fabs(r[1][c1] * r[2][c2]) + fabs(r[1][c2] * r[2][c1]);
+        double cofe = (fabs(r[1][c1]) + e[1][c1]) * e[2][c2] + e[1][c1] * fabs(r[2][c2]) +
+                      (fabs(r[1][c2]) + e[1][c2]) * e[2][c1] + e[1][c2] * fabs(r[2][c1]);
+        det += r[0][c] * cof;
+        err += fabs(r[0][c]) * (cofe + 4.0 * eps * cofmag) + e[0][c] * (cofmag + cofe) +
+               4.0 * eps * fabs(r[0][c] * cof);
+    }
+    *err_out = err;
+    return det;
+}
+
+/* w(t), with a bound of its error. */
+static double w_at(const boxtoi_motion *m, double t, double *err)
+{
+    return entry_at(m, 3, 3, t, err);
+}
+
+int ref_singular(const boxtoi_motion *m, double t0, double t1)
+{
+    return both_signs(m, t0, t1, det_at);
+}
+
+int ref_w_vanishes(const boxtoi_motion *m, double t0, double t1)
+{
+    return both_signs(m, t0, t1, w_at);
 }
 
 void ref_apply(const boxtoi_motion *m, double t, const double p[3],

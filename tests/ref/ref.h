@@ -127,6 +127,10 @@ void ref_motion_at(const boxtoi_motion *m, double t, double r[4][4]);
  */
 int ref_singular(const boxtoi_motion *m, double t0, double t1);
 
+/* 1 when w(t) of M(t) is shown to vanish on [t0, t1], in the same way: it
+ * takes both signs beyond a bound of its rounding at those 1025 times. */
+int ref_w_vanishes(const boxtoi_motion *m, double t0, double t1);
+
 /* World position of local point p at time t (own evaluation of M(t)). */
 void ref_apply(const boxtoi_motion *m, double t, const double p[3],
                double out[3]);
