@@ -513,7 +513,7 @@ static const double *build_q(solver *S, int idx)
         S->qscale[idx] = dot_poly(a, na, b, nb, out);
     } else {
         const bx_moving *M = idx == Q_WB2 ? S->B : S->A;
-        double w = bxp_max_abs(M->we, M->e);
+        double w = S->wscale[idx == Q_WB2 ? W_B : W_A];
         S->qdeg[idx] = 2 * M->e;
         bxp_sbern_mul(M->we, M->e, M->we, M->e, out);
         S->qscale[idx] = w * w;
