@@ -1236,6 +1236,24 @@ static int exit_first(solver *S, int axis, double a, double stop, const double *
 }
 
 /*
+ * Does the axis, above its rounding level all through (a, b), part the
+ * boxes somewhere there: clearly above 0 and the poses apart along it by
+ * more than the touching tolerance, looked at EXIT_PROBE, ten and a hundred
+ * times that... after a, and halfway?  An axis still closing stays within
+ * the tolerance up to b.
+ */
+static int parts_before(solver *S, int axis, double a, double b, double noise)
+{
+    for (double h = EXIT_PROBE;; h *= 10.0) {
+        double p = a + h >= b ? 0.5 * (a + b) : a + h;
+        if (p > a && axis_sign(S, axis, p, noise) > 0 && poses_apart(S, axis, p))
+            return 1;
+        if (a + h >= b)
+            return 0;
+    }
+}
+
+/*
  * When the contact that started at tau ends on this axis: the first s at
  * which f_axis > 0 after it has really gone below zero.  An axis touching at
  * tau (|f| within its rounding level N(s), axis_noise_poly) must first reach
@@ -1283,11 +1301,14 @@ static int axis_exit(solver *S, int axis, double tau, double stop, int bound,
     /*
      * Above +N at tau (touching within the touching tolerance, not within
      * rounding: still closing), a rise counts only once it has come down
-     * to +N; if it never does, the contact is a graze that ends at tau.
+     * to +N; if it never does, or the axis parts the boxes before it does
+     * (it was opening, not closing), the contact is a graze that ends at
+     * tau.
      */
     double from = tau;
     if (f > bxp_bern_eval(lp, n, tau) &&
-        !axis_first(S, axis, tau, sinks ? deep : stop, 0, 0.0, lp, noise, &from))
+        (!axis_first(S, axis, tau, sinks ? deep : stop, 0, 0.0, lp, noise, &from) ||
+         parts_before(S, axis, tau, from, noise)))
         from = tau;
     int may_graze = !(sinks && axis_below(S, axis, from, deep, 0.0, lp));
     if (may_graze && exit_first(S, axis, from, sinks ? deep : stop, lp, noise, &up) &&

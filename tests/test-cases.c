@@ -2048,6 +2048,107 @@ static const literal_query aligned_boxes_exit = {
      {3, 2, 3, 0x1.2b320b2f83c77p-6}}};
 
 /*
+ * A corner of B grazing A's face Z at one instant (test-random's graze
+ * kind, a quartic motion against a quadratic one over [2.5, 3.5]): the
+ * boxes part at once, at a rate of 5 sizes per unit of time.  At the
+ * contact the edge axis of A's x and B's z reads 2.5e-13, within the
+ * touching tolerance but above its local rounding level, and opening.  Read
+ * as still closing (aligned_boxes_exit), its rise was counted only after
+ * it came back down to that level, far later: the exit came from another
+ * axis 0.035 after the contact, the boxes 0.2 apart by then.
+ */
+static const literal_query graze_opening_exit = {
+    {-0x1.4d733680f06dap-1, -0x1.2b4ef1c7ec79ap-1, -0x1.6d9b92e9daea6p-3},
+    {0x1.4d733680f06dap-1, 0x1.2b4ef1c7ec79ap-1, 0x1.d5b5a7816231p-1},
+    {-0x1.2078911a5e4b8p-5, -0x1.33bb1c6d647b4p-1, -0x1.588bf749dbdd9p-1},
+    {0x1.39dcd4a83a2e2p-1, 0x1.3a1000875bebcp-2, 0x1.588bf749dbdd9p-1},
+    4, 2, 45, 39,
+    {{0, 0, 0, 0x1.ba7da6c71adb5p+7},
+     {0, 0, 1, -0x1.4d2516e15ec8p+10},
+     {0, 0, 2, -0x1.2183709d1f1c8p+11},
+     {0, 0, 3, -0x1.76ef6655e50a2p+16},
+     {0, 1, 0, -0x1.20a613f988483p+5},
+     {0, 1, 1, -0x1.22a9f3cde245cp+11},
+     {0, 1, 2, 0x1.4d9b66ecca7d4p+10},
+     {0, 1, 3, -0x1.1de81b251996cp+15},
+     {0, 2, 0, -0x1.4dfb6d3992183p+11},
+     {0, 2, 1, -0x1.3bc6c151d330ep+6},
+     {0, 2, 2, -0x1.a39d77106e6cfp+7},
+     {0, 2, 3, 0x1.75012dbd62423p+14},
+     {0, 3, 3, 0x1.4f27d24e23d53p+11},
+     {1, 0, 0, -0x1.05347f2e9167p+7},
+     {1, 0, 1, 0x1.c6bd7e4c2d0b4p+9},
+     {1, 0, 2, 0x1.8d791c5d569d4p+10},
+     {1, 0, 3, 0x1.8051fecafc53ap+16},
+     {1, 1, 0, 0x1.a3e0434c0f9f3p+5},
+     {1, 1, 1, 0x1.8ed81c63b8d27p+10},
+     {1, 1, 2, -0x1.c5f764086a124p+9},
+     {1, 1, 3, 0x1.2825ce9d3516p+15},
+     {1, 2, 0, 0x1.c9c60cc130902p+10},
+     {1, 2, 1, 0x1.31fc371ac7718p+4},
+     {1, 2, 2, 0x1.171ae6b129014p+7},
+     {1, 2, 3, -0x1.91194a1b50418p+14},
+     {1, 3, 3, -0x1.cb0aaba8bf3a9p+10},
+     {2, 0, 0, 0x1.2ce6bf72f8e2p+4},
+     {2, 0, 1, -0x1.3631492b099dfp+7},
+     {2, 0, 2, -0x1.10eca071eff72p+8},
+     {2, 0, 3, -0x1.041ab4684c9b6p+15},
+     {2, 1, 0, -0x1.b8859ca89cb1p+3},
+     {2, 1, 1, -0x1.118edfa50c7e3p+8},
+     {2, 1, 2, 0x1.3504023402f55p+7},
+     {2, 1, 3, -0x1.90ce8993cb9d6p+13},
+     {2, 2, 0, -0x1.399ce44ff7e7ap+8},
+     {2, 2, 1, 0x1.5a8df4f4ed08p+1},
+     {2, 2, 2, -0x1.7260ccce46774p+4},
+     {2, 2, 3, 0x1.2733d71bbcd45p+13},
+     {2, 3, 3, 0x1.3a7a4999bb57ap+8},
+     {3, 0, 3, 0x1.c2c3c48ffba3ap+11},
+     {3, 1, 3, 0x1.4b99c2a2ef9c4p+10},
+     {3, 2, 3, -0x1.3e4c5a8e6a25dp+10},
+     {4, 0, 3, 0x1.32c3ce808d7dfp+5},
+     {4, 1, 3, 0x1.edc58a6225695p+4},
+     {4, 2, 3, 0x1.ecc2a5acdbbfp+4},
+     {0, 0, 0, -0x1.63a5030d638e8p+0},
+     {0, 0, 1, -0x1.4e1e04e5fb83ep+0},
+     {0, 0, 2, 0x1.2a9dbf4ac6193p-1},
+     {0, 0, 3, 0x1.6eb018a09392dp+0},
+     {0, 1, 0, -0x1.4e02b9c1a0ee4p+0},
+     {0, 1, 1, 0x1.7d6df38d55053p+0},
+     {0, 1, 2, 0x1.cfa3320b8ebap-3},
+     {0, 1, 3, 0x1.0d0503755d0ecp-2},
+     {0, 2, 0, -0x1.2b17c89b5e957p-1},
+     {0, 2, 1, -0x1.cab1d7940442cp-3},
+     {0, 2, 2, -0x1.e484dd7021624p+0},
+     {0, 2, 3, -0x1.f6f622b221cecp-2},
+     {0, 3, 3, 0x1.fe4ddc6207258p+0},
+     {1, 0, 0, 0x1.4f66badd2fd5cp-2},
+     {1, 0, 1, 0x1.74089bd0fbbfap-2},
+     {1, 0, 2, 0x1.6df8b8d1750ccp-4},
+     {1, 0, 3, -0x1.43c322ee6b8f2p-2},
+     {1, 1, 0, 0x1.275ef1870ac72p-2},
+     {1, 1, 1, -0x1.35e2b30cefa4bp-2},
+     {1, 1, 2, -0x1.c30539ab647dbp-3},
+     {1, 1, 3, -0x1.db0dfc2107af8p-5},
+     {1, 2, 0, 0x1.40932e7ecddep-4},
+     {1, 2, 1, -0x1.b6afeb452fd56p-3},
+     {1, 2, 2, 0x1.dbc3d046aae2bp-2},
+     {1, 2, 3, 0x1.bc154eb4341f7p-4},
+     {1, 3, 3, -0x1.c290fc7cc1057p-2},
+     {2, 0, 0, -0x1.7d959965b905p-6},
+     {2, 0, 1, -0x1.fe355b621436ap-7},
+     {2, 0, 2, -0x1.405b11abc4a9ap-6},
+     {2, 0, 3, 0x1.923697f22d627p-6},
+     {2, 1, 0, -0x1.95fd0dc7c69a3p-6},
+     {2, 1, 1, 0x1.648ee0107eed6p-7},
+     {2, 1, 2, 0x1.559e146306db6p-6},
+     {2, 1, 3, 0x1.27152ad2824c8p-8},
+     {2, 2, 0, -0x1.ad45eb0462f2p-9},
+     {2, 2, 1, 0x1.d13e3294bdf9cp-6},
+     {2, 2, 2, -0x1.3290b6d6270dap-6},
+     {2, 2, 3, -0x1.13d83a3eb92dap-7},
+     {2, 3, 3, 0x1.17df25516ea6ep-5}}};
+
+/*
  * The exit of a literal query, in both orders, against the reference's:
  * within 1e-9 of the interval.
  */
@@ -2364,6 +2465,10 @@ static void case_degenerate_literals(void)
                      1);
     check_literal_exit(&aligned_boxes_exit, 2.5, 3.5,
                        "aligned boxes, an edge axis still closing");
+    check_literal_as(&graze_opening_exit, 2.5, 3.5, "a corner grazing a face, an edge axis "
+                     "opening", 1);
+    check_literal_exit(&graze_opening_exit, 2.5, 3.5,
+                       "a corner grazing a face, an edge axis opening");
     check_literal_as(&fast_pair_at_small_w, -0x1.1p+1, 0x1.5cp+0,
                      "a segment meeting a plate at speed 2e3, w = 1/128", 1);
     check_literal_as(&plate_on_box_edge, 0x1.333ab5e5b15fcp+1, 0x1.3ca0f0e2d00bcp+1,
