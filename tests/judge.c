@@ -351,6 +351,39 @@ void judge(const boxtoi_query *q, const boxtoi_result *res, const ref_answer *ra
                          es < er ? "depth" : "gap", v);
             }
         }
+    } else if (ck->verdict != V_DISAGREE && res->state != BOXTOI_MISS &&
+               !(q->flags & BOXTOI_SKIP_EXIT)) {
+        /*
+         * The end of a graze, or of a contact that deepens only later, is
+         * not compared with the reference's; but the contact must hold up
+         * to it: nowhere between the first contact and the exit do the
+         * boxes part by more than the exit's allowance, with what their
+         * distance changes by in the time tolerance at either end, or
+         * along the axes within that and the coordinates' rounding (the
+         * allowances of check 4).
+         */
+        double es = res->exit_after_t1 ? q->t1 : res->exit;
+        ck->exit_held = 1;
+        if (!(es >= res->toi && es <= q->t1)) {
+            ck->exit_bad = 1;
+            snprintf(ck->exit_why, sizeof ck->exit_why,
+                     "exit %.17g outside [toi %.17g, t1]", res->exit, res->toi);
+        } else {
+            double v = -ref_min_signed_distance(q, res->toi, es);
+            double allow = EXIT_REL_TOL * ra->size +
+                           fmax(slack_at(q, res->toi, tolx, tolt), slack_at(q, es, tolx, tolt));
+            double allow_axes = EXIT_REL_TOL * ra->size + tolc +
+                                fmax(slack_at(q, res->toi, tolc, tolt),
+                                     slack_at(q, es, tolc, tolt));
+            if (v > allow && -ref_min_axis_value(q, res->toi, es) > allow_axes) {
+                ck->exit_bad = 1;
+                snprintf(ck->exit_why, sizeof ck->exit_why,
+                         "exit: solver %.17g%s after a graze from %.17g; the boxes "
+                         "part by %.17g in between",
+                         res->exit, res->exit_after_t1 ? " (after t1)" : "",
+                         res->toi, v);
+            }
+        }
     }
 }
 

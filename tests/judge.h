@@ -28,7 +28,9 @@
  * size); boxes that no axis parts by more than twice that (the solver's
  * and the reference's evaluations of the poses each rounding by about as
  * much) touch.
- * The end of the first contact (exit) is compared as a secondary check.
+ * The end of the first contact (exit) is compared as a secondary check
+ * where the contact gets deep at once; elsewhere (a graze, a contact that
+ * deepens only later) the boxes must not part before it.
  */
 #ifndef BOXTOI_TEST_JUDGE_H
 #define BOXTOI_TEST_JUDGE_H
@@ -51,6 +53,8 @@ typedef struct check {
     int geom_bad;   /* the reported contact fails check 4 (HIT) */
     int point_bad;  /* the contact of an OVERLAP fails check 4 */
     int exit_checked, exit_bad, exit_strict;
+    int exit_held;  /* a contact whose exit is not compared (a graze, or
+                       one that deepens only later): held up to the exit */
     double dt;      /* |toi - reference toi| / L for agreeing hits */
     int bad_state;  /* FAILED, UNKNOWN or INVALID */
     char why[256];

@@ -2,7 +2,8 @@
  * The checks of tests/judge.h hold wrong answers to account: on queries
  * whose answers are known in closed form, the solver's answer passes, and
  * the same answer with one thing wrong (a late or early time, a point off
- * a box, a normal turned round, an exit the boxes do not part at, an
+ * a box, a normal turned round, an exit the boxes do not part at, a
+ * graze said to last while the boxes are apart, an
  * answer to the swapped query that is not the mirror image bit for bit)
  * fails the check that covers it.  The allowances the checks grant for
  * ill-conditioned answers (a point along nearly parallel edges, the end of
@@ -53,6 +54,18 @@ static int mirrored(const judged *j, const boxtoi_result *w)
     return 0;
 }
 
+/* A = [-1, 1]^3 at rest and B the same cube whose centre follows the
+   polynomial path pb of degree d, over [0, 1], solved both ways. */
+static void cubes_solved(judged *j, const double (*pb)[3], int d)
+{
+    boxtoi_motion ma, mb;
+    double pa[1][3] = {{0, 0, 0}};
+    tu_motion_trans(&ma, pa, 0);
+    tu_motion_trans(&mb, pb, d);
+    j->q = tu_query(tu_box(-1, -1, -1, 1, 1, 1), &ma, tu_box(-1, -1, -1, 1, 1, 1), &mb, 0, 1);
+    solve_both(j);
+}
+
 /*
  * A = [-1, 1]^3 at rest, B the same cube at x = 5 - 8t: B's face X meets
  * A's face X' at t = 3/8 (x = 1), normal +x, and B leaves through A's face
@@ -60,13 +73,9 @@ static int mirrored(const judged *j, const boxtoi_result *w)
  */
 static void test_head_on(void)
 {
-    boxtoi_motion ma, mb;
-    double pa[1][3] = {{0, 0, 0}}, pb[2][3] = {{5, 0, 0}, {-8, 0, 0}};
-    tu_motion_trans(&ma, pa, 0);
-    tu_motion_trans(&mb, pb, 1);
+    static const double pb[2][3] = {{5, 0, 0}, {-8, 0, 0}};
     judged j;
-    j.q = tu_query(tu_box(-1, -1, -1, 1, 1, 1), &ma, tu_box(-1, -1, -1, 1, 1, 1), &mb, 0, 1);
-    solve_both(&j);
+    cubes_solved(&j, pb, 1);
     ok(j.r.state == BOXTOI_HIT && fabs(j.r.toi - 0.375) <= 1e-12 &&
            fabs(j.r.exit - 0.875) <= 1e-12 && j.ra.valid && !j.ra.inconsistent,
        "head on: the solver and the reference find the contact over [3/8, 7/8]");
@@ -211,14 +220,10 @@ static void test_faces_nearly_parallel(void)
  */
 static void test_exit_to_third_order(void)
 {
-    boxtoi_motion ma, mb;
-    double pa[1][3] = {{0, 0, 0}};
-    double pb[5][3] = {{2.025, 0, 0}, {-0.275, 0, 0}, {1.05, 0, 0}, {-1.7, 0, 0}, {1, 0, 0}};
-    tu_motion_trans(&ma, pa, 0);
-    tu_motion_trans(&mb, pb, 4);
+    static const double pb[5][3] = {
+        {2.025, 0, 0}, {-0.275, 0, 0}, {1.05, 0, 0}, {-1.7, 0, 0}, {1, 0, 0}};
     judged j;
-    j.q = tu_query(tu_box(-1, -1, -1, 1, 1, 1), &ma, tu_box(-1, -1, -1, 1, 1, 1), &mb, 0, 1);
-    solve_both(&j);
+    cubes_solved(&j, pb, 4);
     ok(j.r.state == BOXTOI_HIT && fabs(j.r.toi - 0.2) <= 1e-9 && !j.r.exit_after_t1 &&
            fabs(j.r.exit - 0.5) <= 1e-4 && j.ra.t_deep == j.ra.toi,
        "cubic exit: contact over [1/5, 1/2] (toi %.17g exit %.17g)", j.r.toi, j.r.exit);
@@ -232,6 +237,44 @@ static void test_exit_to_third_order(void)
     x = j.r;
     x.exit = 0.45;
     ok(!passes(&j, &x), "cubic exit: an exit at 0.45 (3e-5 deep) fails");
+}
+
+/*
+ * A = [-1, 1]^3 at rest, B the same cube at y = 2 + (t - 1/2)^2: face on
+ * face at t = 1/2 only, never deeper (a graze, whose end the reference
+ * does not compare).  The contact must hold up to the exit: one 1e-4
+ * later (the faces 1e-8 apart, under 1e-7 of the size) passes, one 0.1
+ * later (0.01 apart) fails, and so does a contact lasting through t1.
+ */
+static int passes_as_graze(const judged *j, const boxtoi_result *r)
+{
+    check ck;
+    judge(&j->q, r, &j->ra, &ck);
+    if (ck.verdict != V_GRAZE || ck.geom_bad || ck.point_bad || ck.exit_bad || !ck.exit_held) {
+        diag("  %s%s%s", ck.why, ck.geom_why, ck.exit_why);
+        return 0;
+    }
+    return 1;
+}
+
+static void test_graze_exit(void)
+{
+    static const double pb[3][3] = {{0, 2.25, 0}, {0, -1, 0}, {0, 1, 0}};
+    judged j;
+    cubes_solved(&j, pb, 2);
+    ok(j.r.state == BOXTOI_HIT && fabs(j.r.toi - 0.5) <= 1e-5 && !j.r.exit_after_t1 &&
+           fabs(j.r.exit - 0.5) <= 1e-5 && isinf(j.ra.t_deep) &&
+           passes_as_graze(&j, &j.r) && mirrored(&j, &j.w),
+       "graze: a contact near t = 1/2 (%.17g to %.17g), held to its exit, passes", j.r.toi,
+       j.r.exit);
+    boxtoi_result x = j.r;
+    x.exit = 0.5001;
+    ok(passes_as_graze(&j, &x), "graze: an exit 1e-4 after it (1e-8 apart) passes");
+    x.exit = 0.6;
+    ok(!passes_as_graze(&j, &x), "graze: an exit 0.1 after it (0.01 apart) fails");
+    x.exit = NAN;
+    x.exit_after_t1 = 1;
+    ok(!passes_as_graze(&j, &x), "graze: a contact lasting through t1 fails");
 }
 
 /* The motion of degree d whose top three rows are rows[k] (row-major) and
@@ -331,11 +374,12 @@ static void test_points_passing_slowly(void)
 
 int main(void)
 {
-    plan(19 + 7 + 2 + 5 + 1 + 2);
+    plan(19 + 7 + 2 + 5 + 4 + 1 + 2);
     test_head_on();
     test_edges_at_an_angle();
     test_faces_nearly_parallel();
     test_exit_to_third_order();
+    test_graze_exit();
     test_plates_nearly_flat();
     test_points_passing_slowly();
     return 0;
