@@ -42,9 +42,12 @@
 
 #define REL_TOL 1e-9
 /* The header promises 1e-9 for the first contact only; the end of the
- * contact is held to a looser bound (gap or depth between the two exits),
- * and the count beyond 1e-9 is reported in a diagnostic. */
+ * contact is held to a bound EXIT_SCALE times looser (gap or depth between
+ * the two exits: 1e-7 of the size, 100 times the coordinates' rounding),
+ * and the count beyond the first contact's bound is reported in a
+ * diagnostic. */
 #define EXIT_REL_TOL 1e-7
+#define EXIT_SCALE (EXIT_REL_TOL / REL_TOL)
 
 enum verdict { V_AGREE, V_GRAZE, V_DISAGREE };
 

@@ -968,11 +968,6 @@ double ref_max_axis_value_at(const boxtoi_query *q, double ta, double tb,
     return extreme_sd_fn(q, ta, tb, 1, samples, at, ref_axis_value);
 }
 
-double ref_min_axis_value(const boxtoi_query *q, double ta, double tb)
-{
-    return extreme_sd_fn(q, ta, tb, -1, 16, NULL, ref_axis_value);
-}
-
 /* ------------------------------------------------------------------ */
 /* Event polynomials.                                                   */
 

@@ -111,9 +111,6 @@ double ref_axis_value(const boxtoi_query *q, double t);
 double ref_max_axis_value_at(const boxtoi_query *q, double ta, double tb,
                              int samples, double *at);
 
-/* Least ref_axis_value over [ta, tb], like ref_min_signed_distance. */
-double ref_min_axis_value(const boxtoi_query *q, double ta, double tb);
-
 /* Distance from world point p to the box at time t (0 inside). */
 double ref_point_box_distance(const boxtoi_box *box, const boxtoi_motion *m,
                               double t, const double p[3]);
