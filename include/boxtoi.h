@@ -172,7 +172,8 @@ typedef struct boxtoi_result {
     int which;                 /**< for BOXTOI_INVALID: 0 = query/interval, 1 = A, 2 = B */
     double toi;                /**< first contact time; t0 for OVERLAP; NaN otherwise */
     double exit;               /**< end of the first contact (the first t > toi at which
-                                    the boxes are apart again); NaN for MISS, and when
+                                    the boxes are apart again; toi or just after it
+                                    for a graze); NaN for MISS, and when
                                     exit_after_t1 is set */
     int exit_after_t1;         /**< 1 when the first contact lasts through t1 */
     boxtoi_kind kind;          /**< features in contact at toi */
