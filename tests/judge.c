@@ -374,8 +374,8 @@ void judge(const boxtoi_query *q, const boxtoi_result *res, const ref_answer *ra
             if (v > allow) {
                 ck->exit_bad = 1;
                 snprintf(ck->exit_why, sizeof ck->exit_why,
-                         "exit: solver %.17g%s after a graze from %.17g; the boxes "
-                         "part by %.17g in between",
+                         "exit: solver %.17g%s, of a contact from %.17g that is not "
+                         "compared; the boxes part by %.17g in between",
                          res->exit, res->exit_after_t1 ? " (after t1)" : "",
                          res->toi, v);
             }
