@@ -1209,6 +1209,14 @@ static int axis_sign(solver *S, int axis, double s, double noise)
  */
 static int poses_apart(const solver *S, int axis, double s);
 
+/* axis_sign at a probe, a positive sign counting only where the poses part
+   the boxes along the axis too (0 otherwise). */
+static int probe_sign(solver *S, int axis, double p, double noise)
+{
+    int sign = axis_sign(S, axis, p, noise);
+    return sign > 0 && !poses_apart(S, axis, p) ? 0 : sign;
+}
+
 static int exit_first(solver *S, int axis, double a, double stop, const double *lp,
                       double noise, double *out)
 {
@@ -1220,9 +1228,7 @@ static int exit_first(solver *S, int axis, double a, double stop, const double *
         p = r;
         for (double h = EXIT_PROBE; p < stop && !sign; h *= 10.0) {
             p = fmin(r + h, stop);
-            sign = axis_sign(S, axis, p, noise);
-            if (sign > 0 && !poses_apart(S, axis, p))
-                sign = 0;
+            sign = probe_sign(S, axis, p, noise);
         }
         if (sign >= 0 || pass == EXIT_PASSES - 1) {
             *out = r;
@@ -1246,7 +1252,7 @@ static int parts_before(solver *S, int axis, double a, double b, double noise)
 {
     for (double h = EXIT_PROBE;; h *= 10.0) {
         double p = a + h >= b ? 0.5 * (a + b) : a + h;
-        if (p > a && axis_sign(S, axis, p, noise) > 0 && poses_apart(S, axis, p))
+        if (p > a && probe_sign(S, axis, p, noise) > 0)
             return 1;
         if (a + h >= b)
             return 0;
