@@ -378,6 +378,31 @@ void judge(const boxtoi_query *q, const boxtoi_result *res, const ref_answer *ra
                          "compared; the boxes part by %.17g in between",
                          res->exit, res->exit_after_t1 ? " (after t1)" : "",
                          res->toi, v);
+            } else if (!res->exit_after_t1 && !ra->inconsistent) {
+                /*
+                 * Nor does it end early: the reference's overlap state
+                 * cannot change between its events, so from the exit to
+                 * its next event after it the boxes must not overlap by
+                 * more than the allowance (a contact that goes on, or
+                 * deepens, past the exit).
+                 */
+                double next = q->t1;
+                for (int k = 0; k < ra->nevents; k++)
+                    if (ra->events[k] > es) {
+                        next = ra->events[k];
+                        break;
+                    }
+                double d = ref_max_signed_distance(q, es, next);
+                allow = EXIT_SCALE * fmax(slack_at(q, es, tolx, tolt),
+                                          slack_at(q, next, tolx, tolt));
+                if (d > allow) {
+                    ck->exit_bad = 1;
+                    snprintf(ck->exit_why, sizeof ck->exit_why,
+                             "exit: solver %.17g, of a contact from %.17g that is not "
+                             "compared; the boxes overlap by %.17g after it, before "
+                             "the reference's next event %.17g",
+                             res->exit, res->toi, d, next);
+                }
             }
         }
     }

@@ -30,7 +30,9 @@
  * much) touch.
  * The end of the first contact (exit) is compared as a secondary check
  * where the contact gets deep at once; elsewhere (a graze, a contact that
- * deepens only later) the boxes must not part before it.
+ * deepens only later) the boxes must not part before it, nor overlap after
+ * it up to the reference's next event (its overlap state cannot change in
+ * between).
  */
 #ifndef BOXTOI_TEST_JUDGE_H
 #define BOXTOI_TEST_JUDGE_H

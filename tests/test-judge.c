@@ -3,7 +3,8 @@
  * whose answers are known in closed form, the solver's answer passes, and
  * the same answer with one thing wrong (a late or early time, a point off
  * a box, a normal turned round, an exit the boxes do not part at, a
- * graze said to last while the boxes are apart, an
+ * graze said to last while the boxes are apart, a contact said to end
+ * while it goes on, an
  * answer to the swapped query that is not the mirror image bit for bit)
  * fails the check that covers it.  The allowances the checks grant for
  * ill-conditioned answers (a point along nearly parallel edges, the end of
@@ -246,15 +247,24 @@ static void test_exit_to_third_order(void)
  * later (the faces 1e-8 apart, under 1e-7 of the size) passes, one 0.1
  * later (0.01 apart) fails, and so does a contact lasting through t1.
  */
-static int passes_as_graze(const judged *j, const boxtoi_result *r)
+/* r passes, its exit held to the contact rather than compared; a graze
+   (verdict) where want_graze. */
+static int passes_held(const judged *j, const boxtoi_result *r, int want_graze)
 {
     check ck;
     judge(&j->q, r, &j->ra, &ck);
-    if (ck.verdict != V_GRAZE || ck.geom_bad || ck.point_bad || ck.exit_bad || !ck.exit_held) {
-        diag("  %s%s%s", ck.why, ck.geom_why, ck.exit_why);
+    if (ck.verdict == V_DISAGREE || (want_graze && ck.verdict != V_GRAZE) || ck.geom_bad ||
+        ck.point_bad || ck.exit_bad || !ck.exit_held) {
+        diag("  %s%s%s (verdict %d, exit held %d)", ck.why, ck.geom_why, ck.exit_why,
+             ck.verdict, ck.exit_held);
         return 0;
     }
     return 1;
+}
+
+static int passes_as_graze(const judged *j, const boxtoi_result *r)
+{
+    return passes_held(j, r, 1);
 }
 
 static void test_graze_exit(void)
@@ -275,6 +285,36 @@ static void test_graze_exit(void)
     x.exit = NAN;
     x.exit_after_t1 = 1;
     ok(!passes_as_graze(&j, &x), "graze: a contact lasting through t1 fails");
+}
+
+/*
+ * A = [-1, 1]^3 at rest, B the same cube at y = 2 + 16 (t - 1/4)^2 (t - 3/4)
+ * (t - 7/8): face on face at t = 1/4 only (a graze), then overlapping over
+ * [3/4, 7/8], up to 0.02 deep.  The solver's answer is the graze.  An
+ * answer that skips it and gives the deep contact (from 3/4, where B is
+ * where it was at 1/4: the same features, point and normal) is not
+ * compared with the reference's exit either; its exit at 7/8 passes, one
+ * at 0.8 (0.018 deep there, the contact going on to 7/8) fails, and so does one
+ * at 0.95 (the boxes parted at 7/8).
+ */
+static void test_exit_not_early(void)
+{
+    static const double pb[5][3] = {
+        {0, 2.65625, 0}, {0, -6.875, 0}, {0, 24.5, 0}, {0, -34, 0}, {0, 16, 0}};
+    judged j;
+    cubes_solved(&j, pb, 4);
+    ok(j.r.state == BOXTOI_HIT && fabs(j.r.toi - 0.25) <= 1e-5 &&
+           fabs(j.r.exit - 0.25) <= 1e-5 && fabs(j.ra.t_deep - 0.75) <= 1e-9 &&
+           passes_held(&j, &j.r, 0) && mirrored(&j, &j.w),
+       "graze then deep: the graze near t = 1/4 (%.17g to %.17g) passes", j.r.toi, j.r.exit);
+    boxtoi_result x = j.r;
+    x.toi = 0.75;
+    x.exit = 0.875;
+    ok(passes_held(&j, &x, 1), "graze then deep: the deep contact over [3/4, 7/8] passes");
+    x.exit = 0.8;
+    ok(!passes_held(&j, &x, 0), "graze then deep: its exit at 0.8 (0.018 deep) fails");
+    x.exit = 0.95;
+    ok(!passes_held(&j, &x, 0), "graze then deep: its exit at 0.95 (apart from 7/8) fails");
 }
 
 /* The motion of degree d whose top three rows are rows[k] (row-major) and
@@ -374,12 +414,13 @@ static void test_points_passing_slowly(void)
 
 int main(void)
 {
-    plan(19 + 7 + 2 + 5 + 4 + 1 + 2);
+    plan(19 + 7 + 2 + 5 + 4 + 4 + 1 + 2);
     test_head_on();
     test_edges_at_an_angle();
     test_faces_nearly_parallel();
     test_exit_to_third_order();
     test_graze_exit();
+    test_exit_not_early();
     test_plates_nearly_flat();
     test_points_passing_slowly();
     return 0;

@@ -816,7 +816,7 @@ int main(void)
            "depth is the penetration depth and the normal its direction from A to B, "
            "%d of %d bad", kind_name[k], p->point_bad, p->overlap);
         ok(p->exit_bad == 0, "%s: exit within %g size, %d of %d compared differ "
-           "(%d beyond %g size), and %d other contacts hold up to it",
+           "(%d beyond %g size), and %d other contacts hold up to it and end there",
            kind_name[k], EXIT_REL_TOL, p->exit_bad, p->exit_checked, p->exit_strict,
            REL_TOL, p->exit_held);
         diag("%s: largest |toi - reference| / (t1 - t0) among agreeing hits "
