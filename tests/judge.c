@@ -369,8 +369,8 @@ void judge(const boxtoi_query *q, const boxtoi_result *res, const ref_answer *ra
                      "exit %.17g outside [toi %.17g, t1]", res->exit, res->toi);
         } else {
             double v = -ref_min_signed_distance(q, res->toi, es);
-            double allow = EXIT_SCALE * fmax(slack_at(q, res->toi, tolx, tolt),
-                                             slack_at(q, es, tolx, tolt));
+            double slack_es = slack_at(q, es, tolx, tolt);
+            double allow = EXIT_SCALE * fmax(slack_at(q, res->toi, tolx, tolt), slack_es);
             if (v > allow) {
                 ck->exit_bad = 1;
                 snprintf(ck->exit_why, sizeof ck->exit_why,
@@ -393,8 +393,7 @@ void judge(const boxtoi_query *q, const boxtoi_result *res, const ref_answer *ra
                         break;
                     }
                 double d = ref_max_signed_distance(q, es, next);
-                allow = EXIT_SCALE * fmax(slack_at(q, es, tolx, tolt),
-                                          slack_at(q, next, tolx, tolt));
+                allow = EXIT_SCALE * fmax(slack_es, slack_at(q, next, tolx, tolt));
                 if (d > allow) {
                     ck->exit_bad = 1;
                     snprintf(ck->exit_why, sizeof ck->exit_why,

@@ -240,13 +240,6 @@ static void test_exit_to_third_order(void)
     ok(!passes(&j, &x), "cubic exit: an exit at 0.45 (3e-5 deep) fails");
 }
 
-/*
- * A = [-1, 1]^3 at rest, B the same cube at y = 2 + (t - 1/2)^2: face on
- * face at t = 1/2 only, never deeper (a graze, whose end the reference
- * does not compare).  The contact must hold up to the exit: one 1e-4
- * later (the faces 1e-8 apart, under 1e-7 of the size) passes, one 0.1
- * later (0.01 apart) fails, and so does a contact lasting through t1.
- */
 /* r passes, its exit held to the contact rather than compared; a graze
    (verdict) where want_graze. */
 static int passes_held(const judged *j, const boxtoi_result *r, int want_graze)
@@ -262,11 +255,13 @@ static int passes_held(const judged *j, const boxtoi_result *r, int want_graze)
     return 1;
 }
 
-static int passes_as_graze(const judged *j, const boxtoi_result *r)
-{
-    return passes_held(j, r, 1);
-}
-
+/*
+ * A = [-1, 1]^3 at rest, B the same cube at y = 2 + (t - 1/2)^2: face on
+ * face at t = 1/2 only, never deeper (a graze, whose end the reference
+ * does not compare).  The contact must hold up to the exit: one 1e-4
+ * later (the faces 1e-8 apart, under 1e-7 of the size) passes, one 0.1
+ * later (0.01 apart) fails, and so does a contact lasting through t1.
+ */
 static void test_graze_exit(void)
 {
     static const double pb[3][3] = {{0, 2.25, 0}, {0, -1, 0}, {0, 1, 0}};
@@ -274,17 +269,17 @@ static void test_graze_exit(void)
     cubes_solved(&j, pb, 2);
     ok(j.r.state == BOXTOI_HIT && fabs(j.r.toi - 0.5) <= 1e-5 && !j.r.exit_after_t1 &&
            fabs(j.r.exit - 0.5) <= 1e-5 && isinf(j.ra.t_deep) &&
-           passes_as_graze(&j, &j.r) && mirrored(&j, &j.w),
+           passes_held(&j, &j.r, 1) && mirrored(&j, &j.w),
        "graze: a contact near t = 1/2 (%.17g to %.17g), held to its exit, passes", j.r.toi,
        j.r.exit);
     boxtoi_result x = j.r;
     x.exit = 0.5001;
-    ok(passes_as_graze(&j, &x), "graze: an exit 1e-4 after it (1e-8 apart) passes");
+    ok(passes_held(&j, &x, 1), "graze: an exit 1e-4 after it (1e-8 apart) passes");
     x.exit = 0.6;
-    ok(!passes_as_graze(&j, &x), "graze: an exit 0.1 after it (0.01 apart) fails");
+    ok(!passes_held(&j, &x, 1), "graze: an exit 0.1 after it (0.01 apart) fails");
     x.exit = NAN;
     x.exit_after_t1 = 1;
-    ok(!passes_as_graze(&j, &x), "graze: a contact lasting through t1 fails");
+    ok(!passes_held(&j, &x, 1), "graze: a contact lasting through t1 fails");
 }
 
 /*
