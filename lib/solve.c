@@ -102,9 +102,14 @@ typedef struct solver {
     double *D, *V, *nA, *nB, *q, *qroots, *xb, *tb;
     unsigned have;    /* HAVE_D, HAVE_NA, HAVE_NB, HAVE_V << j */
     uint32_t qbuilt, xbuilt, noisebuilt, termsbuilt;
+    uint32_t xsharp;  /* axes whose x was formed compensated (sharp_x) */
+    int want_general; /* rigid motions: an edge axis of nearly parallel edges
+                         was met, solve as general motions (axis_noise) */
     uint64_t tbuilt;
     int qdeg[NQ_GENERAL];
     double qscale[NQ_GENERAL];
+    double qown[NQ_GENERAL]; /* largest coefficient of each product */
+    uint32_t qsharp;         /* general motions: products formed compensated */
     signed char qzero[NQ_GENERAL], qcount[NQ_GENERAL];
     int xdeg[NAXES];
     double xscale[NAXES], xnoise[NAXES];
@@ -468,6 +473,65 @@ static const double *need_normals(solver *S, int of_b)
 }
 
 /*
+ * Sums of products as if formed in twice the precision and rounded once
+ * (Ogita, Rump and Oishi's Dot2: each product's error from fma, each sum's
+ * from TwoSum, gathered apart).  For two nearly parallel edges the products
+ * that make their axis, (uA_i x uB_j) . D and det(uA_i, uA_k, uB_j), are sums
+ * of terms of size 1 whose value has the size of the sine of the edges'
+ * angle: rounded term by term they would leave an error of eps over that
+ * sine in the gap.
+ */
+typedef struct dot2 {
+    double s, c;
+} dot2;
+
+static inline void dot2_add(dot2 *d, double x, double y)
+{
+    double p = x * y, pe = fma(x, y, -p), t = d->s + p, z = t - d->s;
+    d->c += ((d->s - (t - z)) + (p - z)) + pe;
+    d->s = t;
+}
+
+/*
+ * out = (u x v) . w (scaled Bernstein, degrees nu, nv and nw), compensated:
+ * u x v in double-double, then its dot product with w.  Returns the
+ * largest coefficient of u x v.
+ */
+static BX_NOINLINE double cross_dot_sharp(pvec u, int nu, pvec v, int nv, pvec w, int nw, double *out)
+{
+    double hi[3][PCAP], lo[3][PCAP], most = 0.0;
+    int nn = nu + nv;
+    for (int r = 0; r < 3; r++) {
+        int r1 = (r + 1) % 3, r2 = (r + 2) % 3;
+        for (int k = 0; k <= nn; k++) {
+            dot2 d = {0.0, 0.0};
+            for (int i = k > nv ? k - nv : 0; i <= (k < nu ? k : nu); i++) {
+                dot2_add(&d, u.r[r1][i], v.r[r2][k - i]);
+                dot2_add(&d, -u.r[r2][i], v.r[r1][k - i]);
+            }
+            hi[r][k] = d.s + d.c;
+            lo[r][k] = d.c - (hi[r][k] - d.s);
+            most = fmax(most, fabs(hi[r][k]));
+        }
+    }
+    for (int k = 0; k <= nn + nw; k++) {
+        dot2 d = {0.0, 0.0};
+        for (int r = 0; r < 3; r++)
+            for (int i = k > nw ? k - nw : 0; i <= (k < nn ? k : nn); i++) {
+                dot2_add(&d, hi[r][i], w.r[r][k - i]);
+                d.c += lo[r][i] * w.r[r][k - i];
+            }
+        out[k] = d.s + d.c;
+    }
+    return most;
+}
+
+/* A product whose coefficients are below this share of the size of its
+   terms cancels: its factors are nearly square (or, for an edge axis's
+   products, its edges nearly parallel). */
+#define SHARP_BELOW 0x1p-10
+
+/*
  * The two vector factors of product q number idx, q = a . b (degrees na,
  * nb), as build_q multiplies them; 0 for wA^2 and wB^2 (rigid motions).
  */
@@ -520,7 +584,21 @@ static const double *build_q(solver *S, int idx)
     }
     S->qbuilt |= 1u << idx;
     S->qcount[idx] = -1;
-    S->qzero[idx] = bxp_max_abs(out, S->qdeg[idx]) <= 64.0 * DBL_EPSILON * S->qscale[idx];
+    double own = bxp_max_abs(out, S->qdeg[idx]);
+    S->qzero[idx] = own <= 64.0 * DBL_EPSILON * S->qscale[idx];
+    if (!S->rigid && idx < 18 && own < SHARP_BELOW * S->qscale[idx]) {
+        /* nA_m . uB_j = det(uA_m1, uA_m2, uB_j), formed again whole; and
+           likewise nB_m . uA_i */
+        const bx_moving *M = idx < 9 ? S->A : S->B, *N = idx < 9 ? S->B : S->A;
+        int m = (idx % 9) / 3, k = idx % 3;
+        cross_dot_sharp(pv9(M->ue[(m + 1) % 3]), M->e, pv9(M->ue[(m + 2) % 3]), M->e,
+                        pv9(N->ue[k]), N->e, out);
+        own = bxp_max_abs(out, S->qdeg[idx]);
+        S->qscale[idx] = own + (S->qdeg[idx] + 1) * DBL_EPSILON * S->qscale[idx];
+        S->qzero[idx] = own <= 64.0 * DBL_EPSILON * S->qscale[idx];
+        S->qsharp |= 1u << idx;
+    }
+    S->qown[idx] = own;
     return out;
 }
 
@@ -615,6 +693,46 @@ static void x_factors(solver *S, int axis, pvec *a, int *na, pvec *b, int *nb)
     }
 }
 
+static const term *axis_terms(solver *S, int axis, int *nt);
+
+/*
+ * Are the edges of edge axis `axis` nearly parallel: do the products of its
+ * terms (b_j with A's other two directions, a_i with B's) all cancel?  For
+ * general motions, were they all formed again (build_q)?
+ */
+static int edges_nearly_parallel(solver *S, int axis)
+{
+    int nt;
+    const term *t = axis_terms(S, axis, &nt);
+    double own = 0.0, size = 0.0;
+    uint32_t all = 0;
+    for (int k = 0; k < nt; k++) {
+        need_q(S, t[k].q);
+        own += S->qown[t[k].q];
+        size += S->qscale[t[k].q];
+        all |= 1u << t[k].q;
+    }
+    if (!S->rigid)
+        return nt > 0 && (S->qsharp & all) == all;
+    return nt > 0 && own < SHARP_BELOW * size;
+}
+
+/*
+ * x of an edge axis of nearly parallel edges (general motions), formed
+ * again as (uA_i x uB_j) . D, compensated.  Its size is what is left to round: its
+ * own coefficients, and D's rounding (a few ulps of the size of D's terms,
+ * dmax) times the size of uA_i x uB_j.
+ */
+static BX_NOINLINE void sharp_x(solver *S, int axis, double *out)
+{
+    int i = (axis - 6) / 3, j = (axis - 6) % 3;
+    double nmax = cross_dot_sharp(pv9(S->A->ue[i]), S->dA, pv9(S->B->ue[j]), S->dB,
+                                  pv_slots(S->D, S->stride, NULL), S->dD, out);
+    S->xscale[axis] = bxp_max_abs(out, S->xdeg[axis]) +
+                      nmax * (S->dmax[0] + S->dmax[1] + S->dmax[2]);
+    S->xsharp |= 1u << axis;
+}
+
 /* x_n = n . D for the axis, in Bernstein form, built when first needed. */
 static const double *need_x(solver *S, int axis)
 {
@@ -626,6 +744,10 @@ static const double *need_x(solver *S, int axis)
     x_factors(S, axis, &a, &na, &b, &nb);
     S->xdeg[axis] = na + nb;
     S->xscale[axis] = dot_poly(a, na, b, nb, out);
+    if (!S->rigid && axis >= 6 &&
+        bxp_max_abs(out, S->xdeg[axis]) < SHARP_BELOW * S->xscale[axis] &&
+        edges_nearly_parallel(S, axis))
+        sharp_x(S, axis, out);
     bxp_sbern_to_bern(out, S->xdeg[axis], out);
     S->xbuilt |= 1u << axis;
     return out;
@@ -717,11 +839,23 @@ static double axis_noise(solver *S, int axis)
     int nt;
     const term *t = axis_terms(S, axis, &nt);
     need_x(S, axis);
-    double noise = S->xscale[axis];
+    double noise = S->xscale[axis], own = 0.0, size = 0.0;
     for (int k = 0; k < nt; k++) {
         need_q(S, t[k].q);
         noise += t[k].coef * S->wscale[t[k].w] * S->qscale[t[k].q];
+        own += S->qown[t[k].q];
+        size += S->qscale[t[k].q];
     }
+    /*
+     * Rigid motions: an edge axis whose products all cancel pairs two nearly
+     * parallel edges.  Its terms stand for det(uA_i, uA_k, uB_j) through A's
+     * rigidity (uA_i x uA_k = wA uA_m), which holds to rounding only: an
+     * error of eps against terms of the size of the edges' sine, and as
+     * much in the gap over that sine.  The query is solved again as general
+     * motions, whose terms are those determinants, formed compensated.
+     */
+    if (S->rigid && axis >= 6 && own < SHARP_BELOW * size) /* edges_nearly_parallel */
+        S->want_general = 1;
     S->xnoise[axis] = noise * 16.0 * DBL_EPSILON;
     S->noisebuilt |= 1u << axis;
     return S->xnoise[axis];
@@ -866,8 +1000,11 @@ static void axis_noise_poly(solver *S, int axis, double *out)
             out[i] += sum[i];
     }
     bxp_sbern_to_bern(out, n, out);
+    /* an axis formed compensated (sharp_x) rounds by no more than its own
+       level, which the sizes of its factors overstate */
+    double most = S->xsharp & (1u << axis) ? axis_noise(S, axis) : INFINITY;
     for (int i = 0; i <= n; i++)
-        out[i] *= 16.0 * DBL_EPSILON;
+        out[i] = fmin(out[i] * (16.0 * DBL_EPSILON), most);
 }
 
 /* axis_noise_poly of an axis, kept for the last axis asked. */
@@ -1328,11 +1465,47 @@ static int axis_exit(solver *S, int axis, double tau, double stop, int bound,
 }
 
 /*
+ * Do edge i of A and edge j of B stay within `sine` of parallel over the
+ * whole interval?  The square of the sine of their angle is
+ * |uA_i x uB_j|^2 / (|uA_i|^2 |uB_j|^2): bounded by the largest Bernstein
+ * coefficient of the numerator over the least of each factor of the
+ * denominator.
+ */
+static BX_NOINLINE int parallel_within(const solver *S, int i, int j, double sine)
+{
+    int dA = S->dA, dB = S->dB, n = dA + dB;
+    double c[3][PCAP], n2[PCAP], a2[PCAP], b2[PCAP], la = INFINITY, lb = INFINITY;
+    pvec a = pv9(S->A->ue[i]), b = pv9(S->B->ue[j]);
+    for (int r = 0; r < 3; r++)
+        cross_row(a, dA, b, dB, r, c[r]);
+    pvec cv = {{c[0], c[1], c[2]}, NULL};
+    dot_poly_any(cv, n, cv, n, 0, n2);
+    dot_poly_any(a, dA, a, dA, 0, a2);
+    dot_poly_any(b, dB, b, dB, 0, b2);
+    bxp_sbern_to_bern(n2, 2 * n, n2);
+    bxp_sbern_to_bern(a2, 2 * dA, a2);
+    bxp_sbern_to_bern(b2, 2 * dB, b2);
+    for (int k = 0; k <= 2 * dA; k++)
+        la = fmin(la, a2[k]);
+    for (int k = 0; k <= 2 * dB; k++)
+        lb = fmin(lb, b2[k]);
+    return la > 0.0 && lb > 0.0 && bxp_max_abs(n2, 2 * n) <= sine * sine * la * lb;
+}
+
+/*
  * Is this an edge axis a_i x b_j whose edges stay parallel over the whole
  * interval?  Then the products of b_j with A's other two directions (q
  * numbers 3 m + j, m != i, for rigid and general motions alike) vanish to
  * rounding, the axis function is zero but for rounding, and it separates
- * nowhere: its rounding must not be read as the end of a contact.
+ * nowhere: its rounding must not be read as the end of a contact.  General
+ * motions form those products compensated (build_q), so that they keep
+ * their digits however small; for them, edges within 1e-8 of parallel over
+ * the whole interval (parallel_within) count.  The exit found without
+ * their axis is late by at most what it would part the boxes by, 1e-8 of
+ * the edges' length, well inside the exit's allowance.  The poses leave out
+ * edges within 1e-9 of parallel (axis_separation), so that a contact can be
+ * found with such an axis still a little above 0, by less than the touching
+ * tolerance; its own function would then end the contact at once.
  */
 static int axis_degenerate(solver *S, int axis)
 {
@@ -1341,11 +1514,12 @@ static int axis_degenerate(solver *S, int axis)
     int i = (axis - 6) / 3, j = (axis - 6) % 3;
     for (int m = 0; m < 3; m++)
         if (m != i) {
-            need_q(S, 3 * m + j);
-            if (!S->qzero[3 * m + j])
+            int q = 3 * m + j;
+            need_q(S, q);
+            if (S->rigid ? !S->qzero[q] : !(S->qsharp & (1u << q)))
                 return 0;
         }
-    return 1;
+    return S->rigid || parallel_within(S, i, j, 1e-8);
 }
 
 /* Normalised separation along every axis at one pose. */
@@ -1435,6 +1609,8 @@ static BX_NOINLINE void scale_to_unit(double *n, double *r1, double *r2)
  * given, also the unit axis oriented from A to B.  Face axes of rigid boxes
  * are the box axes themselves.
  */
+static void cross3_accurate(const double *a, const double *b, double *o);
+
 static double axis_separation(const solver *S, const sat *st,
                               const pose_pair *pp, int axis, double *n_out)
 {
@@ -1458,6 +1634,10 @@ static double axis_separation(const solver *S, const sat *st,
         bx_cross3(pa->axis[i], pb->axis[j], n);
         r1 = pp->la[i];
         r2 = pp->lb[j];
+        /* nearly parallel edges: each component rounded once, not formed
+           from the difference of two rounded products */
+        if (bx_dot3(n, n) < 1e-4 * (r1 * r2))
+            cross3_accurate(pa->axis[i], pb->axis[j], n);
     }
     double len2 = bx_dot3(n, n);
     if (!(len2 > 0x1p-900 && len2 < 0x1p900) && !(axis < 6 && S->rigid)) {
@@ -2894,6 +3074,7 @@ static BX_NOINLINE double stuck_band(solver *S, int axis, double tau, double noi
                             is an arrival, described from before it */
 #define SOLVE_SWAP 4u    /* the query's A and B are solved as B and A */
 #define SOLVE_CANON 8u   /* solve in the order part_order gives (boxtoi_solve) */
+#define SOLVE_GENERAL 16u /* rigid motions solved as general ones (want_general) */
 
 /* The query's boxes and motions in the order solved (mode's SOLVE_SWAP). */
 static void solved_parts(const boxtoi_query *query, unsigned mode, const boxtoi_box **a,
@@ -2980,6 +3161,8 @@ static double contact_exit(solver *S, sat *st, double tau, int touching)
                     !(end->valid[axis] && end->d[axis] > 0.0 && probe_s <= stop);
         if (axis_exit(S, axis, tau, stop, bound, &r) && r < exit_s)
             exit_s = r;
+        if (S->want_general)
+            return exit_s; /* the query is solved again (solve_query) */
         /*
          * Once the first axis has bounded the exit, the axes that provably
          * stay overlapping until then need no search (rigid motions).
@@ -3141,9 +3324,14 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
     return solve_query(query, SOLVE_SPLIT | SOLVE_CANON);
 }
 
-/* boxtoi_solve, cutting the interval into pieces when mode has SOLVE_SPLIT
- * and the motions need it (solve_pieces). */
-static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
+/*
+ * boxtoi_solve, cutting the interval into pieces when mode has SOLVE_SPLIT
+ * and the motions need it (solve_pieces), once: sets *again, and its answer
+ * means nothing, when rigid motions met two nearly parallel edges
+ * (want_general).
+ */
+static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned mode,
+                                            int *again)
 {
     boxtoi_result res;
     bx_moving A, B;
@@ -3239,10 +3427,11 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
     /* 1e-9 of the size beyond the coordinates' rounding (tol's other part,
        1e-12 of the size, is inside it): the promise's distance */
     S.face_bias = 0.999e-9 * size + tol;
-    S.rigid = rigid_a && rigid_b;
+    S.rigid = rigid_a && rigid_b && !(mode & SOLVE_GENERAL);
     S.stride = axis_degree_max(S.rigid, S.dA, S.dB, S.dD) + 1;
     S.have = 0;
-    S.qbuilt = S.xbuilt = S.noisebuilt = S.termsbuilt = 0;
+    S.qbuilt = S.xbuilt = S.noisebuilt = S.termsbuilt = S.xsharp = S.qsharp = 0;
+    S.want_general = 0;
     S.tbuilt = 0;
     S.noise_axis = -1;
     const entry_scales *sa = swapped ? &scale_b : &scale_a, *sb = swapped ? &scale_a : &scale_b;
@@ -3274,6 +3463,10 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
         while (separating_longest(&S, &st, v, stuck, &axis, &lasts)) {
             double r;
             double noise = axis_noise(&S, axis);
+            if (S.want_general) {
+                *again = 1;
+                return res;
+            }
             /*
              * An axis expected to outlast the interval is first tried with
              * a bound that needs no roots; when it holds, no search.
@@ -3319,6 +3512,10 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
 
     if (!(query->flags & BOXTOI_SKIP_EXIT)) {
         double exit_s = contact_exit(&S, &st, tau, touching);
+        if (S.want_general) {
+            *again = 1;
+            return res;
+        }
         if (exit_s > 1.0)
             res.exit_after_t1 = 1;
         else
@@ -3327,6 +3524,17 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
     if (swapped)
         mirror(&res);
     return res;
+}
+
+/*
+ * solve_once, and again as general motions when rigid motions met two
+ * nearly parallel edges: the first frame is gone before the second starts.
+ */
+static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
+{
+    int again = 0;
+    boxtoi_result res = solve_once(query, mode, &again);
+    return again ? solve_once(query, mode | SOLVE_GENERAL, &again) : res;
 }
 
 /* boxtoi_overlap_at of a query whose motions asked for rescaling. */

@@ -812,6 +812,128 @@ static void case_nearly_parallel_edges(void)
     }
 }
 
+static void diag_mirror(int c, const char *what, const boxtoi_result *r,
+                        const boxtoi_result *w);
+static int swap_mirrors(const boxtoi_query *q, const boxtoi_result *r, const boxtoi_result *w);
+
+/* f (4x4 polynomial entries, power form in t) = g h. */
+static void poly_matmul(tu_poly g[4][4], tu_poly h[4][4], tu_poly f[4][4])
+{
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++) {
+            f[r][c] = tu_poly_const(0.0);
+            for (int k = 0; k < 4; k++)
+                f[r][c] = tu_poly_add(f[r][c], tu_poly_mul(g[r][k], h[k][c]), 1.0);
+        }
+}
+
+/* The entries of motion m as polynomials in t. */
+static void motion_entries(const boxtoi_motion *m, tu_poly e[4][4])
+{
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++) {
+            e[r][c] = tu_poly_const(0.0);
+            e[r][c].n = m->degree;
+            for (int k = 0; k <= m->degree; k++)
+                e[r][c].a[k] = m->c[k][r][c];
+        }
+}
+
+/*
+ * Two unit cubes whose edges along x are nearly parallel, edge on edge.  In
+ * A's frame B is A turned by th about k = (0, cos phi, sin phi), square to
+ * x, with its centre at (0, 1, 1) + p(t) k,
+ *   p(t) = K (t - 0.55) (t - 0.8) ((t - 0.3)^2 + 0.005).
+ * Turning about k keeps B's edges along x square to k, so B's edge
+ * y = z = -1/2 lies at p along k from A's edge y = z = 1/2: the boxes are
+ * apart exactly while p > 0 (k parts them by p), and touch or overlap when
+ * p <= 0 (every other axis then parts them by less than th).  A near miss
+ * at t = 0.3 (p about K / 1000), first contact at 0.55, edge on edge, and
+ * it ends at 0.8.  The frame is a random rotation about X0, at rest or
+ * turning with a rational quaternion path that moves both cubes alike.
+ * Below 1e-8 the edges stay within the touching tolerance of each other
+ * over their length, and a corner on a face names the contact as well.  The
+ * edge axis's function is the gap times the sine of th: formed the plain
+ * way from terms of size 1, its roots were up to 1e-6 off at th = 1e-8
+ * (rounding, eps over the sine), as were the exits.
+ */
+static void case_nearly_parallel_cubes(void)
+{
+    static const double ths[] = {2e-9, 1e-8, 1e-7, 1e-6, 1e-4};
+    const double tc = 0.55, te = 0.8, t1 = 0.3, g = 0.005;
+    unsigned long long rng = 0x9a11e1;
+    for (size_t n = 0; n < sizeof ths / sizeof ths[0]; n++) {
+        double th = ths[n];
+        int bad = 0, bad_swap = 0, cases = 0;
+        for (int f = 0; f < 16; f++) {
+            double phi = tu_rand(&rng, 0.2, 1.37), K = tu_rand(&rng, 1.0, 5.0);
+            double k[3] = {0.0, cos(phi), sin(phi)}, sn = sin(th), cs = cos(th), e[3][3];
+            /* E = cos th I + sin th [k]x + (1 - cos th) k k^T */
+            double kx[3][3] = {{0, -k[2], k[1]}, {k[2], 0, -k[0]}, {-k[1], k[0], 0}};
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 3; c++)
+                    e[r][c] = (r == c ? cs : 0.0) + sn * kx[r][c] + (1.0 - cs) * k[r] * k[c];
+            /* p(t) in power form */
+            tu_poly a = {1, {-tc, 1}}, b = {1, {-te, 1}}, d = {2, {t1 * t1 + g, -2 * t1, 1}};
+            tu_poly pt = tu_poly_mul(tu_poly_mul(a, b), d);
+            for (int i = 0; i <= pt.n; i++)
+                pt.a[i] *= K;
+            /* local motions: A [I 0; 0 1], B [E (0,1,1) + p k; 0 1] */
+            tu_poly la[4][4], lb[4][4], fr[4][4], ma_e[4][4], mb_e[4][4];
+            for (int r = 0; r < 4; r++)
+                for (int c = 0; c < 4; c++) {
+                    la[r][c] = tu_poly_const(r == c ? 1.0 : 0.0);
+                    lb[r][c] = tu_poly_const(r == c ? 1.0 : 0.0);
+                    if (r < 3 && c < 3)
+                        lb[r][c] = tu_poly_const(e[r][c]);
+                }
+            for (int r = 0; r < 3; r++) {
+                tu_poly off = tu_poly_const(r == 0 ? 0.0 : 1.0);
+                lb[r][3] = tu_poly_add(off, pt, k[r]);
+            }
+            /* the frame: [Rq X0 w; 0 w], q = q0 (+ q1 t when turning) */
+            int turning = f >= 8;
+            double q[2][4], x0[1][3] = {{0.0, 0.0, 0.0}};
+            tu_rand_unit_quaternion(&rng, q[0]);
+            for (int c = 0; c < 4; c++)
+                q[1][c] = tu_rand(&rng, -0.5, 0.5);
+            if (f % 2)
+                for (int c = 0; c < 3; c++)
+                    x0[0][c] = tu_rand(&rng, -1000.0, 1000.0);
+            boxtoi_motion frame, ma, mb;
+            tu_rigid_motion(&frame, (const double(*)[4])q, turning, x0, 0, 0.0);
+            motion_entries(&frame, fr);
+            poly_matmul(fr, la, ma_e);
+            poly_matmul(fr, lb, mb_e);
+            tu_motion_from_tau(&ma, ma_e, 0.0);
+            tu_motion_from_tau(&mb, mb_e, 0.0);
+            boxtoi_query qy = tu_query(cube(0.5), &ma, cube(0.5), &mb, 0.0, 1.0);
+            boxtoi_query sw = tu_swapped(&qy);
+            boxtoi_result r = boxtoi_solve(&qy), w = boxtoi_solve(&sw);
+            double size = sqrt(3.0), pe = NAN;
+            if (r.state == BOXTOI_HIT && !r.exit_after_t1) {
+                pe = 0.0;
+                for (int i = pt.n; i >= 0; i--)
+                    pe = pe * r.exit + pt.a[i];
+            }
+            int good = r.state == BOXTOI_HIT && fabs(r.toi - tc) <= 1e-9 &&
+                       (th < 1e-8 || r.kind == BOXTOI_EDGE_EDGE) &&
+                       fabs(r.exit - te) <= 1e-3 && fabs(pe) <= 1e-7 * size;
+            cases++;
+            if (!good && bad++ < 3)
+                diag("th %g, frame %d (%s): %s toi %.17g exit %.17g (%.3g apart or deep "
+                     "there), %s", th, f, turning ? "turning" : "at rest",
+                     boxtoi_state_name(r.state), r.toi, r.exit, pe, boxtoi_kind_name(r.kind));
+            if (!swap_mirrors(&qy, &r, &w) && bad_swap++ < 3)
+                diag_mirror(f, " (nearly parallel cubes, swapped)", &r, &w);
+        }
+        ok(bad == 0 && bad_swap == 0,
+           "cubes with edges %g rad from parallel, edge on edge: first contact at 0.55 "
+           "within 1e-9, its end at 0.8 within 1e-7 of the size, mirrored when swapped, "
+           "%d frames (%d bad, %d not mirrored)", th, cases, bad, bad_swap);
+    }
+}
+
 /* The constant motion mb = [r 0; 0 w] (a frame) times a translation along
    c0 + t v in that frame: [r r (c0 + t v); 0 w]. */
 static void moving_in_frame(const boxtoi_motion *mb, double r[3][3], const double c0[3],
@@ -3503,6 +3625,7 @@ int main(void)
     case_grazes();
     case_parallel_edges();
     case_nearly_parallel_edges();
+    case_nearly_parallel_cubes();
     case_level_axes();
     case_parallel_exit();
     case_flat_shared_orientation();
