@@ -3534,7 +3534,9 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
 {
     int again = 0;
     boxtoi_result res = solve_once(query, mode, &again);
-    return again ? solve_once(query, mode | SOLVE_GENERAL, &again) : res;
+    if (again)
+        res = solve_once(query, mode | SOLVE_GENERAL, &again);
+    return res;
 }
 
 /* boxtoi_overlap_at of a query whose motions asked for rescaling. */
