@@ -696,32 +696,27 @@ static void x_factors(solver *S, int axis, pvec *a, int *na, pvec *b, int *nb)
 static const term *axis_terms(solver *S, int axis, int *nt);
 
 /*
- * Are the edges of edge axis `axis` nearly parallel: do the products of its
- * terms (b_j with A's other two directions, a_i with B's) all cancel?  For
- * general motions, were they all formed again (build_q)?
+ * General motions: are the edges of edge axis `axis` nearly parallel, the
+ * products of its terms (b_j with A's other two directions, a_i with B's)
+ * all cancelling and so formed again (build_q)?
  */
 static int edges_nearly_parallel(solver *S, int axis)
 {
     int nt;
     const term *t = axis_terms(S, axis, &nt);
-    double own = 0.0, size = 0.0;
     uint32_t all = 0;
     for (int k = 0; k < nt; k++) {
         need_q(S, t[k].q);
-        own += S->qown[t[k].q];
-        size += S->qscale[t[k].q];
         all |= 1u << t[k].q;
     }
-    if (!S->rigid)
-        return nt > 0 && (S->qsharp & all) == all;
-    return nt > 0 && own < SHARP_BELOW * size;
+    return nt > 0 && (S->qsharp & all) == all;
 }
 
 /*
  * x of an edge axis of nearly parallel edges (general motions), formed
- * again as (uA_i x uB_j) . D, compensated.  Its size is what is left to round: its
- * own coefficients, and D's rounding (a few ulps of the size of D's terms,
- * dmax) times the size of uA_i x uB_j.
+ * again as (uA_i x uB_j) . D, compensated.  Its size is what is left to
+ * round: its own coefficients, and D's rounding (a few ulps of the size of
+ * D's terms, dmax) times the size of uA_i x uB_j.
  */
 static BX_NOINLINE void sharp_x(solver *S, int axis, double *out)
 {
@@ -847,14 +842,15 @@ static double axis_noise(solver *S, int axis)
         size += S->qscale[t[k].q];
     }
     /*
-     * Rigid motions: an edge axis whose products all cancel pairs two nearly
+     * Rigid motions: an edge axis whose products all cancel (below
+     * SHARP_BELOW of their terms' size, together) pairs two nearly
      * parallel edges.  Its terms stand for det(uA_i, uA_k, uB_j) through A's
      * rigidity (uA_i x uA_k = wA uA_m), which holds to rounding only: an
      * error of eps against terms of the size of the edges' sine, and as
      * much in the gap over that sine.  The query is solved again as general
      * motions, whose terms are those determinants, formed compensated.
      */
-    if (S->rigid && axis >= 6 && own < SHARP_BELOW * size) /* edges_nearly_parallel */
+    if (S->rigid && axis >= 6 && own < SHARP_BELOW * size)
         S->want_general = 1;
     S->xnoise[axis] = noise * 16.0 * DBL_EPSILON;
     S->noisebuilt |= 1u << axis;
