@@ -1341,6 +1341,7 @@ static int axis_sign(solver *S, int axis, double s, double noise)
  * and *out, or 0 when there is none before stop.
  */
 static int poses_apart(const solver *S, int axis, double s);
+static int poses_part(const solver *S, double r, double stop, double *out);
 
 /* axis_sign at a probe, a positive sign counting only where the poses part
    the boxes along the axis too (0 otherwise). */
@@ -1362,6 +1363,22 @@ static int exit_first(solver *S, int axis, double a, double stop, const double *
         for (double h = EXIT_PROBE; p < stop && !sign; h *= 10.0) {
             p = fmin(r + h, stop);
             sign = probe_sign(S, axis, p, noise);
+        }
+        if (sign == 0 && pass < EXIT_PASSES - 1) {
+            /*
+             * Never clear of its rounding up to stop: where the poses hold
+             * the boxes together at r (every axis of theirs overlapping by
+             * more than the touching tolerance), r is the axis's rounding,
+             * not the end of the contact.  The poses decide up to stop: the
+             * first point at which they part the boxes, by bisection from
+             * stop, or none (two frames turning through alignment, an edge
+             * axis between them within 12 times its rounding level of 0
+             * and parallel at r, ended a contact 1e-8 of the interval
+             * early, the boxes 1.5e-6 deep).
+             */
+            int parts = poses_part(S, r, stop, out);
+            if (parts >= 0)
+                return parts;
         }
         if (sign >= 0 || pass == EXIT_PASSES - 1) {
             *out = r;
@@ -2991,6 +3008,33 @@ static double separation_at(const solver *S, double s, sat *st)
 {
     sat_at(S, s, st);
     return most_separation(st);
+}
+
+/*
+ * For exit_first: -1 when the poses at r do not hold the boxes together
+ * (some axis of theirs within the touching tolerance of parting them);
+ * else where they first part them by more than it in (r, stop], by
+ * bisection from stop (1 and *out), or 0 when they do not at stop.
+ */
+static BX_NOINLINE int poses_part(const solver *S, double r, double stop, double *out)
+{
+    sat st;
+    if (!(separation_at(S, r, &st) < -S->tol))
+        return -1;
+    if (!(separation_at(S, stop, &st) > S->tol))
+        return 0;
+    double lo = r, hi = stop;
+    for (int it = 0; it < 200; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (!(mid > lo && mid < hi))
+            break;
+        if (separation_at(S, mid, &st) > S->tol)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    *out = hi;
+    return 1;
 }
 
 /*
