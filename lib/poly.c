@@ -25,23 +25,6 @@ double bxp_power_eval(const double *c, int n, double x)
     return v;
 }
 
-/* Double-double helpers: exact sum and product error terms (with fma). */
-static void two_sum(double a, double b, double *s, double *e)
-{
-    double x = a + b, z = x - a;
-    *s = x;
-    *e = (a - (x - z)) + (b - z);
-}
-
-/* (hi, lo) += t * (bh, bl), in double-double. */
-static void dd_mul_add(double *hi, double *lo, double t, double bh, double bl)
-{
-    double p = t * bh, pe = fma(t, bh, -p) + t * bl, s, e;
-    two_sum(*hi, p, &s, &e);
-    e += *lo + pe;
-    two_sum(s, e, hi, lo);
-}
-
 /*
  * Taylor shift by t0 (repeated synthetic division) in double-double, so
  * that the cancellation of a far-off t0 does not eat the coefficients; then
@@ -58,7 +41,7 @@ void bxp_power_reparam(const double *c, int n, double t0, double t1,
     if (t0 != 0.0)
         for (int i = 0; i < n; i++)
             for (int j = n - 1; j >= i; j--)
-                dd_mul_add(&hi[j], &lo[j], t0, hi[j + 1], lo[j + 1]);
+                bxp_dd_mul_add(&hi[j], &lo[j], t0, hi[j + 1], lo[j + 1]);
     for (int i = 0; i <= n; i++) {
         out[i] = (hi[i] + lo[i]) * hp;
         hp *= h;

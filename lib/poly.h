@@ -40,6 +40,23 @@
 #define DEGREE_IN_RANGE(n) ((void)0)
 #endif
 
+/** Double-double: s + e = a + b exactly (TwoSum). */
+static inline void bxp_two_sum(double a, double b, double *s, double *e)
+{
+    double x = a + b, z = x - a;
+    *s = x;
+    *e = (a - (x - z)) + (b - z);
+}
+
+/** (hi, lo) += t (bh + bl), in double-double (the product's error from fma). */
+static inline void bxp_dd_mul_add(double *hi, double *lo, double t, double bh, double bl)
+{
+    double p = t * bh, pe = fma(t, bh, -p) + t * bl, s, e;
+    bxp_two_sum(*hi, p, &s, &e);
+    e += *lo + pe;
+    bxp_two_sum(s, e, hi, lo);
+}
+
 /**
  * Pascal's triangle up to row BXP_MAX_DEGREE (exact in double).  Defined
  * here, not only in poly.c, so that every file indexing it with a constant

@@ -102,14 +102,14 @@ typedef struct solver {
     double *D, *V, *nA, *nB, *q, *qroots, *xb, *tb;
     unsigned have;    /* HAVE_D, HAVE_NA, HAVE_NB, HAVE_V << j */
     uint32_t qbuilt, xbuilt, noisebuilt, termsbuilt;
-    uint32_t xsharp;  /* axes whose x was formed compensated (sharp_x) */
+    uint32_t xsharp;  /* axes whose x was formed in double-double (sharp_x) */
     int want_general; /* rigid motions: an edge axis of nearly parallel edges
                          was met, solve as general motions (axis_noise) */
     uint64_t tbuilt;
     int qdeg[NQ_GENERAL];
     double qscale[NQ_GENERAL];
     double qown[NQ_GENERAL]; /* largest coefficient of each product */
-    uint32_t qsharp;         /* general motions: products formed compensated */
+    uint32_t qsharp;         /* general motions: products formed in double-double */
     signed char qzero[NQ_GENERAL], qcount[NQ_GENERAL];
     int xdeg[NAXES];
     double xscale[NAXES], xnoise[NAXES];
@@ -473,29 +473,13 @@ static const double *need_normals(solver *S, int of_b)
 }
 
 /*
- * Sums of products as if formed in twice the precision and rounded once
- * (Ogita, Rump and Oishi's Dot2: each product's error from fma, each sum's
- * from TwoSum, gathered apart).  For two nearly parallel edges the products
- * that make their axis, (uA_i x uB_j) . D and det(uA_i, uA_k, uB_j), are sums
- * of terms of size 1 whose value has the size of the sine of the edges'
- * angle: rounded term by term they would leave an error of eps over that
- * sine in the gap.
- */
-typedef struct dot2 {
-    double s, c;
-} dot2;
-
-static inline void dot2_add(dot2 *d, double x, double y)
-{
-    double p = x * y, pe = fma(x, y, -p), t = d->s + p, z = t - d->s;
-    d->c += ((d->s - (t - z)) + (p - z)) + pe;
-    d->s = t;
-}
-
-/*
- * out = (u x v) . w (scaled Bernstein, degrees nu, nv and nw), compensated:
- * u x v in double-double, then its dot product with w.  Returns the
- * largest coefficient of u x v.
+ * out = (u x v) . w (scaled Bernstein, degrees nu, nv and nw), in
+ * double-double (bxp_dd_mul_add) and rounded once: u x v, then its dot
+ * product with w.  Returns the largest coefficient of u x v.  For two
+ * nearly parallel edges the products that make their axis,
+ * (uA_i x uB_j) . D and det(uA_i, uA_k, uB_j), are sums of terms of size 1
+ * whose value has the size of the sine of the edges' angle: rounded term
+ * by term they would leave an error of eps over that sine in the gap.
  */
 static BX_NOINLINE double cross_dot_sharp(pvec u, int nu, pvec v, int nv, pvec w, int nw, double *out)
 {
@@ -504,24 +488,22 @@ static BX_NOINLINE double cross_dot_sharp(pvec u, int nu, pvec v, int nv, pvec w
     for (int r = 0; r < 3; r++) {
         int r1 = (r + 1) % 3, r2 = (r + 2) % 3;
         for (int k = 0; k <= nn; k++) {
-            dot2 d = {0.0, 0.0};
+            double h = 0.0, l = 0.0;
             for (int i = k > nv ? k - nv : 0; i <= (k < nu ? k : nu); i++) {
-                dot2_add(&d, u.r[r1][i], v.r[r2][k - i]);
-                dot2_add(&d, -u.r[r2][i], v.r[r1][k - i]);
+                bxp_dd_mul_add(&h, &l, u.r[r1][i], v.r[r2][k - i], 0.0);
+                bxp_dd_mul_add(&h, &l, -u.r[r2][i], v.r[r1][k - i], 0.0);
             }
-            hi[r][k] = d.s + d.c;
-            lo[r][k] = d.c - (hi[r][k] - d.s);
-            most = fmax(most, fabs(hi[r][k]));
+            hi[r][k] = h;
+            lo[r][k] = l;
+            most = fmax(most, fabs(h));
         }
     }
     for (int k = 0; k <= nn + nw; k++) {
-        dot2 d = {0.0, 0.0};
+        double h = 0.0, l = 0.0;
         for (int r = 0; r < 3; r++)
-            for (int i = k > nw ? k - nw : 0; i <= (k < nn ? k : nn); i++) {
-                dot2_add(&d, hi[r][i], w.r[r][k - i]);
-                d.c += lo[r][i] * w.r[r][k - i];
-            }
-        out[k] = d.s + d.c;
+            for (int i = k > nw ? k - nw : 0; i <= (k < nn ? k : nn); i++)
+                bxp_dd_mul_add(&h, &l, w.r[r][k - i], hi[r][i], lo[r][i]);
+        out[k] = h + l;
     }
     return most;
 }
@@ -587,8 +569,8 @@ static const double *build_q(solver *S, int idx)
     double own = bxp_max_abs(out, S->qdeg[idx]);
     S->qzero[idx] = own <= 64.0 * DBL_EPSILON * S->qscale[idx];
     if (!S->rigid && idx < 18 && own < SHARP_BELOW * S->qscale[idx]) {
-        /* nA_m . uB_j = det(uA_m1, uA_m2, uB_j), formed again whole; and
-           likewise nB_m . uA_i */
+        /* nA_m . uB_j = det(uA_m1, uA_m2, uB_j), formed again whole in
+           double-double; and likewise nB_m . uA_i */
         const bx_moving *M = idx < 9 ? S->A : S->B, *N = idx < 9 ? S->B : S->A;
         int m = (idx % 9) / 3, k = idx % 3;
         cross_dot_sharp(pv9(M->ue[(m + 1) % 3]), M->e, pv9(M->ue[(m + 2) % 3]), M->e,
@@ -714,7 +696,7 @@ static int edges_nearly_parallel(solver *S, int axis)
 
 /*
  * x of an edge axis of nearly parallel edges (general motions), formed
- * again as (uA_i x uB_j) . D, compensated.  Its size is what is left to
+ * again as (uA_i x uB_j) . D in double-double.  Its size is what is left to
  * round: its own coefficients, and D's rounding (a few ulps of the size of
  * D's terms, dmax) times the size of uA_i x uB_j.
  */
@@ -848,7 +830,7 @@ static double axis_noise(solver *S, int axis)
      * rigidity (uA_i x uA_k = wA uA_m), which holds to rounding only: an
      * error of eps against terms of the size of the edges' sine, and as
      * much in the gap over that sine.  The query is solved again as general
-     * motions, whose terms are those determinants, formed compensated.
+     * motions, whose terms are those determinants, formed in double-double.
      */
     if (S->rigid && axis >= 6 && own < SHARP_BELOW * size)
         S->want_general = 1;
@@ -996,7 +978,7 @@ static void axis_noise_poly(solver *S, int axis, double *out)
             out[i] += sum[i];
     }
     bxp_sbern_to_bern(out, n, out);
-    /* an axis formed compensated (sharp_x) rounds by no more than its own
+    /* an axis formed in double-double (sharp_x) rounds by no more than its own
        level, which the sizes of its factors overstate */
     double most = S->xsharp & (1u << axis) ? axis_noise(S, axis) : INFINITY;
     for (int i = 0; i <= n; i++)
@@ -1511,7 +1493,7 @@ static BX_NOINLINE int parallel_within(const solver *S, int i, int j, double sin
  * numbers 3 m + j, m != i, for rigid and general motions alike) vanish to
  * rounding, the axis function is zero but for rounding, and it separates
  * nowhere: its rounding must not be read as the end of a contact.  General
- * motions form those products compensated (build_q), so that they keep
+ * motions form those products in double-double (build_q), so that they keep
  * their digits however small; for them, edges within 1e-8 of parallel over
  * the whole interval (parallel_within) count.  The exit found without
  * their axis is late by at most what it would part the boxes by, 1e-8 of
