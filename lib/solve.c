@@ -2993,6 +2993,28 @@ static double separation_at(const solver *S, double s, sat *st)
 }
 
 /*
+ * The end of [lo, hi] at which the largest separation of the poses
+ * crosses level, by bisection: hi holds (separation above level when
+ * above is set, else at most level), lo does not; returns the last hi.
+ */
+static double separation_crossing(const solver *S, double lo, double hi, double level,
+                                  int above)
+{
+    sat st;
+    for (int it = 0; it < 200; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (!(mid > lo && mid < hi))
+            break;
+        double sep = separation_at(S, mid, &st);
+        if (above ? sep > level : sep <= level)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+/*
  * For exit_first: -1 when the poses at r do not hold the boxes together
  * (some axis of theirs within the touching tolerance of parting them);
  * else where they first part them by more than it in (r, stop], by
@@ -3005,17 +3027,7 @@ static BX_NOINLINE int poses_part(const solver *S, double r, double stop, double
         return -1;
     if (!(separation_at(S, stop, &st) > S->tol))
         return 0;
-    double lo = r, hi = stop;
-    for (int it = 0; it < 200; it++) {
-        double mid = 0.5 * (lo + hi);
-        if (!(mid > lo && mid < hi))
-            break;
-        if (separation_at(S, mid, &st) > S->tol)
-            hi = mid;
-        else
-            lo = mid;
-    }
-    *out = hi;
+    *out = separation_crossing(S, r, stop, S->tol, 1);
     return 1;
 }
 
@@ -3078,16 +3090,7 @@ static BX_NOINLINE double stuck_band(solver *S, int axis, double tau, double noi
         else
             return ends ? b : 2.0;
     }
-    for (int it = 0; it < 200; it++) {
-        double mid = 0.5 * (lo + hi);
-        if (!(mid > lo && mid < hi))
-            break;
-        if (separation_at(S, mid, &st) <= fb)
-            hi = mid;
-        else
-            lo = mid;
-    }
-    return hi;
+    return separation_crossing(S, lo, hi, fb, 0);
 }
 
 /* How solve_query takes its interval (flags). */
