@@ -3015,42 +3015,97 @@ static double separation_crossing(const solver *S, double lo, double hi, double 
 }
 
 /*
- * For exit_first: -1 when the poses at r do not hold the boxes together
- * (some axis of theirs within the touching tolerance of parting them);
- * else where they first part them by more than it in (r, stop], by
- * bisection from stop (1 and *out), or 0 when they do not at stop.
+ * For exit_first, where an axis's function stays within its rounding from
+ * r to stop: -1 when r stands, the poses there parting the boxes by more
+ * than the touching tolerance, or within it of that and parting them at
+ * stop; 0 when they do not part them at stop; else (the poses at r holding
+ * the boxes together) where they first part them by more than it in
+ * (r, stop], by bisection from stop (1 and *out).
  */
 static BX_NOINLINE int poses_part(const solver *S, double r, double stop, double *out)
 {
     sat st;
-    if (!(separation_at(S, r, &st) < -S->tol))
+    double at_r = separation_at(S, r, &st);
+    if (at_r > S->tol)
         return -1;
     if (!(separation_at(S, stop, &st) > S->tol))
         return 0;
+    if (!(at_r < -S->tol))
+        return -1;
     *out = separation_crossing(S, r, stop, S->tol, 1);
     return 1;
+}
+
+/* Edge axes whose edges' squared sine is below this at a root of theirs
+   (1e-2 rad from parallel) are checked by root_spread. */
+#define SPREAD_SINE2 1e-4
+/* A root that rounding may move by more than this (of the interval) is
+   checked against the poses. */
+#define SPREAD_MAX 1e-10
+
+/*
+ * How far rounding may move a root r of an axis's function: its local
+ * rounding level over its slope there (a central difference).
+ */
+static BX_NOINLINE double root_spread(solver *S, int axis, double r)
+{
+    double lo = fmax(0.0, r - 1e-6), hi = fmin(1.0, r + 1e-6);
+    double slope = fabs(axis_value(S, axis, hi) - axis_value(S, axis, lo)) / (hi - lo);
+    double level = bxp_bern_eval(need_noise_poly(S, axis), S->xdeg[axis], r);
+    return level < INFINITY * slope ? level / slope : INFINITY;
+}
+
+/*
+ * Is the point tau, reached at a root of axis `touching`, possibly late?
+ * It is when the poses there hold the boxes deeper than the promise's
+ * distance: the axis separated them up to tau, so that they can at most
+ * have come down to touching.  And it may be, at a root of an edge axis
+ * whose edges' squared sine there is below SPREAD_SINE2, which rounding
+ * can move by more than SPREAD_MAX, the poses there within the touching
+ * tolerance: the function is the gap times the sine of the edges' angle,
+ * and its slope as small.  (Edges turning through parallel
+ * as the boxes meet put such a root 6.6e-7 of the interval late, the
+ * boxes 8.8e-9 deep there.)
+ */
+static int arrived_late(solver *S, const sat *st, int touching, double tau)
+{
+    double most = most_separation(st);
+    if (most < -S->face_bias)
+        return 1;
+    if (touching < 6 || !(most <= S->tol))
+        return 0;
+    const double *a = st->pa.axis[(touching - 6) / 3], *b = st->pb.axis[(touching - 6) % 3];
+    double n[3];
+    bx_cross3(a, b, n);
+    if (!(bx_dot3(n, n) < SPREAD_SINE2 * bx_dot3(a, a) * bx_dot3(b, b)))
+        return 0;
+    return root_spread(S, touching, tau) > SPREAD_MAX;
 }
 
 /*
  * An axis stuck at tau: its function is within its rounding level of 0
  * there, so its roots say nothing more, yet the poses show it parting the
- * boxes by more than the touching promise (face_bias).  That happens where
- * the function is far smaller than its terms: an edge pair turning
- * parallel as the boxes meet (the function is the gap times the sine of
- * their angle), far from the origin.  The band in which the function stays
+ * boxes (by `apart`).  That happens where the function is far smaller than
+ * its terms: an edge pair turning parallel as the boxes meet (the function
+ * is the gap times the sine of their angle), far from the origin, or edges
+ * turning through parallel there.  The band in which the function stays
  * within twice its local rounding level at tau ends where it leaves that,
  * on either side (b); inside, the separations of the poses, exact to the
- * coordinates' rounding, decide: the first time the largest falls to
- * face_bias, by bisection from b, or from where it is least (golden
- * section) when the boxes are apart at b.  Returns the time to go on from
- * (the boxes within face_bias there, or the band's end where they stay
- * apart across it; 2 when the band reaches past the interval), or -1 when
- * the band is empty.
+ * coordinates' rounding, decide, by bisection from b, or from where the
+ * largest is least (golden section) when the boxes are apart at b: the
+ * first time it falls to 0 where it does, else to face_bias.  Returns the
+ * time to go on from (the boxes touching there, or within face_bias, or
+ * the band's end where they stay apart by more across it; 2 when the band
+ * reaches past the interval), or -1 when the band is empty.  Boxes within
+ * face_bias at tau, where a contact keeps the promise, go on only to a
+ * point where they touch; else -1.
  */
-static BX_NOINLINE double stuck_band(solver *S, int axis, double tau, double noise)
+static BX_NOINLINE double stuck_band(solver *S, int axis, double tau, double noise,
+                                     double apart)
 {
     local_noise ln = {S, axis};
-    double b = 1.0, r, fb = S->face_bias, level = 2.0 * local_noise_at(&ln, tau, tau);
+    double b = 1.0, r, level = 2.0 * local_noise_at(&ln, tau, tau);
+    double lim = apart > S->face_bias ? S->face_bias : 0.0;
     int ends = 0;
     if (axis_first(S, axis, tau, 1.0, 1, level, NULL, noise, &r)) {
         b = r;
@@ -3064,11 +3119,11 @@ static BX_NOINLINE double stuck_band(solver *S, int axis, double tau, double noi
         return -1.0;
     sat st;
     double lo = tau, hi = b;
-    if (!(separation_at(S, b, &st) <= fb)) {
+    if (!(separation_at(S, b, &st) <= lim)) {
         const double g = 0.5 * (sqrt(5.0) - 1.0);
         double a = tau, c = b, x1 = c - g * (c - a), x2 = a + g * (c - a);
         double f1 = separation_at(S, x1, &st), f2 = separation_at(S, x2, &st);
-        for (int it = 0; it < 100 && f1 > fb && f2 > fb && a < x1 && x2 < c; it++) {
+        for (int it = 0; it < 100 && f1 > lim && f2 > lim && a < x1 && x2 < c; it++) {
             if (f1 < f2) {
                 c = x2;
                 x2 = x1;
@@ -3083,14 +3138,14 @@ static BX_NOINLINE double stuck_band(solver *S, int axis, double tau, double noi
                 f2 = separation_at(S, x2, &st);
             }
         }
-        if (f1 <= fb)
+        if (f1 <= lim)
             hi = x1;
-        else if (f2 <= fb)
+        else if (f2 <= lim)
             hi = x2;
         else
-            return ends ? b : 2.0;
+            return lim == 0.0 ? -1.0 : ends ? b : 2.0;
     }
-    return separation_crossing(S, lo, hi, fb, 0);
+    return separation_crossing(S, lo, hi, separation_at(S, hi, &st) <= 0.0 ? 0.0 : lim, 0);
 }
 
 /* How solve_query takes its interval (flags). */
@@ -3472,12 +3527,25 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
     solver_arena(&S, arena);
 
     sat st;
-    double tau = 0.0;
+    double tau = 0.0, from = 0.0; /* from: the point before tau */
     int iter, touching = -1; /* the axis whose run ended at tau */
     for (iter = 0; iter < MAX_ADVANCE; iter++) {
         unsigned stuck = 0;
         int axis;
         sat_at(&S, tau, &st);
+        if (iter > 0 && arrived_late(&S, &st, touching, tau)) {
+            /*
+             * The root that led here is late, or may be by more than the
+             * promise: the poses, exact to the coordinates' rounding,
+             * decide.  The contact is where their largest separation falls
+             * to the touching tolerance, by bisection from `from`, where
+             * the axis's search started with the boxes apart.
+             */
+            tau = separation_crossing(&S, from, tau, 0.0, 0);
+            sat_at(&S, tau, &st);
+            touching = -1;
+            break;
+        }
         double next = -1.0;
         double v[3], ca[3], cb[3], hs = tau + 1e-3 <= 1.0 ? 1e-3 : -1e-3;
         centre_at(pa, tau + hs, ca);
@@ -3509,8 +3577,7 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
                 touching = axis;
                 break;
             }
-            if (st.d[axis] > S.face_bias &&
-                (r = stuck_band(&S, axis, tau, noise)) > tau) {
+            if ((r = stuck_band(&S, axis, tau, noise, st.d[axis])) > tau) {
                 next = r;
                 touching = axis;
                 break;
@@ -3524,6 +3591,7 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
             res.iterations = iter + 1;
             return res;
         }
+        from = tau;
         tau = next;
     }
     res.iterations = iter + 1;

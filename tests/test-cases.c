@@ -934,6 +934,113 @@ static void case_nearly_parallel_cubes(void)
     }
 }
 
+/*
+ * Edges turning through parallel as they meet.  In A's frame (the unit
+ * cube at rest) B, another, turns about a direction k square to their x
+ * edges, through the centre of its edge y = z = -1/2, by the rational
+ * rotation of the quaternion (1, l(t) k), l = +-s (t - tp): its edges pass
+ * through parallel to A's at tp.  That edge's centre lies on the line
+ * through the centre of A's edge y = z = 1/2 along k, at p(t) = K (t -
+ * 0.55) (t - 0.8) ((t - 0.3)^2 + 0.005) from it; the turn keeps every
+ * point's distance along k, so the boxes are apart exactly while p > 0 (k
+ * separates them, and the edges cross at their centres otherwise): the
+ * first contact is at 0.55 and it ends at 0.8.  Near the contact the edge
+ * axis's function is the gap times the sine of the edges' angle, nearly
+ * double zero at tp and 0.55, and its slope as small as both: its root
+ * moved by 7e-7 with rounding (the boxes 9e-9 deep there), and an exit
+ * read from rounding ended a contact where it began.  The frame is at
+ * rest or turning, near the origin or up to 1000 from it.
+ */
+static void case_edges_meeting_turning_parallel(void)
+{
+    static const double sets[][2] = {{1e-3, 1e-6}, {1e-3, 1e-4}, {1e-2, 1e-4}, {1e-2, 1e-3}, {1e-4, 0.0}};
+    const double tc = 0.55, te = 0.8, t1 = 0.3, g = 0.005, h = 0.5;
+    unsigned long long rng = 0x7e9a11;
+    for (size_t n = 0; n < sizeof sets / sizeof sets[0]; n++) {
+        double sp = sets[n][0], dtp = sets[n][1];
+        int bad = 0, bad_swap = 0, cases = 0;
+        for (int f = 0; f < 16; f++) {
+            double phi = tu_rand(&rng, 0.2, 1.37), K = tu_rand(&rng, 0.2, 1.0);
+            double k[3] = {0.0, cos(phi), sin(phi)};
+            double tp = tc + (f % 4 < 2 ? -dtp : dtp), sg = f % 2 ? -sp : sp;
+            /* p(t), l(t) = sg (t - tp), w = 1 + l^2 */
+            tu_poly a = {1, {-tc, 1}}, b = {1, {-te, 1}}, d = {2, {t1 * t1 + g, -2 * t1, 1}};
+            tu_poly pt = tu_poly_mul(tu_poly_mul(a, b), d);
+            for (int i = 0; i <= pt.n; i++)
+                pt.a[i] *= K;
+            tu_poly l = {1, {-sg * tp, sg}}, l2 = tu_poly_mul(l, l);
+            tu_poly w = tu_poly_add(tu_poly_const(1.0), l2, 1.0), wp = tu_poly_mul(w, pt);
+            /* U = (1 - l^2) I + 2 l^2 k k^T + 2 l [k]x */
+            double kx[3][3] = {{0, -k[2], k[1]}, {k[2], 0, -k[0]}, {-k[1], k[0], 0}};
+            tu_poly la[4][4], lb[4][4], fr[4][4], ma_e[4][4], mb_e[4][4];
+            for (int r = 0; r < 4; r++)
+                for (int c = 0; c < 4; c++) {
+                    la[r][c] = tu_poly_const(r == c ? 1.0 : 0.0);
+                    lb[r][c] = tu_poly_const(0.0);
+                }
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 3; c++) {
+                    tu_poly u = tu_poly_add(tu_poly_const(r == c ? 1.0 : 0.0), l2,
+                                            (r == c ? -1.0 : 0.0) + 2.0 * k[r] * k[c]);
+                    lb[r][c] = tu_poly_add(u, l, 2.0 * kx[r][c]);
+                }
+            /* B's position: w (0, h, h) + w p k - U (0, -h, -h) */
+            for (int r = 0; r < 3; r++) {
+                tu_poly pos = tu_poly_add(tu_poly_const(0.0), wp, k[r]);
+                if (r > 0)
+                    pos = tu_poly_add(pos, w, h);
+                for (int c = 1; c < 3; c++)
+                    pos = tu_poly_add(pos, lb[r][c], h);
+                lb[r][3] = pos;
+            }
+            lb[3][3] = w;
+            /* the frame: [Rq X0 w; 0 w], q = q0 (+ q1 t when turning) */
+            int turning = f >= 8;
+            double q[2][4], x0[1][3] = {{0.0, 0.0, 0.0}};
+            tu_rand_unit_quaternion(&rng, q[0]);
+            for (int c = 0; c < 4; c++)
+                q[1][c] = tu_rand(&rng, -0.5, 0.5);
+            if (f % 4 >= 2)
+                for (int c = 0; c < 3; c++)
+                    x0[0][c] = tu_rand(&rng, -1000.0, 1000.0);
+            boxtoi_motion frame, ma, mb;
+            tu_rigid_motion(&frame, (const double(*)[4])q, turning, x0, 0, 0.0);
+            motion_entries(&frame, fr);
+            poly_matmul(fr, la, ma_e);
+            poly_matmul(fr, lb, mb_e);
+            tu_motion_from_tau(&ma, ma_e, 0.0);
+            tu_motion_from_tau(&mb, mb_e, 0.0);
+            boxtoi_query qy = tu_query(cube(h), &ma, cube(h), &mb, 0.0, 1.0);
+            boxtoi_query sw = tu_swapped(&qy);
+            boxtoi_result r = boxtoi_solve(&qy), sr = boxtoi_solve(&sw);
+            double size = sqrt(3.0), pc = NAN, pe = NAN;
+            if (r.state == BOXTOI_HIT) {
+                pc = pe = 0.0;
+                for (int i = pt.n; i >= 0; i--) {
+                    pc = pc * r.toi + pt.a[i];
+                    pe = pe * r.exit + pt.a[i];
+                }
+            }
+            /* no later than 0.55 + 1e-9, within 1e-9 of the size of touching */
+            int good = r.state == BOXTOI_HIT && r.toi <= tc + 1e-9 &&
+                       fabs(pc) <= 1e-9 * size && fabs(r.exit - te) <= 1e-3 &&
+                       fabs(pe) <= 1e-7 * size;
+            cases++;
+            if (!good && bad++ < 3)
+                diag("s %g, tp - 0.55 = %g, frame %d: %s toi %.17g (%.3g apart or deep), "
+                     "exit %.17g (%.3g)", sg, tp - tc, f, boxtoi_state_name(r.state), r.toi,
+                     pc, r.exit, pe);
+            if (!swap_mirrors(&qy, &r, &sr) && bad_swap++ < 3)
+                diag_mirror(f, " (edges turning parallel, swapped)", &r, &sr);
+        }
+        ok(bad == 0 && bad_swap == 0,
+           "cubes whose edges turn through parallel at %g rad per unit time, %g from their "
+           "meeting: first contact no later than 0.55 + 1e-9 and within 1e-9 of the size "
+           "there, its end at 0.8 within 1e-7 of the size, mirrored when swapped, "
+           "%d frames (%d bad, %d not mirrored)", sp, dtp, cases, bad, bad_swap);
+    }
+}
+
 /* The constant motion mb = [r 0; 0 w] (a frame) times a translation along
    c0 + t v in that frame: [r r (c0 + t v); 0 w]. */
 static void moving_in_frame(const boxtoi_motion *mb, double r[3][3], const double c0[3],
@@ -3626,6 +3733,7 @@ int main(void)
     case_parallel_edges();
     case_nearly_parallel_edges();
     case_nearly_parallel_cubes();
+    case_edges_meeting_turning_parallel();
     case_level_axes();
     case_parallel_exit();
     case_flat_shared_orientation();
