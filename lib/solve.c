@@ -3093,19 +3093,21 @@ static int arrived_late(solver *S, const sat *st, int touching, double tau)
  * on either side (b); inside, the separations of the poses, exact to the
  * coordinates' rounding, decide, by bisection from b, or from where the
  * largest is least (golden section) when the boxes are apart at b: the
- * first time it falls to 0 where it does, else to face_bias.  Returns the
- * time to go on from (the boxes touching there, or within face_bias, or
- * the band's end where they stay apart by more across it; 2 when the band
- * reaches past the interval), or -1 when the band is empty.  Boxes within
- * face_bias at tau, where a contact keeps the promise, go on only to a
- * point where they touch; else -1.
+ * first time it falls to the touching tolerance where it does, else to
+ * face_bias.  Returns the time to go on from (the boxes touching there, or
+ * within face_bias, or the band's end where they stay apart by more
+ * across it; 2 when the band reaches past the interval), or -1 when the
+ * band is empty.  Boxes within face_bias at tau, where a contact keeps
+ * the promise, go on to a point where they touch, or to the band's end
+ * where they stay apart across it; else -1 (the band reaches past the
+ * interval).
  */
 static BX_NOINLINE double stuck_band(solver *S, int axis, double tau, double noise,
                                      double apart)
 {
     local_noise ln = {S, axis};
     double b = 1.0, r, level = 2.0 * local_noise_at(&ln, tau, tau);
-    double lim = apart > S->face_bias ? S->face_bias : 0.0;
+    double lim = apart > S->face_bias ? S->face_bias : S->tol;
     int ends = 0;
     if (axis_first(S, axis, tau, 1.0, 1, level, NULL, noise, &r)) {
         b = r;
@@ -3143,9 +3145,9 @@ static BX_NOINLINE double stuck_band(solver *S, int axis, double tau, double noi
         else if (f2 <= lim)
             hi = x2;
         else
-            return lim == 0.0 ? -1.0 : ends ? b : 2.0;
+            return ends ? b : apart > S->face_bias ? 2.0 : -1.0;
     }
-    return separation_crossing(S, lo, hi, separation_at(S, hi, &st) <= 0.0 ? 0.0 : lim, 0);
+    return separation_crossing(S, lo, hi, separation_at(S, hi, &st) <= S->tol ? S->tol : lim, 0);
 }
 
 /* How solve_query takes its interval (flags). */
@@ -3541,7 +3543,7 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
              * to the touching tolerance, by bisection from `from`, where
              * the axis's search started with the boxes apart.
              */
-            tau = separation_crossing(&S, from, tau, 0.0, 0);
+            tau = separation_crossing(&S, from, tau, S.tol, 0);
             sat_at(&S, tau, &st);
             touching = -1;
             break;
