@@ -1041,6 +1041,70 @@ static void case_edges_meeting_turning_parallel(void)
     }
 }
 
+/*
+ * The same construction drawn by another generator (the frame at rest, B
+ * turning at 1e-4 rad per unit time, its edges parallel to A's just as
+ * they meet): the contact was accepted 3e-14 before the boxes touched, two
+ * face axes still closing, and an exit where they came down to their
+ * rounding level, read as a graze 3e-13 later, ended it; it lasts 0.2 more.
+ * The motions as that generator rounded them.
+ */
+static void case_turning_parallel_graze(void)
+{
+    static const struct {
+        int b, e, r, c;
+        double v;
+    } coef[] = {
+        {0, 0, 0, 0, 0x1.c3febf86b7eedp-1}, {0, 0, 0, 1, 0x1.1f6a93e9d3faap-2},
+        {0, 0, 0, 2, 0x1.81b4e05d91d1p-2}, {0, 0, 1, 0, -0x1.d0a683e3636aap-4},
+        {0, 0, 1, 1, 0x1.cf9eca06c53bfp-1}, {0, 0, 1, 2, -0x1.a2b27280a7aa7p-2},
+        {0, 0, 2, 0, -0x1.d2c7c772737bep-2}, {0, 0, 2, 1, 0x1.45df57784a89bp-2},
+        {0, 0, 2, 2, 0x1.a9966d231e074p-1}, {0, 0, 3, 3, 0x1p+0},
+        {1, 0, 0, 0, 0x1.c3fa47de33292p-1}, {1, 0, 0, 1, 0x1.1f5fcf06cfce1p-2},
+        {1, 0, 0, 2, 0x1.81d1d701480d5p-2}, {1, 0, 0, 3, 0x1.529eb681df76ap-1},
+        {1, 0, 1, 0, -0x1.d044ab242bbddp-4}, {1, 0, 1, 1, 0x1.cf9f7b3a44df7p-1},
+        {1, 0, 1, 2, -0x1.a2b62b045af35p-2}, {1, 0, 1, 3, 0x1.01ec94a75ae26p-1},
+        {1, 0, 2, 0, -0x1.d2df2aece7dbap-2}, {1, 0, 2, 1, 0x1.45e4e74f203afp-2},
+        {1, 0, 2, 2, 0x1.a98ef2c565b58p-1}, {1, 0, 2, 3, 0x1.27c758d9be714p+0},
+        {1, 0, 3, 3, 0x1.0000001324ebep+0}, {1, 1, 0, 0, 0x1.ac4ca57c63ad9p-15},
+        {1, 1, 0, 1, 0x1.02120d09cb9bbp-14}, {1, 1, 0, 2, -0x1.5b0e49bdccfb4p-13},
+        {1, 1, 0, 3, -0x1.d16cda2b39af7p-5}, {1, 1, 1, 0, -0x1.251dae1407c28p-13},
+        {1, 1, 1, 1, -0x1.09829268cfcf6p-17}, {1, 1, 1, 2, 0x1.6492f362036fdp-16},
+        {1, 1, 1, 3, -0x1.a0576c8f0c3bep-4}, {1, 1, 2, 0, 0x1.183feb3c88b93p-13},
+        {1, 1, 2, 1, -0x1.0aa06af5f7e38p-15}, {1, 1, 2, 2, 0x1.666f58c4e375dp-14},
+        {1, 1, 2, 3, -0x1.5a8b1a21970efp-4}, {1, 1, 3, 3, -0x1.cacb8db0e952cp-27},
+        {1, 2, 0, 0, -0x1.2f542b29f4e58p-27}, {1, 2, 0, 1, 0x1.3b22ea0fe9d9fp-28},
+        {1, 2, 0, 2, -0x1.17c7afa162437p-30}, {1, 2, 0, 3, 0x1.5c140c1b9d1eep-2},
+        {1, 2, 1, 0, 0x1.37d256e72f405p-30}, {1, 2, 1, 1, 0x1.1f844a4b4150cp-28},
+        {1, 2, 1, 2, 0x1.35a264943ba5cp-27}, {1, 2, 1, 3, 0x1.37acf4370a589p-1},
+        {1, 2, 2, 0, 0x1.3940428730b39p-28}, {1, 2, 2, 1, 0x1.0d60fb281d29p-27},
+        {1, 2, 2, 2, -0x1.2191d9d35c634p-28}, {1, 2, 2, 3, 0x1.037d5470664f2p-1},
+        {1, 2, 3, 3, 0x1.5798ee2308c3ap-27}, {1, 3, 0, 3, -0x1.4608786a19545p-1},
+        {1, 3, 1, 3, -0x1.23ef97e39727cp+0}, {1, 3, 2, 3, -0x1.e61c2d77c76a8p-1},
+        {1, 4, 0, 3, 0x1.728cfa00b4d1fp-2}, {1, 4, 1, 3, 0x1.4bcc3b0de5436p-1},
+        {1, 4, 2, 3, 0x1.143e179869e9cp-1}, {1, 5, 0, 3, -0x1.80d1c4c70d564p-27},
+        {1, 5, 1, 3, -0x1.589301b3de281p-26}, {1, 5, 2, 3, -0x1.1ee1381c3a3bp-26},
+        {1, 6, 0, 3, 0x1.f1583e2586ed4p-29}, {1, 6, 1, 3, 0x1.bd54d7f0ead13p-28},
+        {1, 6, 2, 3, 0x1.72c4368a6e51ep-28},
+    };
+    const double tc = 0x1.55d439feccccdp-1, te = 0x1.beeadbcf9999ap-1, t1 = 0x1.c0ecc5f333334p-4, g = 0x1.c3712d9374bc7p-8, K = 0x1.d5d0c78cccccep-1;
+    boxtoi_motion m[2];
+    memset(m, 0, sizeof m);
+    m[1].degree = 6;
+    for (size_t i = 0; i < sizeof coef / sizeof coef[0]; i++)
+        m[coef[i].b].c[coef[i].e][coef[i].r][coef[i].c] = coef[i].v;
+    boxtoi_query q = tu_query(cube(0.5), &m[0], cube(0.5), &m[1], 0.0, 1.0);
+    boxtoi_query sw = tu_swapped(&q);
+    boxtoi_result r = boxtoi_solve(&q), w = boxtoi_solve(&sw);
+    double pe = K * (r.exit - tc) * (r.exit - te) * ((r.exit - t1) * (r.exit - t1) + g);
+    ok(r.state == BOXTOI_HIT && r.toi <= tc + 1e-9 && r.toi >= tc - 1e-9 &&
+           fabs(r.exit - te) <= 1e-3 && fabs(pe) <= 1e-7 * sqrt(3.0),
+       "edges parallel as they meet, face axes closing at the contact: %s toi %.17g "
+       "(%.17g), exit %.17g (%.17g, %.3g apart or deep)", boxtoi_state_name(r.state),
+       r.toi, tc, r.exit, te, pe);
+    ok(swap_mirrors(&q, &r, &w), "edges parallel as they meet, swapped: mirrored");
+}
+
 /* The constant motion mb = [r 0; 0 w] (a frame) times a translation along
    c0 + t v in that frame: [r r (c0 + t v); 0 w]. */
 static void moving_in_frame(const boxtoi_motion *mb, double r[3][3], const double c0[3],
@@ -3734,6 +3798,7 @@ int main(void)
     case_nearly_parallel_edges();
     case_nearly_parallel_cubes();
     case_edges_meeting_turning_parallel();
+    case_turning_parallel_graze();
     case_level_axes();
     case_parallel_exit();
     case_flat_shared_orientation();
