@@ -857,6 +857,32 @@ static void motion_entries(const boxtoi_motion *m, tu_poly e[4][4])
  * way from terms of size 1, its roots were up to 1e-6 off at th = 1e-8
  * (rounding, eps over the sine), as were the exits.
  */
+/*
+ * Two cubes of half side 1/2 with local motions la and lb (entries in t)
+ * placed in a random frame [Rq X0 w; 0 w]: q = q0 (+ q1 t when turning),
+ * X0 up to 1000 from the origin when far, else 0; over [0, 1].
+ */
+static boxtoi_query cubes_in_frame(unsigned long long *rng, tu_poly la[4][4],
+                                   tu_poly lb[4][4], int turning, int far)
+{
+    double q[2][4], x0[1][3] = {{0.0, 0.0, 0.0}};
+    tu_rand_unit_quaternion(rng, q[0]);
+    for (int c = 0; c < 4; c++)
+        q[1][c] = tu_rand(rng, -0.5, 0.5);
+    if (far)
+        for (int c = 0; c < 3; c++)
+            x0[0][c] = tu_rand(rng, -1000.0, 1000.0);
+    boxtoi_motion frame, ma, mb;
+    tu_poly fr[4][4], ma_e[4][4], mb_e[4][4];
+    tu_rigid_motion(&frame, (const double(*)[4])q, turning, x0, 0, 0.0);
+    motion_entries(&frame, fr);
+    poly_matmul(fr, la, ma_e);
+    poly_matmul(fr, lb, mb_e);
+    tu_motion_from_tau(&ma, ma_e, 0.0);
+    tu_motion_from_tau(&mb, mb_e, 0.0);
+    return tu_query(cube(0.5), &ma, cube(0.5), &mb, 0.0, 1.0);
+}
+
 static void case_nearly_parallel_cubes(void)
 {
     static const double ths[] = {2e-9, 1e-8, 1e-7, 1e-6, 1e-4};
@@ -879,7 +905,7 @@ static void case_nearly_parallel_cubes(void)
             for (int i = 0; i <= pt.n; i++)
                 pt.a[i] *= K;
             /* local motions: A [I 0; 0 1], B [E (0,1,1) + p k; 0 1] */
-            tu_poly la[4][4], lb[4][4], fr[4][4], ma_e[4][4], mb_e[4][4];
+            tu_poly la[4][4], lb[4][4];
             for (int r = 0; r < 4; r++)
                 for (int c = 0; c < 4; c++) {
                     la[r][c] = tu_poly_const(r == c ? 1.0 : 0.0);
@@ -891,23 +917,8 @@ static void case_nearly_parallel_cubes(void)
                 tu_poly off = tu_poly_const(r == 0 ? 0.0 : 1.0);
                 lb[r][3] = tu_poly_add(off, pt, k[r]);
             }
-            /* the frame: [Rq X0 w; 0 w], q = q0 (+ q1 t when turning) */
             int turning = f >= 8;
-            double q[2][4], x0[1][3] = {{0.0, 0.0, 0.0}};
-            tu_rand_unit_quaternion(&rng, q[0]);
-            for (int c = 0; c < 4; c++)
-                q[1][c] = tu_rand(&rng, -0.5, 0.5);
-            if (f % 2)
-                for (int c = 0; c < 3; c++)
-                    x0[0][c] = tu_rand(&rng, -1000.0, 1000.0);
-            boxtoi_motion frame, ma, mb;
-            tu_rigid_motion(&frame, (const double(*)[4])q, turning, x0, 0, 0.0);
-            motion_entries(&frame, fr);
-            poly_matmul(fr, la, ma_e);
-            poly_matmul(fr, lb, mb_e);
-            tu_motion_from_tau(&ma, ma_e, 0.0);
-            tu_motion_from_tau(&mb, mb_e, 0.0);
-            boxtoi_query qy = tu_query(cube(0.5), &ma, cube(0.5), &mb, 0.0, 1.0);
+            boxtoi_query qy = cubes_in_frame(&rng, la, lb, turning, f % 2);
             boxtoi_query sw = tu_swapped(&qy);
             boxtoi_result r = boxtoi_solve(&qy), w = boxtoi_solve(&sw);
             double size = sqrt(3.0), pe = NAN;
@@ -972,7 +983,7 @@ static void case_edges_meeting_turning_parallel(void)
             tu_poly w = tu_poly_add(tu_poly_const(1.0), l2, 1.0), wp = tu_poly_mul(w, pt);
             /* U = (1 - l^2) I + 2 l^2 k k^T + 2 l [k]x */
             double kx[3][3] = {{0, -k[2], k[1]}, {k[2], 0, -k[0]}, {-k[1], k[0], 0}};
-            tu_poly la[4][4], lb[4][4], fr[4][4], ma_e[4][4], mb_e[4][4];
+            tu_poly la[4][4], lb[4][4];
             for (int r = 0; r < 4; r++)
                 for (int c = 0; c < 4; c++) {
                     la[r][c] = tu_poly_const(r == c ? 1.0 : 0.0);
@@ -994,23 +1005,8 @@ static void case_edges_meeting_turning_parallel(void)
                 lb[r][3] = pos;
             }
             lb[3][3] = w;
-            /* the frame: [Rq X0 w; 0 w], q = q0 (+ q1 t when turning) */
             int turning = f >= 8;
-            double q[2][4], x0[1][3] = {{0.0, 0.0, 0.0}};
-            tu_rand_unit_quaternion(&rng, q[0]);
-            for (int c = 0; c < 4; c++)
-                q[1][c] = tu_rand(&rng, -0.5, 0.5);
-            if (f % 4 >= 2)
-                for (int c = 0; c < 3; c++)
-                    x0[0][c] = tu_rand(&rng, -1000.0, 1000.0);
-            boxtoi_motion frame, ma, mb;
-            tu_rigid_motion(&frame, (const double(*)[4])q, turning, x0, 0, 0.0);
-            motion_entries(&frame, fr);
-            poly_matmul(fr, la, ma_e);
-            poly_matmul(fr, lb, mb_e);
-            tu_motion_from_tau(&ma, ma_e, 0.0);
-            tu_motion_from_tau(&mb, mb_e, 0.0);
-            boxtoi_query qy = tu_query(cube(h), &ma, cube(h), &mb, 0.0, 1.0);
+            boxtoi_query qy = cubes_in_frame(&rng, la, lb, turning, f % 4 >= 2);
             boxtoi_query sw = tu_swapped(&qy);
             boxtoi_result r = boxtoi_solve(&qy), sr = boxtoi_solve(&sw);
             double size = sqrt(3.0), pc = NAN, pe = NAN;
