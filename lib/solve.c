@@ -1324,6 +1324,7 @@ static int axis_sign(solver *S, int axis, double s, double noise)
  */
 static int poses_apart(const solver *S, int axis, double s);
 static int poses_part(const solver *S, double r, double stop, double *out);
+static double poses_rise(const solver *S, int axis, double a, double r, double p);
 
 /* axis_sign at a probe, a positive sign counting only where the poses part
    the boxes along the axis too (0 otherwise). */
@@ -1361,6 +1362,20 @@ static int exit_first(solver *S, int axis, double a, double stop, const double *
             int parts = poses_part(S, r, stop, out);
             if (parts >= 0)
                 return parts;
+        }
+        if (sign > 0 && p > r + EXIT_PROBE) {
+            /*
+             * Clear of its rounding only at a later probe: the axis may
+             * rise anywhere up to there, and r is where the polynomial
+             * crosses within its rounding, which can be far from that
+             * where the axis's slope is small (edges turning through
+             * parallel as the contact ends put an exit 4.8e-5 of the
+             * interval early, the boxes 1.4e-6 deep, or 6.4e-5 late, 5e-7
+             * apart).  Where its edges are nearly parallel, the poses
+             * decide (poses_rise).
+             */
+            *out = poses_rise(S, axis, a, r, p);
+            return 1;
         }
         if (sign >= 0 || pass == EXIT_PASSES - 1) {
             *out = r;
@@ -3036,9 +3051,46 @@ static BX_NOINLINE int poses_part(const solver *S, double r, double stop, double
     return 1;
 }
 
-/* Edge axes whose edges' squared sine is below this at a root of theirs
-   (1e-2 rad from parallel) are checked by root_spread. */
+/* Edge axes whose edges' squared sine is below this (1e-2 rad from
+   parallel) at a root of theirs may have it far off (near_parallel). */
 #define SPREAD_SINE2 1e-4
+
+/* Are the edges of edge axis `axis` within SPREAD_SINE2 of parallel in the
+   poses st? */
+static int near_parallel(const sat *st, int axis)
+{
+    if (axis < 6)
+        return 0;
+    const double *a = st->pa.axis[(axis - 6) / 3], *b = st->pb.axis[(axis - 6) % 3];
+    double n[3];
+    bx_cross3(a, b, n);
+    return bx_dot3(n, n) < SPREAD_SINE2 * bx_dot3(a, a) * bx_dot3(b, b);
+}
+
+/*
+ * For exit_first, where an axis's function searched from a rises clear of
+ * its rounding only at p, well after its root r: where the axis's edges
+ * are nearly parallel at r, its slope is as small as their sine and r
+ * may be far off.  Then the first point at which the poses part the boxes
+ * by more than the touching tolerance, by bisection, in (r, p] when they
+ * do not at r, else in (a, r] when they do not at a; else r (a flat rise,
+ * the exit's own, is exact at r).
+ */
+static BX_NOINLINE double poses_rise(const solver *S, int axis, double a, double r, double p)
+{
+    sat st;
+    if (axis < 6)
+        return r;
+    double at_r = separation_at(S, r, &st);
+    if (!near_parallel(&st, axis))
+        return r;
+    if (!(at_r > S->tol))
+        return separation_crossing(S, r, p, S->tol, 1);
+    if (a < r && !(separation_at(S, a, &st) > S->tol))
+        return separation_crossing(S, a, r, S->tol, 1);
+    return r;
+}
+
 /* A root that rounding may move by more than this (of the interval) is
    checked against the poses. */
 #define SPREAD_MAX 1e-10
@@ -3072,12 +3124,7 @@ static int arrived_late(solver *S, const sat *st, int touching, double tau)
     double most = most_separation(st);
     if (most < -S->face_bias)
         return 1;
-    if (touching < 6 || !(most <= S->tol))
-        return 0;
-    const double *a = st->pa.axis[(touching - 6) / 3], *b = st->pb.axis[(touching - 6) % 3];
-    double n[3];
-    bx_cross3(a, b, n);
-    if (!(bx_dot3(n, n) < SPREAD_SINE2 * bx_dot3(a, a) * bx_dot3(b, b)))
+    if (!(most <= S->tol) || !near_parallel(st, touching))
         return 0;
     return root_spread(S, touching, tau) > SPREAD_MAX;
 }

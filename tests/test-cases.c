@@ -959,21 +959,26 @@ static void case_nearly_parallel_cubes(void)
  * axis's function is the gap times the sine of the edges' angle, nearly
  * double zero at tp and 0.55, and its slope as small as both: its root
  * moved by 7e-7 with rounding (the boxes 9e-9 deep there), and an exit
- * read from rounding ended a contact where it began.  The frame is at
- * rest or turning, near the origin or up to 1000 from it.
+ * read from rounding ended a contact where it began.  With tp near 0.8
+ * instead, exits came 5e-5 of the interval early or late, the boxes 1e-6
+ * deep or apart there.  The frame is at rest or turning, near the origin
+ * or up to 1000 from it.
  */
 static void case_edges_meeting_turning_parallel(void)
 {
-    static const double sets[][2] = {{1e-3, 1e-6}, {1e-3, 1e-4}, {1e-2, 1e-4}, {1e-2, 1e-3}, {1e-4, 0.0}};
+    /* turning rate, distance of tp from the contact's start (or end) */
+    static const double sets[][3] = {{1e-3, 1e-6, 0}, {1e-3, 1e-4, 0}, {1e-2, 1e-4, 0},
+                                     {1e-2, 1e-3, 0}, {1e-4, 0.0, 0},  {3e-2, 3e-5, 1},
+                                     {1e-3, 1e-4, 1}};
     const double tc = 0.55, te = 0.8, t1 = 0.3, g = 0.005, h = 0.5;
     unsigned long long rng = 0x7e9a11;
     for (size_t n = 0; n < sizeof sets / sizeof sets[0]; n++) {
-        double sp = sets[n][0], dtp = sets[n][1];
+        double sp = sets[n][0], dtp = sets[n][1], at = sets[n][2] ? te : tc;
         int bad = 0, bad_swap = 0, cases = 0;
         for (int f = 0; f < 16; f++) {
             double phi = tu_rand(&rng, 0.2, 1.37), K = tu_rand(&rng, 0.2, 1.0);
             double k[3] = {0.0, cos(phi), sin(phi)};
-            double tp = tc + (f % 4 < 2 ? -dtp : dtp), sg = f % 2 ? -sp : sp;
+            double tp = at + (f % 4 < 2 ? -dtp : dtp), sg = f % 2 ? -sp : sp;
             /* p(t), l(t) = sg (t - tp), w = 1 + l^2 */
             tu_poly a = {1, {-tc, 1}}, b = {1, {-te, 1}}, d = {2, {t1 * t1 + g, -2 * t1, 1}};
             tu_poly pt = tu_poly_mul(tu_poly_mul(a, b), d);
@@ -1023,17 +1028,18 @@ static void case_edges_meeting_turning_parallel(void)
                        fabs(pe) <= 1e-7 * size;
             cases++;
             if (!good && bad++ < 3)
-                diag("s %g, tp - 0.55 = %g, frame %d: %s toi %.17g (%.3g apart or deep), "
-                     "exit %.17g (%.3g)", sg, tp - tc, f, boxtoi_state_name(r.state), r.toi,
-                     pc, r.exit, pe);
+                diag("s %g, tp = %.17g, frame %d: %s toi %.17g (%.3g apart or deep), "
+                     "exit %.17g (%.3g)", sg, tp, f, boxtoi_state_name(r.state), r.toi, pc,
+                     r.exit, pe);
             if (!swap_mirrors(&qy, &r, &sr) && bad_swap++ < 3)
                 diag_mirror(f, " (edges turning parallel, swapped)", &r, &sr);
         }
         ok(bad == 0 && bad_swap == 0,
            "cubes whose edges turn through parallel at %g rad per unit time, %g from their "
-           "meeting: first contact no later than 0.55 + 1e-9 and within 1e-9 of the size "
+           "%s: first contact no later than 0.55 + 1e-9 and within 1e-9 of the size "
            "there, its end at 0.8 within 1e-7 of the size, mirrored when swapped, "
-           "%d frames (%d bad, %d not mirrored)", sp, dtp, cases, bad, bad_swap);
+           "%d frames (%d bad, %d not mirrored)", sp, dtp, sets[n][2] ? "parting" : "meeting",
+           cases, bad, bad_swap);
     }
 }
 
