@@ -3104,7 +3104,7 @@ static BX_NOINLINE double root_spread(solver *S, int axis, double r)
     double lo = fmax(0.0, r - 1e-6), hi = fmin(1.0, r + 1e-6);
     double slope = fabs(axis_value(S, axis, hi) - axis_value(S, axis, lo)) / (hi - lo);
     double level = bxp_bern_eval(need_noise_poly(S, axis), S->xdeg[axis], r);
-    return level < INFINITY * slope ? level / slope : INFINITY;
+    return slope > 0.0 ? level / slope : INFINITY;
 }
 
 /*
