@@ -1043,20 +1043,51 @@ static void case_edges_meeting_turning_parallel(void)
     }
 }
 
+/* A coefficient of a recorded motion: box (0 A, 1 B), power, row, column. */
+typedef struct recorded {
+    int b, e, r, c;
+    double v;
+} recorded;
+
 /*
- * The same construction drawn by another generator (the frame at rest, B
- * turning at 1e-4 rad per unit time, its edges parallel to A's just as
- * they meet): the contact was accepted 3e-14 before the boxes touched, two
- * face axes still closing, and an exit where they came down to their
- * rounding level, read as a graze 3e-13 later, ended it; it lasts 0.2 more.
- * The motions as that generator rounded them.
+ * The construction of case_edges_meeting_turning_parallel drawn by another
+ * generator (A at rest, B's motion of degree 6, p = K (t - tc) (t - te)
+ * ((t - t1)^2 + g)), the motions as it rounded them: first contact at tc,
+ * its end at te, mirrored when swapped.
  */
-static void case_turning_parallel_graze(void)
+static void check_recorded(const char *what, const recorded *coef, size_t n, double tc,
+                           double te, double t1, double g, double K)
 {
-    static const struct {
-        int b, e, r, c;
-        double v;
-    } coef[] = {
+    boxtoi_motion m[2];
+    memset(m, 0, sizeof m);
+    m[1].degree = 6;
+    for (size_t i = 0; i < n; i++)
+        m[coef[i].b].c[coef[i].e][coef[i].r][coef[i].c] = coef[i].v;
+    boxtoi_query q = tu_query(cube(0.5), &m[0], cube(0.5), &m[1], 0.0, 1.0);
+    boxtoi_query sw = tu_swapped(&q);
+    boxtoi_result r = boxtoi_solve(&q), w = boxtoi_solve(&sw);
+    double pe = K * (r.exit - tc) * (r.exit - te) * ((r.exit - t1) * (r.exit - t1) + g);
+    ok(r.state == BOXTOI_HIT && r.toi <= tc + 1e-9 && r.toi >= tc - 1e-9 &&
+           fabs(r.exit - te) <= 1e-3 && fabs(pe) <= 1e-7 * sqrt(3.0),
+       "%s: %s toi %.17g (%.17g), exit %.17g (%.17g, %.3g apart or deep)", what,
+       boxtoi_state_name(r.state), r.toi, tc, r.exit, te, pe);
+    ok(swap_mirrors(&q, &r, &w), "%s, swapped: mirrored", what);
+}
+
+/*
+ * Recorded cases of that construction.  First, B turning at 1e-4 rad per
+ * unit time, its edges parallel to A's just as they meet: the contact was
+ * accepted 3e-14 before the boxes touched, two face axes still closing,
+ * and an exit where they came down to their rounding level, read as a
+ * graze 3e-13 later, ended it; it lasts 0.2 more.  Then, 1000 from the
+ * origin, B's edges turning through parallel 1e-4 after they part (at
+ * 0.03 rad per unit time): the edge axis stayed within its rounding level
+ * as the boxes parted along it, and two face axes gave the exit, 1.2e-5
+ * late, the boxes 8e-7 apart there.
+ */
+static void case_turning_parallel_recorded(void)
+{
+    static const recorded graze[] = {
         {0, 0, 0, 0, 0x1.c3febf86b7eedp-1}, {0, 0, 0, 1, 0x1.1f6a93e9d3faap-2},
         {0, 0, 0, 2, 0x1.81b4e05d91d1p-2}, {0, 0, 1, 0, -0x1.d0a683e3636aap-4},
         {0, 0, 1, 1, 0x1.cf9eca06c53bfp-1}, {0, 0, 1, 2, -0x1.a2b27280a7aa7p-2},
@@ -1089,22 +1120,46 @@ static void case_turning_parallel_graze(void)
         {1, 6, 0, 3, 0x1.f1583e2586ed4p-29}, {1, 6, 1, 3, 0x1.bd54d7f0ead13p-28},
         {1, 6, 2, 3, 0x1.72c4368a6e51ep-28},
     };
-    const double tc = 0x1.55d439feccccdp-1, te = 0x1.beeadbcf9999ap-1, t1 = 0x1.c0ecc5f333334p-4, g = 0x1.c3712d9374bc7p-8, K = 0x1.d5d0c78cccccep-1;
-    boxtoi_motion m[2];
-    memset(m, 0, sizeof m);
-    m[1].degree = 6;
-    for (size_t i = 0; i < sizeof coef / sizeof coef[0]; i++)
-        m[coef[i].b].c[coef[i].e][coef[i].r][coef[i].c] = coef[i].v;
-    boxtoi_query q = tu_query(cube(0.5), &m[0], cube(0.5), &m[1], 0.0, 1.0);
-    boxtoi_query sw = tu_swapped(&q);
-    boxtoi_result r = boxtoi_solve(&q), w = boxtoi_solve(&sw);
-    double pe = K * (r.exit - tc) * (r.exit - te) * ((r.exit - t1) * (r.exit - t1) + g);
-    ok(r.state == BOXTOI_HIT && r.toi <= tc + 1e-9 && r.toi >= tc - 1e-9 &&
-           fabs(r.exit - te) <= 1e-3 && fabs(pe) <= 1e-7 * sqrt(3.0),
-       "edges parallel as they meet, face axes closing at the contact: %s toi %.17g "
-       "(%.17g), exit %.17g (%.17g, %.3g apart or deep)", boxtoi_state_name(r.state),
-       r.toi, tc, r.exit, te, pe);
-    ok(swap_mirrors(&q, &r, &w), "edges parallel as they meet, swapped: mirrored");
+    static const recorded parting[] = {
+        {0, 0, 0, 0, -0x1.18aea85708a86p-1}, {0, 0, 0, 1, -0x1.18e43a5c08cp-9},
+        {0, 0, 0, 2, -0x1.ac34b3e67f0fbp-1}, {0, 0, 0, 3, 0x1.2a4670db4cp+10},
+        {0, 0, 1, 0, -0x1.0566b246190a9p-1}, {0, 0, 1, 1, -0x1.9516fd9a97621p-1},
+        {0, 0, 1, 2, 0x1.58c3c6842d217p-2}, {0, 0, 1, 3, -0x1.6441499ffcp+10},
+        {0, 0, 2, 0, -0x1.53297d0a692f7p-1}, {0, 0, 2, 1, 0x1.391f1787954ccp-1},
+        {0, 0, 2, 2, 0x1.bb06b40438e6cp-2}, {0, 0, 2, 3, 0x1.8fce27452p+8},
+        {0, 0, 3, 3, 0x1p+0}, {1, 0, 0, 0, -0x1.2a470fa1b5ab3p-1},
+        {1, 0, 0, 1, -0x1.12f1ab23c04p-6}, {1, 0, 0, 2, -0x1.a06e5a16e0493p-1},
+        {1, 0, 0, 3, 0x1.2a3e1d8316a31p+10}, {1, 0, 1, 0, -0x1.e7323c66c3096p-2},
+        {1, 0, 1, 1, -0x1.9bde8e895b719p-1}, {1, 0, 1, 2, 0x1.6df5dcd2e35dfp-2},
+        {1, 0, 1, 3, -0x1.64958289f3053p+10}, {1, 0, 2, 0, -0x1.51dbde41a5959p-1},
+        {1, 0, 2, 1, 0x1.308ba736ef139p-1}, {1, 0, 2, 2, 0x1.d76e1b0ae440bp-2},
+        {1, 0, 2, 3, 0x1.911cb176320a7p+8}, {1, 0, 3, 3, 0x1.0027425e50659p+0},
+        {1, 1, 0, 0, 0x1.55c5d18929374p-5}, {1, 1, 0, 1, 0x1.2f02366a4c1bbp-6},
+        {1, 1, 0, 2, -0x1.d2418439f686fp-6}, {1, 1, 0, 3, -0x1.a54c2261e4b15p+0},
+        {1, 1, 1, 0, -0x1.6036ff6ec01c8p-5}, {1, 1, 1, 1, 0x1.0a79c6fa421d3p-6},
+        {1, 1, 1, 2, -0x1.95595cef4c55cp-6}, {1, 1, 1, 3, 0x1.1b202740dd46ep+1},
+        {1, 1, 2, 0, -0x1.d8ad46590fb7p-9}, {1, 1, 2, 1, 0x1.48752f364d4aap-6},
+        {1, 1, 2, 2, -0x1.18acedf548fecp-5}, {1, 1, 2, 3, -0x1.902b8a2370b24p-1},
+        {1, 1, 3, 3, -0x1.80f74286c0333p-10}, {1, 2, 0, 0, 0x1.02ad409eda837p-11},
+        {1, 2, 0, 1, -0x1.62a51c2aaa4fp-11}, {1, 2, 0, 2, 0x1.5a34591ba8c88p-12},
+        {1, 2, 0, 3, 0x1.471b3a8462e12p-1}, {1, 2, 1, 0, 0x1.e1d08a8a372adp-12},
+        {1, 2, 1, 1, -0x1.606d1915e66cp-15}, {1, 2, 1, 2, -0x1.95210dcf2677fp-11},
+        {1, 2, 1, 3, -0x1.c41717ad1f147p+0}, {1, 2, 2, 0, 0x1.38925ec1ea27ap-11},
+        {1, 2, 2, 1, 0x1.3678d72faa7e5p-11}, {1, 2, 2, 2, 0x1.51fa1e233b68cp-12},
+        {1, 2, 2, 3, 0x1.17a4fd2adf463p+0}, {1, 2, 3, 3, 0x1.d7dbf487fcb92p-11},
+        {1, 3, 0, 3, 0x1.5e94b054865afp-1}, {1, 3, 1, 3, 0x1.85b72aa26854ap-1},
+        {1, 3, 2, 3, -0x1.273f8216a77ap+0}, {1, 4, 0, 3, -0x1.791bda402f42bp-2},
+        {1, 4, 1, 3, -0x1.a3346a48050cap-2}, {1, 4, 2, 3, 0x1.3d96cfc238403p-1},
+        {1, 5, 0, 3, 0x1.2e6d653dbedp-10}, {1, 5, 1, 3, 0x1.502fccf40b033p-10},
+        {1, 5, 2, 3, -0x1.fd63b3f44af3ap-10}, {1, 6, 0, 3, -0x1.5a053068a1877p-12},
+        {1, 6, 1, 3, -0x1.80a5574edbf9ep-12}, {1, 6, 2, 3, 0x1.236846de41095p-11},
+    };
+    check_recorded("edges parallel as they meet, face axes closing at the contact", graze,
+                   sizeof graze / sizeof graze[0], 0x1.55d439feccccdp-1, 0x1.beeadbcf9999ap-1,
+                   0x1.c0ecc5f333334p-4, 0x1.c3712d9374bc7p-8, 0x1.d5d0c78cccccep-1);
+    check_recorded("edges turning parallel as they part, 1000 from the origin", parting,
+                   sizeof parting / sizeof parting[0], 0x1.2f64419f33333p-1, 0x1.a1afb568p-1,
+                   0x1.d2f4a6e333334p-3, 0x1.7fb36bd604189p-8, 0x1.a6d04a8666666p-1);
 }
 
 /* The constant motion mb = [r 0; 0 w] (a frame) times a translation along
@@ -3800,7 +3855,7 @@ int main(void)
     case_nearly_parallel_edges();
     case_nearly_parallel_cubes();
     case_edges_meeting_turning_parallel();
-    case_turning_parallel_graze();
+    case_turning_parallel_recorded();
     case_level_axes();
     case_parallel_exit();
     case_flat_shared_orientation();
