@@ -3129,9 +3129,9 @@ static BX_NOINLINE double root_spread(solver *S, int axis, double r)
  * whose edges' squared sine there is below SPREAD_SINE2, which rounding
  * can move by more than SPREAD_MAX, the poses there within the touching
  * tolerance: the function is the gap times the sine of the edges' angle,
- * and its slope as small.  (Edges turning through parallel
- * as the boxes meet put such a root 6.6e-7 of the interval late, the
- * boxes 8.8e-9 deep there.)
+ * and its slope as small.  (Edges turning through parallel as the boxes
+ * meet put such a root 6.6e-7 of the interval late, the boxes 8.8e-9 deep
+ * there.)
  */
 static int arrived_late(solver *S, const sat *st, int touching, double tau)
 {
@@ -3320,13 +3320,14 @@ static double contact_exit(solver *S, sat *st, double tau, int touching)
     }
     /*
      * An edge axis nearly parallel at tau or at the probe that ends nothing
-     * may have hidden its exit in its rounding: its function is the gap times the sine of
-     * the edges' angle, and it can stay within its rounding level while the
-     * boxes part along it (edges turning through parallel as they parted,
-     * 1000 from the origin, gave the exit of two face axes instead, 1.5e-5
-     * of the interval late, the boxes 1.2e-6 apart there).  Poses that part
-     * the boxes by more than face_bias at the exit found (or at the end)
-     * put it at the first point they part them, by bisection from tau.
+     * may have hidden its exit in its rounding: its function is the gap
+     * times the sine of the edges' angle, and it can stay within its
+     * rounding level while the boxes part along it (edges turning through
+     * parallel as they parted, 1000 from the origin, gave the exit of two
+     * face axes instead, 1.5e-5 of the interval late, the boxes 1.2e-6
+     * apart there).  Poses that part the boxes by more than face_bias at
+     * the exit found (or at the end) put it at the first point they part
+     * them, by bisection from tau.
      */
     if (unsure)
         exit_s = exit_by_poses(S, tau, exit_s);
