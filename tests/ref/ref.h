@@ -18,11 +18,18 @@
  * varies little, the motion re-expanded over each.  A root is moved to the
  * zero of the event's gap evaluated from the poses when it lands near its
  * features but off them, and so are the earliest events, which decide the
- * first contact.  Between two consecutive valid events the overlap state
- * cannot change, which gives a full timeline of contact over the interval.
+ * first contact, and every edge-edge event.  Edges within 1e-4 rad of
+ * parallel, whose event polynomials lose roots to rounding (the slope is
+ * as small as the sine of their angle), also have their gaps searched from
+ * the poses around the roots where they are that parallel, and their
+ * events must have the lines meet to 1e-10 of the size.  Between two
+ * consecutive valid events the overlap state cannot change, which gives a
+ * full timeline of contact over the interval.
  *
  * Geometry at a fixed time (overlap, distance, penetration depth) is
- * computed directly: a vertex of one box inside the other or an edge of one
+ * computed directly, in long double (edges nearly parallel carry the
+ * poses' rounding over the sine of their angle into the directions of
+ * their common normals): a vertex of one box inside the other or an edge of one
  * crossing a face of the other means overlap; the distance between apart
  * boxes is the least vertex-face or edge-edge distance; the penetration depth
  * is the least distance from the origin to a face of the Minkowski
