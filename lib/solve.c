@@ -2672,11 +2672,16 @@ static void describe_contact(const solver *S, const sat *st, double tau, int arr
     }
     /* the axes within the face bias of the best (and the touching tolerance,
        so that an edge axis as separated as a face is level with it in both
-       orders, not by rounding) */
+       orders, not by rounding); not a face the boxes cross by more than
+       the face bias, which an edge axis best by less than that would
+       otherwise bring in (its preference and the bias added: edges turning
+       parallel as they met had a face named that the boxes crossed by
+       2e-9 of their size) */
     uint32_t level = 0;
     for (int axis = 0; axis < NAXES; axis++)
         if (st->valid[axis] && !(barred & (1u << axis)) &&
-            axis_score(S, st, axis) >= best_score - S->face_bias - S->tol)
+            axis_score(S, st, axis) >= best_score - S->face_bias - S->tol &&
+            !(axis < 6 && st->d[axis] < -S->face_bias - S->tol))
             level |= 1u << axis;
     /* a tie (or a face probed for a tied edge) orients as tie_separation */
     int was_tied = probed != 0 || (level & (level - 1)) != 0;
@@ -3007,20 +3012,28 @@ static double separation_at(const solver *S, double s, sat *st)
     return most_separation(st);
 }
 
-/*
- * The end of [lo, hi] at which the largest separation of the poses
- * crosses level, by bisection: hi holds (separation above level when
- * above is set, else at most level), lo does not; returns the last hi.
- */
-static double separation_crossing(const solver *S, double lo, double hi, double level,
-                                  int above)
+/* The poses' separation at s along axis, or their largest where axis < 0. */
+static double pose_separation(const solver *S, double s, int axis)
 {
     sat st;
+    double most = separation_at(S, s, &st);
+    return axis < 0 ? most : st.d[axis];
+}
+
+/*
+ * The end of [lo, hi] at which the poses' separation along axis (their
+ * largest where axis < 0) crosses level, by bisection: hi holds
+ * (separation above level when above is set, else at most level), lo does
+ * not; returns the last hi.
+ */
+static double separation_crossing(const solver *S, double lo, double hi, double level,
+                                  int above, int axis)
+{
     for (int it = 0; it < 200; it++) {
         double mid = 0.5 * (lo + hi);
         if (!(mid > lo && mid < hi))
             break;
-        double sep = separation_at(S, mid, &st);
+        double sep = pose_separation(S, mid, axis);
         if (above ? sep > level : sep <= level)
             hi = mid;
         else
@@ -3047,7 +3060,7 @@ static BX_NOINLINE int poses_part(const solver *S, double r, double stop, double
         return 0;
     if (!(at_r < -S->tol))
         return -1;
-    *out = separation_crossing(S, r, stop, S->tol, 1);
+    *out = separation_crossing(S, r, stop, S->tol, 1, -1);
     return 1;
 }
 
@@ -3084,9 +3097,9 @@ static BX_NOINLINE double poses_rise(const solver *S, int axis, double a, double
     if (!near_parallel(&st.pa, &st.pb, axis))
         return r;
     if (!(at_r > S->tol))
-        return separation_crossing(S, r, p, S->tol, 1);
+        return separation_crossing(S, r, p, S->tol, 1, -1);
     if (a < r && !(separation_at(S, a, &st) > S->tol))
-        return separation_crossing(S, a, r, S->tol, 1);
+        return separation_crossing(S, a, r, S->tol, 1, -1);
     return r;
 }
 
@@ -3102,7 +3115,7 @@ static BX_NOINLINE double exit_by_poses(const solver *S, double tau, double e)
     double end = fmin(e, 1.0);
     if (!(end > tau) || !(separation_at(S, end, &st) > S->face_bias))
         return e;
-    return separation_crossing(S, tau, end, S->tol, 1);
+    return separation_crossing(S, tau, end, S->tol, 1, -1);
 }
 
 /* A root that rounding may move by more than this (of the interval) is
@@ -3127,18 +3140,22 @@ static BX_NOINLINE double root_spread(solver *S, int axis, double r)
  * distance: the axis separated them up to tau, so that they can at most
  * have come down to touching.  And it may be, at a root of an edge axis
  * whose edges' squared sine there is below SPREAD_SINE2, which rounding
- * can move by more than SPREAD_MAX, the poses there within the touching
- * tolerance: the function is the gap times the sine of the edges' angle,
- * and its slope as small.  (Edges turning through parallel as the boxes
- * meet put such a root 6.6e-7 of the interval late, the boxes 8.8e-9 deep
- * there.)
+ * can move by more than SPREAD_MAX: the function is the gap times the
+ * sine of the edges' angle, and its slope as small.  (Edges turning
+ * through parallel as the boxes meet put such a root 6.6e-7 of the
+ * interval late, the boxes 8.8e-9 deep there.)  That holds whether or not
+ * another axis parts the boxes at tau: where the edges turn parallel just
+ * after the gap closes, the function's two roots, of the gap and of the
+ * sine, lie within its rounding of each other, and the search can give
+ * the second (a clip 1.6e-9 of the size deep, 1.4e-7 of the interval
+ * before it, was passed over).
  */
 static int arrived_late(solver *S, const sat *st, int touching, double tau)
 {
     double most = most_separation(st);
     if (most < -S->face_bias)
         return 1;
-    if (!(most <= S->tol) || !near_parallel(&st->pa, &st->pb, touching))
+    if (!near_parallel(&st->pa, &st->pb, touching))
         return 0;
     return root_spread(S, touching, tau) > SPREAD_MAX;
 }
@@ -3180,25 +3197,24 @@ static BX_NOINLINE double stuck_band(solver *S, int axis, double tau, double noi
     }
     if (!(b > tau))
         return -1.0;
-    sat st;
     double lo = tau, hi = b;
-    if (!(separation_at(S, b, &st) <= lim)) {
+    if (!(pose_separation(S, b, axis) <= lim)) {
         const double g = 0.5 * (sqrt(5.0) - 1.0);
         double a = tau, c = b, x1 = c - g * (c - a), x2 = a + g * (c - a);
-        double f1 = separation_at(S, x1, &st), f2 = separation_at(S, x2, &st);
+        double f1 = pose_separation(S, x1, axis), f2 = pose_separation(S, x2, axis);
         for (int it = 0; it < 100 && f1 > lim && f2 > lim && a < x1 && x2 < c; it++) {
             if (f1 < f2) {
                 c = x2;
                 x2 = x1;
                 f2 = f1;
                 x1 = c - g * (c - a);
-                f1 = separation_at(S, x1, &st);
+                f1 = pose_separation(S, x1, axis);
             } else {
                 a = x1;
                 x1 = x2;
                 f1 = f2;
                 x2 = a + g * (c - a);
-                f2 = separation_at(S, x2, &st);
+                f2 = pose_separation(S, x2, axis);
             }
         }
         if (f1 <= lim)
@@ -3208,7 +3224,8 @@ static BX_NOINLINE double stuck_band(solver *S, int axis, double tau, double noi
         else
             return ends ? b : apart > S->face_bias ? 2.0 : -1.0;
     }
-    return separation_crossing(S, lo, hi, separation_at(S, hi, &st) <= S->tol ? S->tol : lim, 0);
+    return separation_crossing(S, lo, hi, pose_separation(S, hi, axis) <= S->tol ? S->tol : lim,
+                               0, axis);
 }
 
 /* How solve_query takes its interval (flags). */
@@ -3614,18 +3631,43 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
         unsigned stuck = 0;
         int axis;
         sat_at(&S, tau, &st);
-        if (iter > 0 && arrived_late(&S, &st, touching, tau)) {
+        if (iter > 0 && touching >= 0 && arrived_late(&S, &st, touching, tau)) {
             /*
              * The root that led here is late, or may be by more than the
              * promise: the poses, exact to the coordinates' rounding,
-             * decide.  The contact is where their largest separation falls
-             * to the touching tolerance, by bisection from `from`, where
-             * the axis's search started with the boxes apart.
+             * decide.  The axis stops separating the boxes where its
+             * separation in the poses falls to the touching tolerance, by
+             * bisection from `from`, where its search started with it
+             * above.  Where another axis still parts them there by more
+             * than that and none does at tau, the contact is where their
+             * largest separation falls to it in between; else the other
+             * axes are looked at there, as at any point reached.  A
+             * bisection that ends where the edges are too near parallel
+             * for the axis to be read (their sine below 1e-9) found no
+             * crossing of it: then the contact is where the largest
+             * separation falls to the touching tolerance from `from`, if
+             * the boxes touch at tau, else tau stands.
              */
-            tau = separation_crossing(&S, from, tau, S.tol, 0);
+            double late = tau, most_late = most_separation(&st);
+            double r = separation_crossing(&S, from, late, S.tol, 0, touching);
+            sat_at(&S, r, &st);
+            if (st.valid[touching]) {
+                tau = r;
+                touching = -1;
+                if (most_separation(&st) > S.tol && most_late <= S.tol) {
+                    tau = separation_crossing(&S, tau, late, S.tol, 0, -1);
+                    sat_at(&S, tau, &st);
+                    break;
+                }
+                continue;
+            }
+            if (most_late <= S.tol) {
+                tau = separation_crossing(&S, from, late, S.tol, 0, -1);
+                sat_at(&S, tau, &st);
+                touching = -1;
+                break;
+            }
             sat_at(&S, tau, &st);
-            touching = -1;
-            break;
         }
         double next = -1.0;
         double v[3], ca[3], cb[3], hs = tau + 1e-3 <= 1.0 ? 1e-3 : -1e-3;
