@@ -6,7 +6,9 @@
  * motions, also turned by a rational rotation, which makes w vary; plates,
  * near grazes and brief clips; fast turns, up to about 359.8 degrees within
  * the interval, alone and under grazes; boxes turned alike within 1e-9 to
- * 1e-2 rad, their edges and faces nearly parallel throughout; thin walls,
+ * 1e-2 rad, their edges and faces nearly parallel throughout, or turning
+ * through parallel (within 1e-9 to 1e-2 rad, or exactly) as they meet, aimed
+ * at edge-on-edge contacts; thin walls,
  * rods and sheets beside boxes up to 1e5 times larger or smaller; intervals
  * other than [0, 1]; length scales around 1e-3 and 1e3; one scene in ten
  * 1e2 to 1e5 sizes from the origin).
@@ -16,7 +18,8 @@
  *
  * Environment: BOXTOI_SEED (the generator's seed), BOXTOI_RANDOM_CASES
  * (number of cases, default 24000), BOXTOI_RANDOM_CASE (run only the case
- * with this index and describe it).
+ * with this index and describe it), BOXTOI_RANDOM_KIND (run only the cases
+ * of the kind of this name, as the results name it).
  */
 #include "boxtoi.h"
 #include "judge.h"
@@ -145,13 +148,14 @@ enum kind {
     K_FAST_TURN,
     K_ALIGNED,
     K_THIN,
+    K_TURNING,
     K_COUNT
 };
 
 static const char *const kind_name[K_COUNT] = {
     "linear", "static-vs-moving", "quadratic-rigid", "quartic-rigid",
     "affine", "plates", "graze", "sextic-rigid", "octic-rigid", "spun-affine",
-    "fast-turn", "nearly-aligned", "thin-and-unequal"};
+    "fast-turn", "nearly-aligned", "thin-and-unequal", "turning-parallel"};
 
 typedef struct body {
     double ext[3], off[3]; /* box extents, centre offset from local origin */
@@ -175,6 +179,8 @@ typedef struct scene {
     int scaled;         /* 0: S = 1, 1: small, 2: large */
     int shifted;        /* interval other than [0, 1] */
     int far;            /* 1e2 to 1e5 sizes from the origin */
+    /* turning-parallel: B's turn relative to A (turn_through) */
+    double turn_s, turn_taup, turn_k[3], turn_c[4];
 } scene;
 
 static double body_radius(const body *b)
@@ -241,6 +247,31 @@ static void align_with(body *b, const body *a)
     b->rot_kind = a->rot_kind;
     for (int k = 0; k <= a->rot_kind; k++)
         quat_mul(a->q[k], r, b->q[k]);
+}
+
+/*
+ * B turned as A is, then by the rational turn of the quaternion
+ * (1, s (tau - taup) k) about the unit axis k, then by the constant
+ * quaternion c: where c is a small turn, every edge of B passes within its
+ * angle of parallel to an edge of A at tau = taup (exactly parallel for
+ * c = 1), turning there at 2 s rad per unit time.  B's quaternion path is
+ * A's times those two, one degree higher.
+ */
+static void turn_through(body *b, const body *a, double s, double taup, const double k[3],
+                         const double c[4])
+{
+    double r[2][4] = {{1.0, -s * taup * k[0], -s * taup * k[1], -s * taup * k[2]},
+                      {0.0, s * k[0], s * k[1], s * k[2]}};
+    b->rot_kind = a->rot_kind + 1;
+    memset(b->q, 0, sizeof b->q);
+    for (int i = 0; i <= a->rot_kind; i++)
+        for (int j = 0; j < 2; j++) {
+            double ar[4], arc[4];
+            quat_mul(a->q[i], r[j], ar);
+            quat_mul(ar, c, arc);
+            for (int l = 0; l < 4; l++)
+                b->q[i + j][l] += arc[l];
+        }
 }
 
 /*
@@ -338,6 +369,82 @@ static void small_matrix(double k[3][3], double norm)
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
             k[i][j] *= norm / f;
+}
+
+/*
+ * Turning-parallel scenes.  In A's frame, along one of its axes m, lies an
+ * edge of the box that A's and B's extents add up to (the sum of the two
+ * boxes were B turned exactly as A is); B's centre at tc is placed on it,
+ * a fraction of a size off it along a direction k in the edge's normal
+ * cone, and B comes at it from outside along k (with a drift along m).
+ * Where B turns about k, as in two of three scenes, the edges along m turn
+ * in planes normal to k, which is their common normal: the first contact
+ * is mostly those edges crossing, at a point of them that stays put as
+ * their angle goes to zero.  Otherwise B turns about a random axis and the
+ * edges mostly meet near an end.  The small constant turn c is about k, or
+ * one time in three about a random axis.  slow (at most 1) scales the
+ * distance off the edge with the speed.  Sets B's quaternion path, vdir and
+ * sc->dir; returns rho.
+ */
+static double aim_at_edge(scene *sc, double vdir[3], double rs, double slow)
+{
+    double q0[4], n = 0.0, r[3][3], h[3], kl[3], dl[3], vl[3], d[3], dn = 0.0, vn = 0.0;
+    for (int i = 0; i < 4; i++)
+        n += sc->a.q[0][i] * sc->a.q[0][i];
+    for (int i = 0; i < 4; i++)
+        q0[i] = sc->a.q[0][i] / sqrt(n);
+    quat_matrix(q0, r);
+    int m = (int)(uni() * 3) % 3, i = (m + 1) % 3, j = (m + 2) % 3;
+    double si = chance(0.5) ? 1.0 : -1.0, sj = chance(0.5) ? 1.0 : -1.0;
+    double off = urange(-0.05, 0.05) * slow;
+    kl[i] = si * urange(0.2, 1.0);
+    kl[j] = sj * urange(0.2, 1.0);
+    kl[m] = 0.0;
+    n = sqrt(kl[i] * kl[i] + kl[j] * kl[j]);
+    kl[i] /= n;
+    kl[j] /= n;
+    for (int c = 0; c < 3; c++)
+        h[c] = 0.5 * (sc->a.ext[c] + sc->b.ext[c]);
+    double hn = sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+    dl[i] = si * h[i] + off * hn * kl[i];
+    dl[j] = sj * h[j] + off * hn * kl[j];
+    dl[m] = urange(-0.9, 0.9) * h[m];
+    vl[i] = kl[i];
+    vl[j] = kl[j];
+    vl[m] = urange(-0.3, 0.3);
+    for (int c = 0; c < 3; c++) {
+        d[c] = vdir[c] = 0.0;
+        for (int l = 0; l < 3; l++) {
+            d[c] += r[c][l] * dl[l];
+            vdir[c] += r[c][l] * vl[l];
+        }
+        dn += d[c] * d[c];
+        vn += vdir[c] * vdir[c];
+    }
+    dn = sqrt(dn);
+    vn = sqrt(vn);
+    for (int c = 0; c < 3; c++) {
+        sc->dir[c] = d[c] / dn;
+        vdir[c] /= vn;
+    }
+    if (chance(2.0 / 3.0))
+        memcpy(sc->turn_k, kl, sizeof kl);
+    else
+        unit_vec(sc->turn_k);
+    sc->turn_c[0] = 1.0;
+    sc->turn_c[1] = sc->turn_c[2] = sc->turn_c[3] = 0.0;
+    if (chance(0.8)) {
+        double ax[3], th = pow(10.0, urange(-9.0, -2.0));
+        if (chance(2.0 / 3.0))
+            memcpy(ax, kl, sizeof kl);
+        else
+            unit_vec(ax);
+        sc->turn_c[0] = cos(0.5 * th);
+        for (int c = 0; c < 3; c++)
+            sc->turn_c[c + 1] = sin(0.5 * th) * ax[c];
+    }
+    turn_through(&sc->b, &sc->a, sc->turn_s, 0.0, sc->turn_k, sc->turn_c);
+    return dn / rs;
 }
 
 static void make_scene(scene *sc, int kind)
@@ -466,6 +573,12 @@ static void make_scene(scene *sc, int kind)
                 b->ext[(first + k) % 3] *= pow(10.0, urange(-6.0, 0.0));
         }
         break;
+    case K_TURNING: /* B's turn: aim_at_edge */
+        make_body(&sc->a, S, L, chance(0.5) ? 1 : 0, chance(0.5) ? 2 : 1, 0);
+        make_body(&sc->b, S, L, 0, chance(0.5) ? 2 : 1, 0);
+        /* 2 s from 2e-4 to 6 rad per unit of the interval, log-uniform */
+        sc->turn_s = exp(urange(log(1e-4), log(3.0))) / L;
+        break;
     default: /* K_PLATE */
         make_body(&sc->a, S, L, 1, 2, chance(0.7));
         make_body(&sc->b, S, L, 1, 2, 1);
@@ -478,22 +591,32 @@ static void make_scene(scene *sc, int kind)
     unit_vec(va);
     unit_vec(vdir);
     double sa = urange(0, 3) * rs / L, srel = urange(1.5, 8) * rs / L;
+    /* turning-parallel scenes: half of them slow, down to 1e-4 sizes per
+       interval, the aim and the accelerations scaled alike */
+    double slow = 1.0;
+    if (kind == K_TURNING && chance(0.5)) {
+        srel = pow(10.0, urange(-4.0, 0.0)) * rs / L;
+        slow = srel * L / (1.5 * rs);
+    }
     unit_vec(sc->dir);
+    double rho = kind == K_TURNING ? aim_at_edge(sc, vdir, rs, slow) : urange(0.0, 1.1);
+    /* half the turning-parallel scenes keep the aim: no accelerations */
+    int steady = kind == K_TURNING && chance(0.5);
     for (int i = 0; i < 3; i++) {
         sc->ca[i] = S * urange(-2, 2);
         if (sc->a.pdeg >= 1)
             sc->a.vel[i] = sa * va[i];
         if (sc->b.pdeg >= 1)
             sc->b.vel[i] = sc->a.vel[i] - srel * vdir[i];
-        if (sc->a.pdeg >= 2)
-            sc->a.acc[i] = urange(-2, 2) * rs / (L * L);
-        if (sc->b.pdeg >= 2)
-            sc->b.acc[i] = urange(-2, 2) * rs / (L * L);
+        if (sc->a.pdeg >= 2 && !steady)
+            sc->a.acc[i] = urange(-2, 2) * slow * rs / (L * L);
+        if (sc->b.pdeg >= 2 && !steady)
+            sc->b.acc[i] = urange(-2, 2) * slow * rs / (L * L);
     }
     if (sc->b.pdeg == 0 && sc->a.pdeg >= 1)
         for (int i = 0; i < 3; i++)
             sc->a.vel[i] = srel * vdir[i];
-    sc->rho = urange(0.0, 1.1);
+    sc->rho = rho;
     /* one scene in ten far from the origin, as in a large world: 1e2 to
        1e5 sizes (of the larger box, for boxes scaled apart from S) */
     if (chance(0.1)) {
@@ -635,6 +758,40 @@ static void make_graze(scene *sc, boxtoi_query *q, ref_answer *ra)
     shift_b(q, &base, n, lam);
 }
 
+/*
+ * Turning-parallel construction: the turn passes B's edges through parallel
+ * to A's where the reference puts the first contact (or its end, one case
+ * in four) with the edges parallel at tc, or within 1e-8 to 1e-2 of the
+ * interval of it (the contact moves a little as the turn does).
+ */
+static void make_turning(scene *sc, boxtoi_query *q, ref_answer *ra)
+{
+    double L = sc->t1 - sc->t0;
+    int at_exit = chance(0.25);
+    double delta = chance(0.3) ? 0.0
+                               : (chance(0.5) ? L : -L) * pow(10.0, urange(-8.0, -2.0));
+    scene_query(sc, q);
+    ref_solve(q, 0.0, ra);
+    if (!ra->hit)
+        return;
+    double tp = at_exit && !ra->exit_after_t1 ? ra->exit : ra->toi;
+    sc->turn_taup = tp + delta - sc->tc;
+    turn_through(&sc->b, &sc->a, sc->turn_s, sc->turn_taup, sc->turn_k, sc->turn_c);
+    scene_query(sc, q);
+}
+
+/* The angle of B's turn relative to A at time t (turn_through): the edges
+   of B are within it of parallel to A's. */
+static double turn_angle(const scene *sc, double t)
+{
+    double tau = t - sc->tc, r[4], rc[4];
+    r[0] = 1.0;
+    for (int i = 0; i < 3; i++)
+        r[i + 1] = sc->turn_s * (tau - sc->turn_taup) * sc->turn_k[i];
+    quat_mul(r, sc->turn_c, rc);
+    return 2.0 * atan2(sqrt(rc[1] * rc[1] + rc[2] * rc[2] + rc[3] * rc[3]), fabs(rc[0]));
+}
+
 static double now(void)
 {
     struct timespec ts;
@@ -666,6 +823,15 @@ int main(void)
     }
     int ncases = env_int("BOXTOI_RANDOM_CASES", DEFAULT_CASES);
     int only = env_int("BOXTOI_RANDOM_CASE", -1);
+    int only_kind = -1;
+    const char *kn = getenv("BOXTOI_RANDOM_KIND");
+    if (kn && *kn) {
+        for (int k = 0; k < K_COUNT; k++)
+            if (!strcmp(kn, kind_name[k]))
+                only_kind = k;
+        if (only_kind < 0)
+            bail("bad BOXTOI_RANDOM_KIND=%s", kn);
+    }
     stats st[K_COUNT], all, scaled[3], shifted, far;
     struct {
         int bad, checked, mirror_bad, shown;
@@ -687,6 +853,9 @@ int main(void)
     static ref_answer ra;
     int refused_given = 0;
     int graze_shallow = 0, graze_clip = 0;
+    /* turning-parallel hits: edge on edge, and of those within 1e-3 and
+       1e-6 rad of parallel at the contact; exits within 1e-3 rad */
+    int turn_hits = 0, turn_ee = 0, turn_ee3 = 0, turn_ee6 = 0, turn_exit3 = 0;
     double time_graze = 0, time_ref = 0, time_solver = 0, time_judge = 0;
     for (int i = 0; i < ncases; i++) {
         if (only >= 0 && i != only)
@@ -694,12 +863,16 @@ int main(void)
         uint64_t cs = seed ^ (UINT64_C(0x9e3779b97f4a7c15) * (uint64_t)(i + 1));
         rng = splitmix64(&cs);
         int kind = i % K_COUNT;
+        if (only_kind >= 0 && kind != only_kind)
+            continue;
         scene sc;
         boxtoi_query q;
         make_scene(&sc, kind);
         double c0 = now();
         if (kind == K_GRAZE)
             make_graze(&sc, &q, &ra);
+        else if (kind == K_TURNING)
+            make_turning(&sc, &q, &ra);
         else
             scene_query(&sc, &q);
         double c1 = now();
@@ -760,6 +933,16 @@ int main(void)
             else if (dur < 1e-3 * (q.t1 - q.t0))
                 graze_clip++;
         }
+        if (kind == K_TURNING && res.state == BOXTOI_HIT) {
+            turn_hits++;
+            if (res.kind == BOXTOI_EDGE_EDGE) {
+                double th = turn_angle(&sc, res.toi);
+                turn_ee++;
+                turn_ee3 += th < 1e-3;
+                turn_ee6 += th < 1e-6;
+            }
+            turn_exit3 += !res.exit_after_t1 && turn_angle(&sc, res.exit) < 1e-3;
+        }
         time_graze += c1 - c0;
         time_ref += c2 - c1;
         time_solver += c3 - c2;
@@ -798,6 +981,10 @@ int main(void)
     diag("graze cases: %d touch without getting deeper than 1e-9 size, %d are "
          "clips deeper than that lasting under 1e-3 of the interval",
          graze_shallow, graze_clip);
+    if (turn_hits)
+        diag("turning-parallel: %d hits, %d edge on edge (%d of them within 1e-3 rad "
+             "of parallel, %d within 1e-6), %d exits within 1e-3 rad", turn_hits, turn_ee,
+             turn_ee3, turn_ee6, turn_exit3);
     diag("time: solver %.2f s, reference %.2f s, checks %.2f s, graze "
          "construction %.2f s", time_solver, time_ref, time_judge, time_graze);
     for (int k = 0; k < K_COUNT; k++) {
@@ -843,7 +1030,7 @@ int main(void)
        all.bad_state, refused_given);
     ok(all.inconsistent == 0, "reference timeline consistent (%d inconsistent)",
        all.inconsistent);
-    if (only < 0) {
+    if (only < 0 && only_kind < 0) {
         double frac = (double)all.hit / (all.cases ? all.cases : 1);
         ok(frac > 0.3 && frac < 0.7, "generator: %.1f%% of cases hit, %d overlap at t0",
            100 * frac, all.overlap);
