@@ -2499,6 +2499,261 @@ static const literal_query graze_opening_exit = {
      {2, 3, 3, 0x1.17df25516ea6ep-5}}};
 
 /*
+ * Queries of test-random's turning-parallel kind (B's edges turning through
+ * parallel to A's as the boxes meet), each with a contact once got wrong.
+ * The first touches come from the separations along the 15 axes in 50-digit
+ * arithmetic (mpmath) on the query as rounded, by bisection.
+ * - A clip 4.3e-9 deep (2.7e-9 of the size) from 2.7514317248 to 2.7514341,
+ *   the edges within 3e-6 rad: the edge axis that parted the boxes up to it
+ *   was stuck at its rounding, and the bisection on the largest separation
+ *   across its band found the band's last crossing, 2.75145.
+ * - A clip 1.6e-12 deep (1.6e-9 of the size) from 2.6273724508, the edges
+ *   turning parallel 1.4e-7 of the interval later: the edge axis's zeros of
+ *   the gap and of the sine lay within its rounding of each other, and its
+ *   search gave the second, 2.62737259, where a face axis parts the boxes.
+ * - A contact at 1.32052562 where the edge axis parts the boxes by 2e-12
+ *   and a face of A is crossed by 4.1e-9 (2e-9 of the size): the face was
+ *   named, the point 9e-9 off A.
+ */
+static const literal_query turning_stuck_clip = {
+    {-0x1.36762167028f8p-3, -0x1.448c91b1334bep-1, -0x1.36a0b2cbdcd1ap-2},
+    {0x1.36762167028f8p-3, 0x1.448c91b1334bep-1, 0x1.103d3904ef756p-4},
+    {-0x1.22c87216b8332p-2, -0x1.65ff775da4b17p-1, -0x1.029e311d34a94p-1},
+    {0x1.c4a2a118c969ep-4, 0x1.65ff775da4b17p-1, 0x1.3245539100012p-3},
+    1, 4, 16, 42,
+    {{0, 0, 0, -0x1.c7825e2178cp-9},
+     {0, 0, 1, 0x1.b82e65c2668bp-5},
+     {0, 0, 2, 0x1.ff41da2f3da3fp-1},
+     {0, 0, 3, -0x1.7cfb82e5cfa6fp+1},
+     {0, 1, 0, 0x1.819a8ed0edc5cp-1},
+     {0, 1, 1, 0x1.50696566555aep-1},
+     {0, 1, 2, -0x1.0c2bb6ef1e208p-5},
+     {0, 1, 3, -0x1.aef80aee93a1dp+2},
+     {0, 2, 0, -0x1.50d3034f5b66fp-1},
+     {0, 2, 1, 0x1.80fc70a8f2388p-1},
+     {0, 2, 2, -0x1.5e3879654f8b8p-5},
+     {0, 2, 3, 0x1.05abdff667879p+3},
+     {0, 3, 3, 0x1p+0},
+     {1, 0, 3, 0x1.d8c490d6aca38p-2},
+     {1, 1, 3, 0x1.3fb9be28d6fb6p+1},
+     {1, 2, 3, -0x1.679d6e07746f7p+1},
+     {0, 0, 0, -0x1.5d1881dbee9b2p-5},
+     {0, 0, 1, -0x1.606e84b0698cfp-2},
+     {0, 0, 2, 0x1.ff91953048672p-1},
+     {0, 0, 3, -0x1.d4078326d9d83p+1},
+     {0, 1, 0, 0x1.e5bdca62efacap-1},
+     {0, 1, 1, 0x1.b6507fe12b138p-2},
+     {0, 1, 2, 0x1.80d53a892029ap-3},
+     {0, 1, 3, -0x1.c39b79681fc4cp+2},
+     {0, 2, 0, -0x1.dcb247fe75e0fp-2},
+     {0, 2, 1, 0x1.cec312cb6a938p-1},
+     {0, 2, 2, 0x1.2a79f9c641bfbp-2},
+     {0, 2, 3, 0x1.008da7d300cc1p+3},
+     {0, 3, 3, 0x1.0ec0fc60800bbp+0},
+     {1, 0, 0, 0x1.146b6b6b0961cp-5},
+     {1, 0, 1, 0x1.2a7acc92c92b8p-3},
+     {1, 0, 2, 0x1.de42a4db7af88p-8},
+     {1, 0, 3, 0x1.44e9c3e3890eep-1},
+     {1, 1, 0, -0x1.3d36016c19ab1p-4},
+     {1, 1, 1, 0x1.8d4bfec8b52d4p-4},
+     {1, 1, 2, -0x1.0d449495e97ffp-4},
+     {1, 1, 3, 0x1.75c44f6d897eap+1},
+     {1, 2, 0, -0x1.0d4554aa75762p-4},
+     {1, 2, 1, -0x1.4340ba650fa3ep-5},
+     {1, 2, 2, -0x1.13bec402cc7c9p-3},
+     {1, 2, 3, -0x1.a4c40296b4edap+1},
+     {1, 3, 3, -0x1.572e8b11985bap-5},
+     {2, 0, 0, -0x1.d0e3755435d4dp-8},
+     {2, 0, 1, -0x1.acedb30ce3642p-12},
+     {2, 0, 2, -0x1.662cb3de47011p-9},
+     {2, 0, 3, -0x1.76869a048d8a5p-5},
+     {2, 1, 0, 0x1.2f05a03625f79p-9},
+     {2, 1, 1, -0x1.47cfc38f5ab09p-8},
+     {2, 1, 2, -0x1.583b9bac3518ap-8},
+     {2, 1, 3, -0x1.3e3923a33e065p-3},
+     {2, 2, 0, -0x1.8cb185b179d86p-10},
+     {2, 2, 1, -0x1.7724e956066c8p-8},
+     {2, 2, 2, 0x1.39991ab11de81p-8},
+     {2, 2, 3, 0x1.67162de4ca5dp-3},
+     {2, 3, 3, 0x1.f2e93c39633b5p-8},
+     {3, 0, 3, 0x1.ce116476a5558p-9},
+     {3, 1, 3, 0x1.37674ef9bc7ecp-6},
+     {3, 2, 3, -0x1.5e3774cae7c4ap-6}}};
+
+static const literal_query turning_merged_roots = {
+    {-0x1.662f57b6a36ep-14, -0x1.32985c49bb3a2p-14, -0x1.edd63249c5d79p-13},
+    {0x1.662f57b6a36ep-14, 0x1.8b28299326b8cp-12, 0x1.edd63249c5d79p-13},
+    {-0x1.cc252f16e85a1p-14, -0x1.2451ba2283f13p-12, -0x1.a354dfb97ab7dp-12},
+    {0x1.cc252f16e85a1p-14, 0x1.2451ba2283f13p-12, 0x1.a354dfb97ab7dp-12},
+    2, 3, 19, 42,
+    {{0, 0, 0, 0x1.69b4f5e4d0bf1p-2},
+     {0, 0, 1, 0x1.4e9ae663ecddfp-1},
+     {0, 0, 2, -0x1.56bf387b4a932p-1},
+     {0, 0, 3, 0x1.833adcaf5ab2dp-6},
+     {0, 1, 0, 0x1.dbfd676cb8cb7p-1},
+     {0, 1, 1, -0x1.524862dbe0336p-3},
+     {0, 1, 2, 0x1.51326dd247fbap-2},
+     {0, 1, 3, -0x1.1139c0d4bddfbp-6},
+     {0, 2, 0, 0x1.ac8e43746ea34p-4},
+     {0, 2, 1, -0x1.7a31d8a6b74e1p-1},
+     {0, 2, 2, -0x1.54f1c31376b58p-1},
+     {0, 2, 3, -0x1.f2aabdefa5a75p-8},
+     {0, 3, 3, 0x1.0000000000001p+0},
+     {1, 0, 3, -0x1.1f808641b0a63p-7},
+     {1, 1, 3, 0x1.a2578c6dcf48cp-8},
+     {1, 2, 3, 0x1.c02642356dde4p-10},
+     {2, 0, 3, -0x1.8d201cb56f66fp-13},
+     {2, 1, 3, 0x1.226f080799f06p-13},
+     {2, 2, 3, 0x1.5e1da1a03aeb5p-12},
+     {0, 0, 0, 0x1.b91359f280e6cp+5},
+     {0, 0, 1, 0x1.933e9455221a6p+5},
+     {0, 0, 2, 0x1.1fb0fd29c012fp+6},
+     {0, 0, 3, 0x1.528f021d4548dp+1},
+     {0, 1, 0, -0x1.1331966a703b5p+4},
+     {0, 1, 1, 0x1.65e3fcc69b723p+6},
+     {0, 1, 2, -0x1.8c2933c5b7a7bp+5},
+     {0, 1, 3, -0x1.cffc790154c07p+0},
+     {0, 2, 0, -0x1.58819f8b4a175p+6},
+     {0, 2, 1, 0x1.ccc984852672bp+3},
+     {0, 2, 2, 0x1.bf72d8de8065ep+5},
+     {0, 2, 3, -0x1.15ebb724cf90fp+0},
+     {0, 3, 3, 0x1.9ecb7acd37d87p+6},
+     {1, 0, 0, -0x1.6bbabe7ae33d8p+5},
+     {1, 0, 1, -0x1.12b51d28bf1b4p+5},
+     {1, 0, 2, -0x1.ae5dcf701db98p+5},
+     {1, 0, 3, -0x1.81718124c1926p+1},
+     {1, 1, 0, 0x1.f4e313b0f8738p+3},
+     {1, 1, 1, -0x1.17e359db82448p+6},
+     {1, 1, 2, 0x1.fd83408f16436p+4},
+     {1, 1, 3, 0x1.0cf92a2071e58p+1},
+     {1, 2, 0, 0x1.ef283be9b5266p+5},
+     {1, 2, 1, -0x1.00451fe415307p+3},
+     {1, 2, 2, -0x1.7c8fdeac26804p+5},
+     {1, 2, 3, 0x1.2dfe0344066a9p+0},
+     {1, 3, 3, -0x1.38b4336472854p+6},
+     {2, 0, 0, 0x1.2bcf48231b4e4p+3},
+     {2, 0, 1, 0x1.772f9aa2cb1f2p+2},
+     {2, 0, 2, 0x1.3eb1ed7f26a15p+3},
+     {2, 0, 3, 0x1.25788414c87ecp+0},
+     {2, 1, 0, -0x1.aa680886cb719p+1},
+     {2, 1, 1, 0x1.b4b23d77b5a8ep+3},
+     {2, 1, 2, -0x1.3988daeadd29dp+2},
+     {2, 1, 3, -0x1.a0d4220cdadedp-1},
+     {2, 2, 0, -0x1.621c1b8a47575p+3},
+     {2, 2, 1, 0x1.b5d0d00c6146p-1},
+     {2, 2, 2, 0x1.3d04d7a9a6ff2p+3},
+     {2, 2, 3, -0x1.b65871cbfb50ep-2},
+     {2, 3, 3, 0x1.dc1226612549cp+3},
+     {3, 0, 3, -0x1.2ae54ed8072bcp-3},
+     {3, 1, 3, 0x1.afe8a98a83289p-4},
+     {3, 2, 3, 0x1.a88a8ffec6f52p-5}}};
+
+static const literal_query turning_face_crossed = {
+    {-0x1.bd6e72393e6e6p-2, -0x1.ca26926abc1f3p-1, -0x1.4157945da3cafp-1},
+    {0x1.bd6e72393e6e6p-2, 0x1.fd7bbfae9e806p-2, 0x1.4157945da3cafp-1},
+    {-0x1.084fb216ced51p+0, -0x1.3ca0a3718a92ap-3, -0x1.508d08e2b8627p-1},
+    {0x1.72a83aa279c8ep-3, 0x1.3ca0a3718a92ap-3, 0x1.508d08e2b8627p-1},
+    1, 4, 16, 45,
+    {{0, 0, 0, 0x1.52cf64a93b8ep-2},
+     {0, 0, 1, -0x1.6b7afadb206c1p-2},
+     {0, 0, 2, -0x1.bfadce7009d3bp-1},
+     {0, 0, 3, -0x1.167cdc1077332p-3},
+     {0, 1, 0, -0x1.54910634e99dcp-1},
+     {0, 1, 1, 0x1.2397e41af8cap-1},
+     {0, 1, 2, -0x1.ee7f33ab2785p-2},
+     {0, 1, 3, -0x1.c0564fa4c7ecp-1},
+     {0, 2, 0, 0x1.56b9957844bb1p-1},
+     {0, 2, 1, 0x1.7b96caed1570ap-1},
+     {0, 2, 2, -0x1.8689e3f7e4fp-5},
+     {0, 2, 3, 0x1.6e27988c00b26p-1},
+     {0, 3, 3, 0x1p+0},
+     {1, 0, 3, -0x1.cc78197113013p-7},
+     {1, 1, 3, -0x1.06f0813458db8p-3},
+     {1, 2, 3, -0x1.992683ce23d08p-5},
+     {0, 0, 0, 0x1.55b3adfb2599cp-2},
+     {0, 0, 1, -0x1.5822ff0e4b5ap-2},
+     {0, 0, 2, -0x1.c2ffaeef2a73cp-1},
+     {0, 0, 3, -0x1.b352d06cda306p-1},
+     {0, 1, 0, -0x1.56f6977af7cc5p-1},
+     {0, 1, 1, 0x1.2563aeb986e88p-1},
+     {0, 1, 2, -0x1.e3b8633725554p-2},
+     {0, 1, 3, -0x1.2cd6349dd849ep+1},
+     {0, 2, 0, 0x1.53ae7f8483443p-1},
+     {0, 2, 1, 0x1.7ec506fd8da09p-1},
+     {0, 2, 2, -0x1.15b2e9960a89p-5},
+     {0, 2, 3, 0x1.cbb06c6bea23fp+0},
+     {0, 3, 3, 0x1.0006ae2461034p+0},
+     {1, 0, 0, -0x1.1417a66d2ebb2p-9},
+     {1, 0, 1, -0x1.d5a68d8631ce3p-7},
+     {1, 0, 2, 0x1.3d8f80ccb96dp-8},
+     {1, 0, 3, -0x1.cbc56f013749ap-7},
+     {1, 1, 0, 0x1.d8cc9958d17dap-9},
+     {1, 1, 1, -0x1.566d7024a594p-9},
+     {1, 1, 2, -0x1.04bee11ac4f87p-7},
+     {1, 1, 3, -0x1.060c7c3e1b7d7p-3},
+     {1, 2, 0, 0x1.24dd84ef5424cp-8},
+     {1, 2, 1, -0x1.308cc4827b3eap-8},
+     {1, 2, 2, -0x1.5720801f152d2p-7},
+     {1, 2, 3, -0x1.9b2f66ce2dbd4p-5},
+     {1, 3, 3, -0x1.43c342d0686bap-13},
+     {2, 0, 0, -0x1.97ed22ee9f8fep-16},
+     {2, 0, 1, 0x1.5c1d663a8a6dcp-16},
+     {2, 0, 2, 0x1.9a8d0a91ffb35p-15},
+     {2, 0, 3, -0x1.4dc731c60aca2p-18},
+     {2, 1, 0, -0x1.8b6eab787b4e8p-15},
+     {2, 1, 1, -0x1.174445a8efc12p-15},
+     {2, 1, 2, -0x1.3837645fcfe04p-17},
+     {2, 1, 3, -0x1.d66e4a9ad4e2ap-14},
+     {2, 2, 0, 0x1.9c38593a20276p-16},
+     {2, 2, 1, -0x1.6b8ae281737dbp-15},
+     {2, 2, 2, 0x1.00861e9a485c8p-15},
+     {2, 2, 3, 0x1.357d3daf57873p-14},
+     {2, 3, 3, 0x1.ea5b24794b39bp-15},
+     {3, 0, 3, -0x1.bfef16c7720b6p-21},
+     {3, 1, 3, -0x1.f75ebd86ba91dp-18},
+     {3, 2, 3, -0x1.86c86e454a066p-19},
+     {4, 0, 3, 0x1.55b2c69a99a55p-29},
+     {4, 1, 3, 0x1.5b58177a62ef2p-32},
+     {4, 2, 3, -0x1.38441a020d043p-29}}};
+
+/*
+ * A literal query judged against the reference in both orders (the promise
+ * and the contact's description, tests/judge.h), no later than touch (the
+ * first touch, where given) by 1e-9 of the interval, and mirrored when
+ * swapped.
+ */
+static void check_literal_judged(const literal_query *l, double t0, double t1, double touch,
+                                 const char *what)
+{
+    boxtoi_result res[2];
+    boxtoi_query q = solve_literal(l, t0, t1, res), y = tu_swapped(&q);
+    ref_answer ra;
+    check ck[2];
+    ref_solve(&q, REL_TOL * ref_size(&q, q.t0), &ra);
+    judge(&q, &res[0], &ra, &ck[0]);
+    judge(&y, &res[1], &ra, &ck[1]);
+    int bad = ck[0].verdict == V_DISAGREE || ck[0].geom_bad ? 0
+              : ck[1].verdict == V_DISAGREE || ck[1].geom_bad ? 1 : -1;
+    ok(ra.valid && !ra.inconsistent && bad < 0, "%s: the promise kept in both orders%s%s%s",
+       what, bad < 0 ? "" : ": ", bad < 0 ? "" : ck[bad].why, bad < 0 ? "" : ck[bad].geom_why);
+    if (!isnan(touch))
+        ok(res[0].state == BOXTOI_HIT && res[0].toi <= touch + 1e-9 * (t1 - t0),
+           "%s: first contact %.17g, no later than the first touch %.17g", what, res[0].toi,
+           touch);
+    ok(swap_mirrors(&q, &res[0], &res[1]), "%s, swapped: mirrored", what);
+}
+
+static void case_turning_parallel_random(void)
+{
+    check_literal_judged(&turning_stuck_clip, 2.5, 3.5, 2.7514317248025744,
+                         "a clip across an edge axis's stuck band");
+    check_literal_judged(&turning_merged_roots, 0x1.3fb88922ae994p+1, 0x1.5362cab877afbp+1,
+                         2.6273724507834407, "a clip just before the edges turn parallel");
+    check_literal_judged(&turning_face_crossed, -0x1.0744b0f70967ep+0, 0x1.1abb8b4487fbfp+1,
+                         NAN, "edges meeting beside a face the boxes cross");
+}
+
+/*
  * The exit of a literal query, in both orders, against the reference's:
  * within 1e-9 of the interval.
  */
@@ -3856,6 +4111,7 @@ int main(void)
     case_nearly_parallel_cubes();
     case_edges_meeting_turning_parallel();
     case_turning_parallel_recorded();
+    case_turning_parallel_random();
     case_level_axes();
     case_parallel_exit();
     case_flat_shared_orientation();
