@@ -1133,6 +1133,20 @@ static void add_event(ctx *cx, const gap_of *g, double s)
     e->at = cx->pc;
 }
 
+/* The two boxes' poses at s of the current piece. */
+static void piece_poses(const ctx *cx, double s, pp *a, pp *b)
+{
+    double t = cx->pc.pt0 + cx->pc.plen * s;
+    pp_at(&cx->q->a, &cx->q->motion_a, t, a);
+    pp_at(&cx->q->b, &cx->q->motion_b, t, b);
+}
+
+/* Is n = e x f, for edges e and f, that of edges within 1e-4 rad of parallel? */
+static int sine_below_1e4(const real *n, const real *e, const real *f)
+{
+    return dot3(n, n) < 1e-8 * dot3(e, e) * dot3(f, f);
+}
+
 static int tol_in01(double x, double tol)
 {
     return x >= -tol && x <= 1.0 + tol;
@@ -1161,9 +1175,7 @@ static int check_vertex_face(const ctx *cx, double s, int x_is_a, int vbits,
                              int axis, int side)
 {
     pp a, b;
-    double t = cx->pc.pt0 + cx->pc.plen * s;
-    pp_at(&cx->q->a, &cx->q->motion_a, t, &a);
-    pp_at(&cx->q->b, &cx->q->motion_b, t, &b);
+    piece_poses(cx, s, &a, &b);
     const pp *X = x_is_a ? &a : &b, *Y = x_is_a ? &b : &a;
     real v[3], qq[3], f1[3], f2[3], r[3];
     pp_vertex(X, vbits, v);
@@ -1185,9 +1197,7 @@ static int check_vertex_face(const ctx *cx, double s, int x_is_a, int vbits,
 static int check_edge_edge(const ctx *cx, double s, int ea, int eb, int refined)
 {
     pp a, b;
-    double t = cx->pc.pt0 + cx->pc.plen * s;
-    pp_at(&cx->q->a, &cx->q->motion_a, t, &a);
-    pp_at(&cx->q->b, &cx->q->motion_b, t, &b);
+    piece_poses(cx, s, &a, &b);
     real p[3], e[3], qq[3], f[3], r[3];
     pp_edge(&a, ea, p, e);
     pp_edge(&b, eb, qq, f);
@@ -1215,7 +1225,7 @@ static int check_edge_edge(const ctx *cx, double s, int ea, int eb, int refined)
         d[c] = p[c] + u * e[c] - qq[c] - v * f[c];
     /* a refined root of edges within 1e-4 rad of parallel: the lines must
        meet (see add_roots) */
-    int strict = refined && det < 1e-8 * dot3(e, e) * dot3(f, f);
+    int strict = refined && sine_below_1e4(n, e, f);
     return check_code(cx, u, v, norm3(d), strict ? 1e-10 : 1e-6);
 }
 
@@ -1233,10 +1243,8 @@ static double vertex_face_gap(const ctx *cx, double s, int x_is_a, int vbits,
                               int axis, int side)
 {
     pp a, b;
-    double t = cx->pc.pt0 + cx->pc.plen * s;
     real v[3], qq[3], f1[3], f2[3], n[3];
-    pp_at(&cx->q->a, &cx->q->motion_a, t, &a);
-    pp_at(&cx->q->b, &cx->q->motion_b, t, &b);
+    piece_poses(cx, s, &a, &b);
     pp_vertex(x_is_a ? &a : &b, vbits, v);
     pp_face(x_is_a ? &b : &a, 2 * axis + side, qq, f1, f2);
     cross3(n, f1, f2);
@@ -1259,9 +1267,7 @@ static real edge_edge_gap_of(const pp *a, const pp *b, int ea, int eb)
 static double edge_edge_gap(const ctx *cx, double s, int ea, int eb)
 {
     pp a, b;
-    double t = cx->pc.pt0 + cx->pc.plen * s;
-    pp_at(&cx->q->a, &cx->q->motion_a, t, &a);
-    pp_at(&cx->q->b, &cx->q->motion_b, t, &b);
+    piece_poses(cx, s, &a, &b);
     return edge_edge_gap_of(&a, &b, ea, eb);
 }
 
@@ -1329,14 +1335,12 @@ static double refine_root(const ctx *cx, const gap_of *g, double s, double hmax)
 static int edges_near_parallel(const ctx *cx, double s, int ea, int eb)
 {
     pp a, b;
-    double t = cx->pc.pt0 + cx->pc.plen * s;
-    pp_at(&cx->q->a, &cx->q->motion_a, t, &a);
-    pp_at(&cx->q->b, &cx->q->motion_b, t, &b);
+    piece_poses(cx, s, &a, &b);
     real p[3], e[3], qq[3], f[3], n[3];
     pp_edge(&a, ea, p, e);
     pp_edge(&b, eb, qq, f);
     cross3(n, e, f);
-    return dot3(n, n) < 1e-8 * dot3(e, e) * dot3(f, f);
+    return sine_below_1e4(n, e, f);
 }
 
 /* The event check of a gap's features at s (check_vertex_face,
@@ -1368,9 +1372,7 @@ static void search_near(ctx *cx, int i, int l, double s)
         for (int k = 0; k <= 16; k++) {
             double x1 = k == 16 ? hi : lo + (hi - lo) * (k / 16.0);
             pp a, b;
-            double t = cx->pc.pt0 + cx->pc.plen * x1;
-            pp_at(&cx->q->a, &cx->q->motion_a, t, &a);
-            pp_at(&cx->q->b, &cx->q->motion_b, t, &b);
+            piece_poses(cx, x1, &a, &b);
             for (int c = 0; c < 16; c++) {
                 gap_of g = {1, {4 * i + c / 4, 4 * l + c % 4, 0, 0}};
                 real f1 = edge_edge_gap_of(&a, &b, g.arg[0], g.arg[1]);
