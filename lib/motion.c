@@ -51,6 +51,12 @@ static int rescale_exponent(double wmax)
  */
 #if defined(__GNUC__)
 #define BX_UNROLL _Pragma("GCC unroll 9")
+#if defined(__clang__)
+/* clang takes the hint too, and warns (an error under -Werror) where a build's
+   instrumentation, such as UBSan's checks, keeps it from unrolling: the
+   results are the same either way */
+#pragma clang diagnostic ignored "-Wpass-failed"
+#endif
 #else
 #define BX_UNROLL
 #endif
