@@ -10,7 +10,11 @@
 # includedir pointed at a directory holding links to the built shared
 # libraries and the two public headers, as an installed tree would.
 # Run from the tests build directory (srcdir: the tests source directory);
-# CC, SAN_CFLAGS and PKG_CONFIG come from the build (AM_TESTS_ENVIRONMENT).
+# CC, SAN_CFLAGS, CFLAGS, LDFLAGS and PKG_CONFIG come from the build
+# (AM_TESTS_ENVIRONMENT): a program is built as the libraries were (clang's
+# sanitizers, say, need their runtime linked into the program).  The
+# pkg-config flags come first on the line, so they alone must find the
+# libraries.
 : "${srcdir:=.}"
 : "${CC:=cc}"
 : "${PKG_CONFIG:=pkg-config}"
@@ -101,10 +105,11 @@ case " $libs " in
 esac
 result "$ok" "pkg-config --libs ode-boxtoi names -lode" "$libs"
 
-# build NAME PACKAGE: compile and link NAME.c with the package's flags only.
+# build NAME PACKAGE: compile and link NAME.c with the package's flags and the
+# options the libraries were built with.
 build() {
     flags=$(pc "$2" --cflags --libs 2>&1) &&
-        $CC $SAN_CFLAGS -o "$tmp/$1" "$tmp/$1.c" $flags -Wl,-rpath,"$tmp/lib" \
+        $CC $SAN_CFLAGS $CFLAGS -o "$tmp/$1" "$tmp/$1.c" $flags $LDFLAGS -Wl,-rpath,"$tmp/lib" \
             >"$tmp/$1.log" 2>&1
 }
 
