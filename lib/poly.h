@@ -15,6 +15,12 @@
 #ifndef BOXTOI_POLY_H
 #define BOXTOI_POLY_H
 
+/* NaN and infinite inputs are refused, and the solver's bounds assume IEEE 754
+   rounding: options that drop either would turn answers silently wrong. */
+#if defined(__FAST_MATH__) || (defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__)
+#error "the boxtoi solver needs IEEE 754 arithmetic: build it without -ffast-math, -Ofast or -ffinite-math-only"
+#endif
+
 #include <math.h>
 
 /** Highest polynomial degree the solver builds (4 x BOXTOI_MAX_DEGREE). */

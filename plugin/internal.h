@@ -4,6 +4,12 @@
 #ifndef ODE_BOXTOI_INTERNAL_H
 #define ODE_BOXTOI_INTERNAL_H
 
+/* NaN and infinite inputs are refused, and the solver's bounds assume IEEE 754
+   rounding: options that drop either would turn answers silently wrong. */
+#if defined(__FAST_MATH__) || (defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__)
+#error "the boxtoi ODE plugin needs IEEE 754 arithmetic: build it without -ffast-math, -Ofast or -ffinite-math-only"
+#endif
+
 #include "ode-boxtoi.h"
 
 /** Per-geom data of the boxtoi class (ODE allocates and zeroes it). */

@@ -5,6 +5,12 @@
 #ifndef BOXTOI_TOOL_QUERY_H
 #define BOXTOI_TOOL_QUERY_H
 
+/* NaN and infinite inputs are refused, and the solver's bounds assume IEEE 754
+   rounding: options that drop either would turn answers silently wrong. */
+#if defined(__FAST_MATH__) || (defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__)
+#error "the boxtoi command needs IEEE 754 arithmetic: build it without -ffast-math, -Ofast or -ffinite-math-only"
+#endif
+
 #include <stddef.h>
 
 /** A growable byte buffer; the zero value is an empty buffer. */
