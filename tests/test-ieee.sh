@@ -1,11 +1,17 @@
 #!/bin/sh
-# The solver, the ODE plugin and the command refuse to be compiled with
-# options that drop IEEE 754 semantics (-ffast-math, -Ofast,
-# -ffinite-math-only): NaN tests and rounding bounds would silently go wrong.
-# Each source's private header is run through the preprocessor with such an
-# option, where it must stop with its message, and without, where it must not.
-# Run from the tests build directory; CC comes from the build
-# (AM_TESTS_ENVIRONMENT).
+# IEEE 754 arithmetic as written, whatever the build's options:
+#   - the solver, the ODE plugin and the command refuse to be compiled with
+#     options that drop IEEE 754 semantics (-ffast-math, -Ofast,
+#     -ffinite-math-only): NaN tests and rounding bounds would silently go
+#     wrong.  Each source's private header is run through the preprocessor
+#     with such an option, where it must stop with its message, and without,
+#     where it must not;
+#   - the build's options (FP_CFLAGS before CFLAGS, as the Makefiles order
+#     them) keep the compiler from fusing a * b + c into one instruction even
+#     for a target that has it (x86-64 with -mfma), where GCC would by
+#     default: answers would then depend on the target.
+# Run from the tests build directory; CC, FP_CFLAGS and CFLAGS come from the
+# build (AM_TESTS_ENVIRONMENT).
 : "${srcdir:=.}"
 : "${CC:=cc}"
 top=$srcdir/..
@@ -20,7 +26,7 @@ message() {
         grep 'needs IEEE 754 arithmetic'
 }
 
-echo "1..12"
+echo "1..14"
 for h in lib/poly.h plugin/internal.h tools/query.h; do
     for opt in -ffast-math -Ofast -ffinite-math-only; do
         out=$(message "$top/$h" "-O2 $opt")
@@ -29,5 +35,28 @@ for h in lib/poly.h plugin/internal.h tools/query.h; do
     out=$(message "$top/$h" -O2)
     result "$([ -z "$out" ] && echo 1)" "$h is accepted with -O2 alone" "$out"
 done
+
+# fused NAME OPTIONS...: does the compiler, given the options, fuse a * b + c
+# (an FMA instruction in the assembly)?  Empty when it cannot target FMA.
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/boxtoi-fp.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+echo 'double f(double a, double b, double c) { return a * b + c; }' >"$tmp/f.c"
+fused() {
+    # shellcheck disable=SC2068 # options as separate words
+    $CC $@ -mfma -O2 -S -o "$tmp/f.s" "$tmp/f.c" >/dev/null 2>&1 || return 0
+    if grep -q -i 'vfmadd' "$tmp/f.s"; then echo yes; else echo no; fi
+}
+control=$(fused -ffp-contract=fast)
+if [ "$control" = yes ]; then
+    result 1 "the test sees a fused multiply-add where the compiler is asked for one"
+    # shellcheck disable=SC2086 # options as separate words
+    got=$(fused $FP_CFLAGS $CFLAGS)
+    result "$([ "$got" = no ] && echo 1)" \
+        "the build's options ($FP_CFLAGS $CFLAGS) fuse no multiply-add" "fused: $got"
+else
+    skip "the test sees a fused multiply-add where the compiler is asked for one" \
+        "$CC does not target FMA here (-mfma)"
+    skip "the build's options fuse no multiply-add" "$CC does not target FMA here (-mfma)"
+fi
 
 [ "$failed" -eq 0 ]
