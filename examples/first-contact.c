@@ -5,6 +5,7 @@
  * finds: hit, miss or overlap, the first contact time, the exit time, the
  * features in contact, the contact point and the normal (from A to B).
  */
+#define _XOPEN_SOURCE 700 /* M_PI */
 #include <boxtoi.h>
 
 #include <math.h>

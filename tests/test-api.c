@@ -7,6 +7,7 @@
  * turn, degree overflow, answers unchanged under changes of scale, units
  * and world frame, reentrancy (two threads), and the stack a query takes.
  */
+#define _POSIX_C_SOURCE 200809L /* pthread_attr_setstack */
 #include <float.h>
 #include <math.h>
 #include <pthread.h>

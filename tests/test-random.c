@@ -21,6 +21,7 @@
  * with this index and describe it), BOXTOI_RANDOM_KIND (run only the cases
  * of the kind of this name, as the results name it).
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "boxtoi.h"
 #include "judge.h"
 #include "lib-util.h"

@@ -3,6 +3,7 @@
  * randomized differential test: its root finder, and first contact, exit
  * and distances for configurations solved by hand.
  */
+#define _XOPEN_SOURCE 700 /* M_PI */
 #include "ref/ref.h"
 #include "tap/basic.h"
 

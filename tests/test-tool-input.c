@@ -8,6 +8,7 @@
  * standard input.  And 128 MiB of blank lines, alone on a pipe and after
  * a query in a file, answered without holding them in memory.
  */
+#define _DEFAULT_SOURCE /* wait4 */
 #include <config.h>
 
 #include "tap/basic.h"

@@ -6,6 +6,7 @@
  * answers against tests/data/tool/errors.expect, one expected message part
  * per non-blank line of errors.jsonl.
  */
+#define _XOPEN_SOURCE 700 /* M_PI */
 #include <config.h>
 
 #include "tap/basic.h"

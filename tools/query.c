@@ -3,6 +3,7 @@
  * check every field (reporting the first problem with its field path), solve
  * it, and write the answer as one JSON object.
  */
+#define _POSIX_C_SOURCE 200809L /* strnlen */
 #include <config.h>
 
 #include "query.h"
