@@ -36,8 +36,8 @@ for h in lib/poly.h plugin/internal.h tools/query.h; do
     result "$([ -z "$out" ] && echo 1)" "$h is accepted with -O2 alone" "$out"
 done
 
-# fused NAME OPTIONS...: does the compiler, given the options, fuse a * b + c
-# (an FMA instruction in the assembly)?  Empty when it cannot target FMA.
+# fused OPTIONS...: does the compiler, given the options, fuse a * b + c (an
+# FMA instruction in the assembly)?  yes or no; empty when it cannot target FMA.
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/boxtoi-fp.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 echo 'double f(double a, double b, double c) { return a * b + c; }' >"$tmp/f.c"
