@@ -23,6 +23,14 @@
 
 #include <math.h>
 
+/* Each double operation rounded once, to double.  Evaluated in a wider format
+   (the x87 unit of 32-bit x86: double_t is long double) it is rounded twice,
+   and the error-free sums and products the solver forms carry errors; such a
+   build missed contacts.  configure adds -msse2 -mfpmath=sse where needed. */
+_Static_assert(sizeof(double_t) == sizeof(double),
+               "the boxtoi solver needs double arithmetic evaluated in double: "
+               "on 32-bit x86 build it with -msse2 -mfpmath=sse");
+
 /** Highest polynomial degree the solver builds (4 x BOXTOI_MAX_DEGREE). */
 #define BXP_MAX_DEGREE 32
 

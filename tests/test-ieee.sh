@@ -9,7 +9,12 @@
 #   - the build's options (FP_CFLAGS before CFLAGS, as the Makefiles order
 #     them) keep the compiler from fusing a * b + c into one instruction even
 #     for a target that has it (x86-64 with -mfma), where GCC would by
-#     default: answers would then depend on the target.
+#     default: answers would then depend on the target;
+#   - double arithmetic is evaluated in double (double_t is double): the
+#     x87 unit (32-bit x86, or -mfpmath=387) rounds each operation twice,
+#     through 80 bits, and the solver's error-free sums and products go
+#     wrong.  lib/poly.h refuses such a build, and the build's options
+#     (configure adds -msse2 -mfpmath=sse where needed) do not make one.
 # Run from the tests build directory; CC, FP_CFLAGS and CFLAGS come from the
 # build (AM_TESTS_ENVIRONMENT).
 : "${srcdir:=.}"
@@ -26,7 +31,7 @@ message() {
         grep 'needs IEEE 754 arithmetic'
 }
 
-echo "1..14"
+echo "1..17"
 for h in lib/poly.h plugin/internal.h tools/query.h; do
     for opt in -ffast-math -Ofast -ffinite-math-only; do
         out=$(message "$top/$h" "-O2 $opt")
@@ -59,4 +64,34 @@ else
     skip "the build's options fuse no multiply-add" "$CC does not target FMA here (-mfma)"
 fi
 
+# wider OPTIONS...: does the compiler, given the options, evaluate double
+# arithmetic in a wider format (double_t wider than double)?  yes or no;
+# empty when it refuses the options.
+printf '#include <math.h>\nint w[sizeof(double_t) > sizeof(double) ? 1 : -1];\n' >"$tmp/w.c"
+printf '#include <math.h>\nint w[sizeof(double_t) < sizeof(double) ? -1 : 1];\n' >"$tmp/n.c"
+# shellcheck disable=SC2068 # options as separate words
+wider() {
+    $CC $@ -fsyntax-only "$tmp/n.c" >/dev/null 2>&1 || return 0
+    if $CC $@ -fsyntax-only "$tmp/w.c" >/dev/null 2>&1; then echo yes; else echo no; fi
+}
+# shellcheck disable=SC2086 # options as separate words
+got=$(wider $FP_CFLAGS $CFLAGS)
+result "$([ "$got" = no ] && echo 1)" \
+    "the build's options ($FP_CFLAGS $CFLAGS) evaluate double arithmetic in double" \
+    "wider: ${got:-the options are refused}"
+x87=
+for opt in -mfpmath=387 -m32; do
+    [ "$(wider $opt)" = yes ] && { x87=$opt; break; }
+done
+if [ -n "$x87" ]; then
+    result 1 "the test sees double arithmetic evaluated wider where the compiler is asked for x87 ($x87)"
+    out=$($CC $x87 -fsyntax-only -I"$top/include" -I"$top/lib" -x c "$top/lib/poly.h" 2>&1 |
+        grep 'needs double arithmetic evaluated in double')
+    result "$([ -n "$out" ] && echo 1)" "lib/poly.h refuses double arithmetic evaluated wider" \
+        "compiler: no guard's message"
+else
+    why="$CC does not evaluate wider here (-mfpmath=387, -m32)"
+    skip "the test sees double arithmetic evaluated wider where the compiler is asked for x87" "$why"
+    skip "lib/poly.h refuses double arithmetic evaluated wider" "$why"
+fi
 [ "$failed" -eq 0 ]
