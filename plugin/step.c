@@ -124,11 +124,11 @@ typedef struct body_set {
 
 static size_t hash_ptr(const void *p, size_t cap)
 {
-    uintptr_t x = (uintptr_t)p;
+    uint64_t x = (uintptr_t)p; /* 64-bit arithmetic whatever a pointer's width */
     x ^= x >> 17;
-    x *= (uintptr_t)0x9E3779B97F4A7C15u;
+    x *= UINT64_C(0x9E3779B97F4A7C15);
     x ^= x >> 29;
-    return (size_t)x & (cap - 1);
+    return (size_t)(x & (cap - 1));
 }
 
 static int set_grow(body_set *s)
@@ -737,17 +737,18 @@ static _Thread_local pair_pass *active_ = NULL;
 
 static size_t hash_pair(dGeomID a, dGeomID b, size_t cap)
 {
-    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    /* 64-bit arithmetic whatever the width of a pointer. */
+    uint64_t x = (uintptr_t)a, y = (uintptr_t)b;
     if (x > y) {
-        uintptr_t t = x;
+        uint64_t t = x;
         x = y;
         y = t;
     }
-    uintptr_t h = x * (uintptr_t)0x9E3779B97F4A7C15u ^ (y + (y >> 7));
+    uint64_t h = x * UINT64_C(0x9E3779B97F4A7C15) ^ (y + (y >> 7));
     h ^= h >> 29;
-    h *= (uintptr_t)0xBF58476D1CE4E5B9u;
+    h *= UINT64_C(0xBF58476D1CE4E5B9);
     h ^= h >> 32;
-    return (size_t)h & (cap - 1);
+    return (size_t)(h & (cap - 1));
 }
 
 /* The pairs (a0, a1) and (b0, b1) are the same, in either order. */
