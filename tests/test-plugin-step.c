@@ -639,13 +639,18 @@ static void test_sensors(void)
         sensor_sim ss;
         memset(&ss, 0, sizeof ss);
         sim_init(&ss.s, 1);
-        /* k = 4, 5: sliding on a frictionless ground under gravity, so that
-           the box gets contact joints from another pair in the same pass */
+        /* k = 4, 5: sliding on the ground under gravity, so that the box
+           gets contact joints from another pair in the same pass.  Nearly
+           frictionless: with no friction at all (normal rows only), ODE's
+           dWorldStep met a singular system at the wall ("LCP internal
+           error, s <= 0") and set the box spinning, for plain dBoxes too
+           (one run in six, a box sliding at 1 m/s into a wall), and this
+           case passed or failed with the last bits of the inputs. */
         int ground = k >= 4;
         if (!ground)
             dWorldSetGravity(ss.s.world, 0, 0, 0);
         else
-            ss.s.mu = 0;
+            ss.s.mu = 0.01;
         ss.collide = k & 1;
         int nested = (k >> 1) & 1 || ground;
         dGeomID wall = dCreateBoxtoiBox(ss.s.space, 0.01, 3, 3);
