@@ -51,7 +51,8 @@ fused() {
     $CC $@ -mfma -O2 -S -o "$tmp/f.s" "$tmp/f.c" >/dev/null 2>&1 || return 0
     if grep -q -i 'vfmadd' "$tmp/f.s"; then echo yes; else echo no; fi
 }
-control=$(fused -ffp-contract=fast)
+# shellcheck disable=SC2086 # options as separate words
+control=$(fused $FP_CFLAGS $CFLAGS -ffp-contract=fast)
 if [ "$control" = yes ]; then
     result 1 "the test sees a fused multiply-add where the compiler is asked for one"
     # shellcheck disable=SC2086 # options as separate words
