@@ -847,6 +847,76 @@ static double plane_first_contact(const bt_moving *a, const dReal plane[4],
     return best;
 }
 
+/* Velocity at time t of the local point l under motion m: a central
+   difference over 1e-6 of tmax (one-sided at 0). */
+static void local_point_velocity(const bt_moving *m, const double l[3], double t,
+                                 double tmax, double v[3])
+{
+    double dt = 1e-6 * tmax, lo = t - dt > 0 ? t - dt : t, hi = t + dt;
+    double xa[3], xb[3];
+    boxtoi_motion_apply(&m->motion, lo, l, xa);
+    boxtoi_motion_apply(&m->motion, hi, l, xb);
+    for (int k = 0; k < 3; k++)
+        v[k] = (xb[k] - xa[k]) / (hi - lo);
+}
+
+/* Velocity at time t of the material point of m at world position x; 0 for
+   a constant motion.  Returns 0 when the motion is not rigid there. */
+static int point_velocity(const bt_moving *m, const double x[3], double t, double tmax,
+                          double v[3])
+{
+    v[0] = v[1] = v[2] = 0;
+    if (!m->moving)
+        return 1;
+    dVector3 p;
+    dMatrix3 R;
+    if (!pose_at(&m->motion, t, p, R))
+        return 0;
+    double l[3];
+    for (int j = 0; j < 3; j++)
+        l[j] = (double)R[j] * (x[0] - (double)p[0]) + (double)R[4 + j] * (x[1] - (double)p[1])
+               + (double)R[8 + j] * (x[2] - (double)p[2]);
+    local_point_velocity(m, l, t, tmax, v);
+    return 1;
+}
+
+/* A pair first touching at r.toi (apart now) closes there faster than the
+   margin per step: its depth would pass the margin within one step. */
+static int box_closing_fast(const bt_moving *a, const bt_moving *b, const boxtoi_result *r,
+                            double margin, double step, double tmax)
+{
+    double va[3], vb[3];
+    if (!(step > 0) || !point_velocity(a, r->point, r->toi, tmax, va)
+        || !point_velocity(b, r->point, r->toi, tmax, vb))
+        return 0;
+    double closing = (va[0] - vb[0]) * r->normal[0] + (va[1] - vb[1]) * r->normal[1]
+                     + (va[2] - vb[2]) * r->normal[2];
+    return closing * step > margin;
+}
+
+/* Likewise for a box first touching a plane at t: the vertex nearest the
+   plane there approaches it faster than the margin per step. */
+static int plane_closing_fast(const bt_moving *a, const dReal plane[4], double t,
+                              double margin, double step, double tmax)
+{
+    if (!(step > 0))
+        return 0;
+    double best = INFINITY, closing = 0;
+    for (int k = 0; k < 8; k++) {
+        double l[3], x[3], v[3];
+        for (int i = 0; i < 3; i++)
+            l[i] = (k >> i) & 1 ? a->box.hi[i] : a->box.lo[i];
+        boxtoi_motion_apply(&a->motion, t, l, x);
+        double d = plane[0] * x[0] + plane[1] * x[1] + plane[2] * x[2] - plane[3];
+        if (d < best) {
+            best = d;
+            local_point_velocity(a, l, t, tmax, v);
+            closing = -(plane[0] * v[0] + plane[1] * v[1] + plane[2] * v[2]);
+        }
+    }
+    return closing * step > margin;
+}
+
 /* Contacts at the time of impact toi: the vertices within tol of the
    nearest one, nearest first, at most maxc (and 4). */
 static int plane_contacts_at(const bt_moving *a, const dReal plane[4],
@@ -1262,11 +1332,14 @@ int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
                 return 0;
             if (t > p->window) {
                 /* an impact only when the box would get deeper than the
-                   margin by the end of the interval: a box settling onto
-                   the plane is left to ODE's contacts of the next step */
+                   margin by the end of the interval, or closes faster
+                   than the margin per step: a box settling onto the plane
+                   is left to ODE's contacts of the next step */
+                double margin = fmax(p->deep_rel * min_side(&a.box), p->deep_abs);
                 dVector4 deep = {plane[0], plane[1], plane[2], plane[3]};
-                deep[3] -= (dReal)fmax(p->deep_rel * min_side(&a.box), p->deep_abs);
-                if (plane_first_contact(&a, deep, T) < 0)
+                deep[3] -= (dReal)margin;
+                if (plane_first_contact(&a, deep, T) < 0
+                    && !plane_closing_fast(&a, plane, t, margin, p->step, T))
                     return 0;
                 *toi = t;
                 if (first)
@@ -1302,11 +1375,12 @@ int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
                 return 0;
             if (r.state == BOXTOI_HIT && r.toi > p->window) {
                 /* an impact only when the boxes would get deeper than the
-                   margin by the end of the interval: two boxes settling
-                   onto each other are left to ODE's contacts of the next
-                   step */
+                   margin by the end of the interval, or close faster than
+                   the margin per step: two boxes settling onto each other
+                   are left to ODE's contacts of the next step */
                 boxtoi_result rs = solve_shrunk(&a, &b, shrink_for(margin), r.toi, T);
-                if (rs.state != BOXTOI_HIT && rs.state != BOXTOI_OVERLAP)
+                if (rs.state != BOXTOI_HIT && rs.state != BOXTOI_OVERLAP
+                    && !box_closing_fast(&a, &b, &r, margin, p->step, T))
                     return 0;
                 *toi = r.toi;
                 if (first)

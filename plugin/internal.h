@@ -121,6 +121,10 @@ typedef struct bt_toi_params {
     double deep_rel;  /* a pair touching now is a new impact only when it */
     double deep_abs;  /* gets deeper than max(deep_rel * smallest side,
                          deep_abs) */
+    double step;      /* the whole step (s): a pair apart now that meets
+                         closing faster than the margin per step is an
+                         impact however shallow it gets by tmax; 0: no such
+                         rule */
 } bt_toi_params;
 /* First contact of a proposed pair, for the stepper.  Returns
    0: no contact;

@@ -246,10 +246,14 @@ typedef struct dBoxtoiStepParams {
                              end of the step (for two boxes: each shrunk by
                              half of it, they still meet, which takes a
                              depth between rest_depth and sqrt(2) rest_depth;
-                             for a plane: a vertex gets that deep); a slower approach, such
-                             as a box settling onto another or onto the
-                             ground, is left to ODE's contacts of the next
-                             step, as plain ODE does */
+                             for a plane: a vertex gets that deep), or when
+                             it closes faster than this per step where it
+                             first touches (its speed along the contact
+                             normal, times h, exceeds it: a fast box meeting
+                             a wall just before the step ends); a slower
+                             approach, such as a box settling onto another
+                             or onto the ground, is left to ODE's contacts
+                             of the next step, as plain ODE does */
     int max_redos;      /**< times one sub-step may be redone after the
                              check of the paths the bodies actually took
                              (see dWorldStepToContact; default 4); 0 turns
@@ -287,11 +291,13 @@ typedef struct dBoxtoiStepStats {
  *
  * Details:
  *  - an impact is a first contact of a pair apart now that would get
- *    deeper than rest_depth by the end of the step; the sub-step ends at
- *    the first contact itself (not at that depth).  A pair that would
- *    touch but not get that deep is not stepped to: ODE sees its contact
- *    in the next step, as without the plugin (it penetrates by less than
- *    rest_depth meanwhile);
+ *    deeper than rest_depth by the end of the step, or that closes faster
+ *    than rest_depth per step where it first touches (its speed along the
+ *    contact normal there, times h); the sub-step ends at the first
+ *    contact itself (not at that depth).  A pair that would touch but
+ *    neither get that deep nor close that fast (a box settling onto the
+ *    ground) is not stepped to: ODE sees its contact in the next step, as
+ *    without the plugin (it penetrates by less than rest_depth meanwhile);
  *  - within the step the colliders report only contacts that exist now (or
  *    within min_substep, with time of impact reading 0 when it is within
  *    1e-9 of the step);

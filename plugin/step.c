@@ -7,10 +7,12 @@
  *   2. one pass over the pairs the space proposes finds the earliest
  *      first contact tau in (min_substep, remaining] of a pair that is not
  *      touching now and would get deeper than the resting margin by the end
- *      of the step (pairs touching now, or within min_substep of touching,
- *      are resting contacts, not impacts; pairs that would touch but stay
- *      shallower are left to ODE's next step; bounds on the motions spare
- *      the solver most pairs that cannot meet, see collide.c); each box's
+ *      of the step, or closes faster than the margin per step where it
+ *      meets (pairs touching now, or within min_substep of touching, are
+ *      resting contacts, not impacts; pairs that would touch but stay
+ *      shallower, closing slower, are left to ODE's next step; bounds on
+ *      the motions spare the solver most pairs that cannot meet, see
+ *      collide.c); each box's
  *      motion is computed once per sub-step (cached), and the pairs are
  *      kept;
  *   3. the user's near callback runs over those pairs (contact joints for
@@ -1260,6 +1262,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
         pp.q.window = min_sub;
         pp.q.deep_rel = deep_rel;
         pp.q.deep_abs = deep_abs;
+        pp.q.step = hh;
         pp.tau = INFINITY;
         pp.resolve = 0;
         pp.n = 0;

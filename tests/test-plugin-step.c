@@ -459,8 +459,9 @@ static void test_step_params(void)
 
     /*
      * rest_depth: the box would end the step 0.05 m into the wall (its
-     * face 0.05 ahead, 0.1 of travel).  A margin below that makes the
-     * contact at h/2 an impact; one above leaves the pair to ODE's next
+     * face 0.05 ahead, 0.1 of travel, at 6 m/s).  A margin below that makes
+     * the contact at h/2 an impact; so does one below the 0.1 m the box
+     * closes in a whole step; one above both leaves the pair to ODE's next
      * step, so the box flies freely, as with dWorldStep.
      */
     p.rest_depth = 0.04;
@@ -470,10 +471,27 @@ static void test_step_params(void)
        "x %.17g)", st.first_toi / H, st.impacts, x[0]);
     p.rest_depth = 0.06;
     st = shoot(&c, 0.05, -1, &p, clock_cb, x);
+    ok(st.impacts >= 1 && fabs(st.first_toi - 0.5 * H) <= 1e-12 && x[0] < 0.0501,
+       "rest_depth 0.06 m, between the 0.05 m reached and the 0.1 m closed per step: an "
+       "impact at h/2 (first_toi %.17g h, impacts %d, x %.17g)",
+       st.first_toi / H, st.impacts, x[0]);
+    p.rest_depth = 0.11;
+    st = shoot(&c, 0.05, -1, &p, clock_cb, x);
     ok(st.impacts == 0 && st.first_toi == -1 && st.substeps == 1 &&
            fabs(x[0] - 0.1) <= 1e-12,
-       "rest_depth 0.06 m > 0.05 m: no impact, one sub-step, free flight (impacts %d, "
+       "rest_depth 0.11 m > 0.1 m: no impact, one sub-step, free flight (impacts %d, "
        "substeps %d, x %.17g)", st.impacts, st.substeps, x[0]);
+    /*
+     * A fast box meeting the wall just before the step ends (at 0.999 h, by
+     * default margin 2 mm): it would end the step only 0.1 mm in, but it
+     * closes 0.1 m per step, so the contact is an impact, stepped to
+     * exactly; it used to be left to the next step, the box 0.1 mm in.
+     */
+    st = shoot(&c, 0.0999, -1, NULL, clock_cb, x);
+    ok(st.impacts >= 1 && fabs(st.first_toi - 0.999 * H) <= 1e-12 && x[0] <= 0.0999 + 1e-9,
+       "default margin: a box 0.1 mm from its end-of-step depth is still an impact when it "
+       "closes fast (first_toi %.17g h, impacts %d, x %.17g)",
+       st.first_toi / H, st.impacts, x[0]);
 
     /*
      * min_substep: two boxes reach their walls at 0.3 h and 0.302 h.  By
@@ -1139,6 +1157,35 @@ static void test_analytic_plane(void)
     is_double(first, want, 1e-12, "plane: time of impact within the step (s)");
     is_double(s.touch_pos[2], 0.2, 1e-9, "plane: z at the first contact (m)");
     is_double(s.touch_pos[0], want_x, 1e-9, "plane: x at the first contact (m)");
+    sim_free(&s);
+}
+
+/*
+ * A box falling at 6 m/s (no gravity, rotation off) meets a plane at 0.999 h:
+ * by the step's end it would be only 0.1 mm in, under the 2 mm margin, but
+ * it closes 0.1 m per step, so the contact is an impact stepped to exactly.
+ */
+static void test_late_plane_impact(void)
+{
+    sim s;
+    sim_init(&s, 0);
+    dWorldSetGravity(s.world, 0, 0, 0);
+    double side[3] = {0.1, 0.1, 0.1};
+    dGeomID g;
+    dBodyID b = add_body(&s, 1, side, &g);
+    dBodySetGyroscopicMode(b, 0);
+    dBodySetPosition(b, 0, 0, 0.05 + 6 * 0.999 * H);
+    dBodySetLinearVel(b, 0, 0, -6);
+    dCreatePlane(s.space, 0, 0, 1, 0);
+    s.watched = g;
+    dBoxtoiStepStats st;
+    dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
+    ok(st.impacts >= 1 && fabs(st.first_toi - 0.999 * H) <= 1e-12 && s.touched
+           && fabs(s.touch_pos[2] - 0.05) <= 1e-9 && dBodyGetPosition(b)[2] >= 0.05 - 1e-9,
+       "plane, default margin: a box 0.1 mm from its end-of-step depth is still an impact "
+       "when it closes fast (first_toi %.17g h, impacts %d, z at contact %.17g, at the "
+       "end %.17g)", st.first_toi / H, st.impacts, s.touched ? s.touch_pos[2] : NAN,
+       dBodyGetPosition(b)[2]);
     sim_free(&s);
 }
 
@@ -1814,6 +1861,7 @@ int main(void)
     test_analytic(0, 1);
     test_analytic(1, 1);
     test_analytic_plane();
+    test_late_plane_impact();
     test_sphere_on_floor();
     test_explicit_substeps();
     test_step_params();
