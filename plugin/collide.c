@@ -1338,8 +1338,8 @@ int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
                 double margin = fmax(p->deep_rel * min_side(&a.box), p->deep_abs);
                 dVector4 deep = {plane[0], plane[1], plane[2], plane[3]};
                 deep[3] -= (dReal)margin;
-                if (plane_first_contact(&a, deep, T) < 0
-                    && !plane_closing_fast(&a, plane, t, margin, p->step, T))
+                if (!plane_closing_fast(&a, plane, t, margin, p->step, T)
+                    && plane_first_contact(&a, deep, T) < 0)
                     return 0;
                 *toi = t;
                 if (first)
@@ -1378,10 +1378,11 @@ int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
                    margin by the end of the interval, or close faster than
                    the margin per step: two boxes settling onto each other
                    are left to ODE's contacts of the next step */
-                boxtoi_result rs = solve_shrunk(&a, &b, shrink_for(margin), r.toi, T);
-                if (rs.state != BOXTOI_HIT && rs.state != BOXTOI_OVERLAP
-                    && !box_closing_fast(&a, &b, &r, margin, p->step, T))
-                    return 0;
+                if (!box_closing_fast(&a, &b, &r, margin, p->step, T)) {
+                    boxtoi_result rs = solve_shrunk(&a, &b, shrink_for(margin), r.toi, T);
+                    if (rs.state != BOXTOI_HIT && rs.state != BOXTOI_OVERLAP)
+                        return 0;
+                }
                 *toi = r.toi;
                 if (first)
                     *first = 1;
