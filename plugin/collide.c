@@ -822,6 +822,13 @@ static void vertex_poly(const boxtoi_motion *m, const double v[3],
     }
 }
 
+/* Local corner k (bits: x, y, z high) of a box. */
+static void corner_of(const boxtoi_box *box, int k, double out[3])
+{
+    for (int i = 0; i < 3; i++)
+        out[i] = (k >> i) & 1 ? box->hi[i] : box->lo[i];
+}
+
 /* First time in (0, tmax] at which a vertex of the moving box reaches the
    plane, or -1. */
 static double plane_first_contact(const bt_moving *a, const dReal plane[4],
@@ -834,8 +841,7 @@ static double plane_first_contact(const bt_moving *a, const dReal plane[4],
     double tol = tmax * 1e-12;
     for (int v = 0; v < 8; v++) {
         double x[3];
-        for (int i = 0; i < 3; i++)
-            x[i] = (v >> i) & 1 ? a->box.hi[i] : a->box.lo[i];
+        corner_of(&a->box, v, x);
         double c[BOXTOI_MAX_DEGREE + 1], bern[BOXTOI_MAX_DEGREE + 1];
         vertex_poly(&a->motion, x, plane, sign, c);
         int n = a->motion.degree;
@@ -901,19 +907,21 @@ static int plane_closing_fast(const bt_moving *a, const dReal plane[4], double t
 {
     if (!(step > 0))
         return 0;
-    double best = INFINITY, closing = 0;
+    double best = INFINITY, l[3], v[3];
+    int nearest = 0;
     for (int k = 0; k < 8; k++) {
-        double l[3], x[3], v[3];
-        for (int i = 0; i < 3; i++)
-            l[i] = (k >> i) & 1 ? a->box.hi[i] : a->box.lo[i];
+        double x[3];
+        corner_of(&a->box, k, l);
         boxtoi_motion_apply(&a->motion, t, l, x);
         double d = plane[0] * x[0] + plane[1] * x[1] + plane[2] * x[2] - plane[3];
         if (d < best) {
             best = d;
-            local_point_velocity(a, l, t, tmax, v);
-            closing = -(plane[0] * v[0] + plane[1] * v[1] + plane[2] * v[2]);
+            nearest = k;
         }
     }
+    corner_of(&a->box, nearest, l);
+    local_point_velocity(a, l, t, tmax, v);
+    double closing = -(plane[0] * v[0] + plane[1] * v[1] + plane[2] * v[2]);
     return closing * step > margin;
 }
 
@@ -933,8 +941,7 @@ static int plane_contacts_at(const bt_moving *a, const dReal plane[4],
     double dmin = INFINITY;
     for (int v = 0; v < 8; v++) {
         double x[3], P[3];
-        for (int i = 0; i < 3; i++)
-            x[i] = (v >> i) & 1 ? a->box.hi[i] : a->box.lo[i];
+        corner_of(&a->box, v, x);
         for (int i = 0; i < 3; i++)
             P[i] = (M[i][0] * x[0] + M[i][1] * x[1] + M[i][2] * x[2] + M[i][3])
                    / M[3][3];
