@@ -3,8 +3,8 @@
  * dPlane; every other class sees a dBox at the current pose.
  *
  * Every collider first looks at the current poses: boxes touching now get
- * ODE's own contact set (dBoxBox for box-box, the box-plane rule of
- * dCollideBoxPlane for planes), time of impact 0.  Otherwise it asks for the
+ * ODE's own contact set (dBoxBox for box-box, ODE's box-plane collider on a
+ * dBox standing in for the box for planes), time of impact 0.  Otherwise it asks for the
  * first contact within the step: boxtoi_solve for box-box, the first root
  * of the vertices' plane distances for box-plane.  Those contacts lie where
  * the boxes will touch at that time (position and normal at that instant),
@@ -666,86 +666,80 @@ static int collide_box_box(dGeomID o1, dGeomID o2, int flags,
     return n;
 }
 
+/* ---- ODE's own colliders on a stand-in ---------------------------------- */
+
+/*
+ * ODE's collider for a dBox of o1's lengths at pose (p, R), moved by shift
+ * (NULL: not moved), against o2: a dBox made for the call stands in for
+ * the boxtoi box, and the contacts name o1, at their positions less the
+ * shift.  Using ODE's own code, rather than the same rule written here,
+ * gives ODE's contacts to the last bit on every platform: compiled
+ * elsewhere, with other options (multiply-adds fused on arm64, the x87
+ * unit on i386), the same arithmetic rounds differently.
+ */
+static int proxy_collide(dGeomID o1, const dReal *p, const dReal *R,
+                         const dReal *shift, dGeomID o2, int flags,
+                         dContactGeom *contact, int skip)
+{
+    bt_data *d = bt_get(o1);
+    if (!d)
+        return 0;
+    dGeomID proxy = dCreateBox(0, d->side[0], d->side[1], d->side[2]);
+    if (!proxy)
+        return 0;
+    if (shift)
+        dGeomSetPosition(proxy, p[0] + shift[0], p[1] + shift[1], p[2] + shift[2]);
+    else
+        dGeomSetPosition(proxy, p[0], p[1], p[2]);
+    dGeomSetRotation(proxy, R);
+    dReal aabb[6];
+    dGeomGetAABB(proxy, aabb); /* some colliders read the bounds */
+    int n = dCollide(proxy, o2, flags, contact, skip);
+    for (int i = 0; i < n; i++) {
+        dContactGeom *c = CONTACT(contact, i * skip);
+        if (c->g1 == proxy)
+            c->g1 = o1;
+        if (c->g2 == proxy)
+            c->g2 = o1;
+        if (shift)
+            for (int k = 0; k < 3; k++)
+                c->pos[k] -= shift[k];
+    }
+    dGeomDestroy(proxy);
+    return n;
+}
+
 /* ---- box - plane ------------------------------------------------------ */
 
 /*
- * Contacts of a box (pose p, R, full sides) with the half-space n.x <= d,
- * following the rule of ODE's dCollideBoxPlane: the deepest vertex, then
- * its neighbours along the two edges that rise least towards the plane
- * (while still under it), then, when four are asked for, the vertex
- * completing that face.
+ * Contacts of the boxtoi box o1 at pose (p, R) with the half-space of the
+ * plane o2 raised by lift (n.x <= d + lift): ODE's box-plane collider on a
+ * stand-in moved by -lift n, so the depths are below the raised plane and
+ * the positions those of o1's vertices.  Boxes whose deepest vertex is
+ * above the raised plane by far more than the rounding of that distance
+ * are apart without a stand-in (ODE's collider finds them apart too).
  */
-static int box_plane_now(const dReal *p, const dReal *R, const dReal *side,
-                         const dReal plane[4], int flags,
+static int box_plane_now(dGeomID o1, const dReal *p, const dReal *R,
+                         dGeomID o2, dReal lift, int flags,
                          dContactGeom *contact, int skip)
 {
-    dReal A[3], B[3];
+    const dReal *side = bt_get(o1)->side;
+    dVector4 plane;
+    dGeomPlaneGetParams(o2, plane);
+    double reach = 0, size = fabs(plane[3]) + fabs(lift);
     for (int i = 0; i < 3; i++) {
-        dReal proj = plane[0] * R[i] + plane[1] * R[4 + i] + plane[2] * R[8 + i];
-        A[i] = side[i] * proj;
-        B[i] = dFabs(A[i]);
+        double proj = plane[0] * R[i] + plane[1] * R[4 + i] + plane[2] * R[8 + i];
+        reach += 0.5 * side[i] * fabs(proj);
+        size += fabs(p[i]) + side[i];
     }
-    dReal depth = plane[3] + (dReal)0.5 * (B[0] + B[1] + B[2])
-                  - (plane[0] * p[0] + plane[1] * p[1] + plane[2] * p[2]);
-    if (depth < 0)
+    double depth = plane[3] + lift + reach
+                   - (plane[0] * p[0] + plane[1] * p[1] + plane[2] * p[2]);
+    if (depth < -1e-12 * size)
         return 0;
-    int maxc = flags & NUMC_MASK;
-    if (maxc > 4)
-        maxc = 4;
-
-    dReal v[3] = {p[0], p[1], p[2]};
-    for (int i = 0; i < 3; i++) {
-        dReal s = A[i] > 0 ? -(dReal)0.5 : (dReal)0.5;
-        for (int k = 0; k < 3; k++)
-            v[k] += s * side[i] * R[k * 4 + i];
-    }
-    dContactGeom *c0 = contact;
-    for (int k = 0; k < 3; k++)
-        c0->pos[k] = v[k];
-    c0->depth = depth;
-    int n = 1;
-
-    /* the two edges with the smallest rise, in ODE's order */
-    int e1, e2;
-    if (B[0] < B[1]) {
-        if (B[2] < B[0]) {
-            e1 = 2;
-            e2 = B[0] < B[1] ? 0 : 1;
-        } else {
-            e1 = 0;
-            e2 = B[1] < B[2] ? 1 : 2;
-        }
-    } else if (B[2] < B[1]) {
-        e1 = 2;
-        e2 = B[0] < B[1] ? 0 : 1;
-    } else {
-        e1 = 1;
-        e2 = B[0] < B[2] ? 0 : 2;
-    }
-    int edges[2] = {e1, e2};
-    for (int j = 0; j < 2 && n < maxc; j++) {
-        int e = edges[j];
-        if (depth - B[e] < 0)
-            break;
-        dReal s = A[e] > 0 ? 1 : -1;
-        dContactGeom *c = CONTACT(contact, n * skip);
-        for (int k = 0; k < 3; k++)
-            c->pos[k] = v[k] + s * side[e] * R[k * 4 + e];
-        c->depth = depth - B[e];
-        n++;
-    }
-    if ((flags & NUMC_MASK) >= 4 && n == 3) {
-        dContactGeom *c1 = CONTACT(contact, skip), *c2 = CONTACT(contact, 2 * skip);
-        dReal d4 = c1->depth + c2->depth - depth;
-        if (d4 > 0) {
-            dContactGeom *c3 = CONTACT(contact, 3 * skip);
-            for (int k = 0; k < 3; k++)
-                c3->pos[k] = c1->pos[k] + c2->pos[k] - v[k];
-            c3->depth = d4;
-            n++;
-        }
-    }
-    return n;
+    if (lift == 0)
+        return proxy_collide(o1, p, R, NULL, o2, flags, contact, skip);
+    dReal shift[3] = {-lift * plane[0], -lift * plane[1], -lift * plane[2]};
+    return proxy_collide(o1, p, R, shift, o2, flags, contact, skip);
 }
 
 /* Bernstein coefficients on [0, T] of sum_k c[k] t^k (degree n). */
@@ -993,17 +987,16 @@ static int box_plane(dGeomID o1, dGeomID o2, int flags,
     dGeomPlaneGetParams(o2, plane);
     dReal forced[3];
     int force = bt_step_forced(o1, o2, forced, NULL, NULL);
-    int n = box_plane_now(dGeomGetPosition(o1), dGeomGetRotation(o1), d->side,
-                          plane, flags, contact, skip);
+    int n = box_plane_now(o1, dGeomGetPosition(o1), dGeomGetRotation(o1), o2, 0,
+                          flags, contact, skip);
     if (n > 0 && !force && bt_step_ended(o1, o2)) {
         /* the impact that ended the sub-step before: every vertex within
            the margin, at its own depth less the margin */
         bt_moving a;
         bt_moving_boxtoi(o1, &a);
         double e = touch_margin(o1, o2, d->side, NULL, &a, NULL);
-        dVector4 raised = {plane[0], plane[1], plane[2], plane[3] + (dReal)e};
-        n = box_plane_now(dGeomGetPosition(o1), dGeomGetRotation(o1), d->side,
-                          raised, flags, contact, skip);
+        n = box_plane_now(o1, dGeomGetPosition(o1), dGeomGetRotation(o1), o2,
+                          (dReal)e, flags, contact, skip);
         for (int i = 0; i < n; i++) {
             dContactGeom *c = CONTACT(contact, i * skip);
             c->depth = c->depth > (dReal)e ? c->depth - (dReal)e : 0;
@@ -1084,26 +1077,8 @@ static int box_plane(dGeomID o1, dGeomID o2, int flags,
 static int collide_box_other(dGeomID o1, dGeomID o2, int flags,
                              dContactGeom *contact, int skip)
 {
-    bt_data *d = bt_get(o1);
-    if (!d)
-        return 0;
-    dGeomID proxy = dCreateBox(0, d->side[0], d->side[1], d->side[2]);
-    if (!proxy)
-        return 0;
-    const dReal *p = dGeomGetPosition(o1);
-    dGeomSetPosition(proxy, p[0], p[1], p[2]);
-    dGeomSetRotation(proxy, dGeomGetRotation(o1));
-    dReal aabb[6];
-    dGeomGetAABB(proxy, aabb); /* some colliders read the bounds */
-    int n = dCollide(proxy, o2, flags, contact, skip);
-    for (int i = 0; i < n; i++) {
-        dContactGeom *c = CONTACT(contact, i * skip);
-        if (c->g1 == proxy)
-            c->g1 = o1;
-        if (c->g2 == proxy)
-            c->g2 = o1;
-    }
-    dGeomDestroy(proxy);
+    int n = proxy_collide(o1, dGeomGetPosition(o1), dGeomGetRotation(o1), NULL,
+                          o2, flags, contact, skip);
     if (n > 0)
         note_toi(o1, o2, 0);
     return n;
@@ -1126,11 +1101,8 @@ static int touching_now(dGeomID o1, dGeomID o2, double *depth_now)
     dContactGeom c[4];
     *depth_now = 0;
     if (dGeomGetClass(o2) == dPlaneClass) {
-        bt_data *d = dGeomGetClassData(o1);
-        dVector4 plane;
-        dGeomPlaneGetParams(o2, plane);
-        int n = box_plane_now(dGeomGetPosition(o1), dGeomGetRotation(o1),
-                              d->side, plane, 1, c, (int)sizeof c[0]);
+        int n = box_plane_now(o1, dGeomGetPosition(o1), dGeomGetRotation(o1),
+                              o2, 0, 1, c, (int)sizeof c[0]);
         if (n > 0)
             *depth_now = c[0].depth;
         return n > 0;
@@ -1434,8 +1406,7 @@ int bt_pair_escape(dGeomID o1, dGeomID o2, const bt_toi_params *p,
         dMatrix3 R0;
         dContactGeom c0;
         int now = pose_at(&a.motion, 0, p0, R0)
-                  && box_plane_now(p0, R0, bt_get(o1)->side, plane, 1, &c0,
-                                   (int)sizeof c0) > 0;
+                  && box_plane_now(o1, p0, R0, o2, 0, 1, &c0, (int)sizeof c0) > 0;
         dVector4 deep = {plane[0], plane[1], plane[2], plane[3]};
         double t;
         if (now) {

@@ -42,7 +42,8 @@
  * All dReal values follow ODE's precision setting.
  *
  * Contacts: boxes touching now get exactly ODE's contact set (dBoxBox, and
- * the rule of ODE's box-plane collider).  For dCollide(boxtoi, boxtoi) and
+ * ODE's box-plane collider run on a dBox of the same pose), on every
+ * platform and build of ODE.  For dCollide(boxtoi, boxtoi) and
  * dCollide(boxtoi, dBox) it equals dCollide of two dBoxes; for
  * dCollide(dBox, boxtoi) ODE itself swaps the arguments of the class's
  * collider, so the set is dBoxBox's with the boxtoi box first, reversed.

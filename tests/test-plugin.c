@@ -213,6 +213,65 @@ static void test_overlap_contacts(void)
     dGeomDestroy(plane);
 }
 
+/*
+ * Boxes whose deepest vertex is within a few rounding units of a plane,
+ * above or below it: the boxtoi class must still give exactly dBox-plane's
+ * contacts (the collider skips ODE's only for boxes far above the plane),
+ * and both outcomes must occur.  The deepest vertex is put at height -delta
+ * by the box's extent along the normal, 0.5 sum_i l_i |n . R_i|.
+ */
+static void test_grazing_plane(void)
+{
+    unsigned long long s = 777;
+    dGeomID t = dCreateBoxtoiBox(0, 1, 1, 1), b = dCreateBox(0, 1, 1, 1);
+    dGeomID plane = dCreatePlane(0, -0.4, 0.7, 0.5, 2.5);
+    dVector4 pl;
+    dGeomPlaneGetParams(plane, pl);
+    int bad = 0, bad_rev = 0, touching = 0, apart = 0;
+    for (int it = 0; it < 3000; it++) {
+        double l[3];
+        dMatrix3 R;
+        dQuaternion q;
+        for (int i = 0; i < 3; i++)
+            l[i] = urand(&s, 0.05, 3);
+        random_rotation(&s, R, q);
+        double reach = 0;
+        for (int i = 0; i < 3; i++)
+            reach += 0.5 * l[i] * fabs(pl[0] * R[i] + pl[1] * R[4 + i] + pl[2] * R[8 + i]);
+        /* an offset within the plane, then the height */
+        double u[3] = {urand(&s, -5, 5), urand(&s, -5, 5), urand(&s, -5, 5)};
+        double un = u[0] * pl[0] + u[1] * pl[1] + u[2] * pl[2];
+        double delta = (double)(it % 17 - 8) * 1e-16 * (pl[3] + reach);
+        double h = pl[3] + reach + delta, p[3];
+        for (int k = 0; k < 3; k++)
+            p[k] = u[k] - un * pl[k] + h * pl[k];
+        dGeomBoxtoiBoxSetLengths(t, l[0], l[1], l[2]);
+        dGeomBoxSetLengths(b, l[0], l[1], l[2]);
+        place(t, p, R);
+        place(b, p, R);
+        int flags = 1 + it % MAXC;
+        dContactGeom ref[MAXC], got[MAXC];
+        memset(ref, 0, sizeof ref);
+        memset(got, 0, sizeof got);
+        int nr = dCollide(b, plane, flags, ref, sizeof ref[0]);
+        int ng = dCollide(t, plane, flags, got, sizeof got[0]);
+        touching += nr > 0;
+        apart += nr == 0;
+        bad += !same_contacts(got, ng, ref, nr, t, plane, b, plane);
+        nr = dCollide(plane, b, flags, ref, sizeof ref[0]);
+        ng = dCollide(plane, t, flags, got, sizeof got[0]);
+        bad_rev += !same_contacts(got, ng, ref, nr, plane, t, plane, b);
+    }
+    diag("boxes grazing a plane: %d of 3000 touch by dBox-plane, %d apart", touching,
+         apart);
+    ok(touching > 300 && apart > 300, "grazing the plane: both outcomes occur");
+    is_int(bad, 0, "grazing the plane: boxtoi-plane contacts equal dBox-plane");
+    is_int(bad_rev, 0, "grazing the plane: plane-boxtoi contacts equal plane-dBox");
+    dGeomDestroy(t);
+    dGeomDestroy(b);
+    dGeomDestroy(plane);
+}
+
 /* ---- other classes ---------------------------------------------------- */
 
 /* Contacts of a geom of another class against a boxtoi box: those of a dBox
@@ -903,6 +962,7 @@ int main(void)
     test_registration();
     test_bad_lengths();
     test_overlap_contacts();
+    test_grazing_plane();
     test_other_classes();
     test_dbox_against_static();
     test_dispatch_future();
