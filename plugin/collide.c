@@ -4,11 +4,11 @@
  *
  * Every collider first looks at the current poses: boxes touching now get
  * ODE's own contact set (dBoxBox for box-box, ODE's box-plane collider on a
- * dBox standing in for the box for planes), time of impact 0.  Otherwise it asks for the
- * first contact within the step: boxtoi_solve for box-box, the first root
- * of the vertices' plane distances for box-plane.  Those contacts lie where
- * the boxes will touch at that time (position and normal at that instant),
- * with depth 0.
+ * dBox standing in for the box for planes), time of impact 0.  Otherwise it
+ * asks for the first contact within the step: boxtoi_solve for box-box, the
+ * first root of the vertices' plane distances for box-plane.  Those
+ * contacts lie where the boxes will touch at that time (position and normal
+ * at that instant), with depth 0.
  *
  * Normal convention (ODE's): for dCollide(o1, o2) the normal points from o2
  * towards o1, so that moving o1 along the normal by depth separates the
