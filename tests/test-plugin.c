@@ -124,6 +124,25 @@ static int same_contacts(const dContactGeom *a, int na, const dContactGeom *b,
     return 1;
 }
 
+/* The boxtoi box t and the dBox b at the same pose against a plane, in
+   both argument orders: counts a mismatch of either order in *bad and
+   *bad_rev; returns whether the dBox touches the plane. */
+static int plane_compare(dGeomID t, dGeomID b, dGeomID plane, int flags, int *bad,
+                         int *bad_rev)
+{
+    dContactGeom ref[MAXC], got[MAXC];
+    memset(ref, 0, sizeof ref);
+    memset(got, 0, sizeof got);
+    int nr = dCollide(b, plane, flags, ref, sizeof ref[0]);
+    int touching = nr > 0;
+    int ng = dCollide(t, plane, flags, got, sizeof got[0]);
+    *bad += !same_contacts(got, ng, ref, nr, t, plane, b, plane);
+    nr = dCollide(plane, b, flags, ref, sizeof ref[0]);
+    ng = dCollide(plane, t, flags, got, sizeof got[0]);
+    *bad_rev += !same_contacts(got, ng, ref, nr, plane, t, plane, b);
+    return touching;
+}
+
 static void place(dGeomID g, const double p[3], const dMatrix3 R)
 {
     dGeomSetPosition(g, p[0], p[1], p[2]);
@@ -189,14 +208,7 @@ static void test_overlap_contacts(void)
         ng = dCollide(t2, t1, flags, got, sizeof got[0]);
         bad_tt += !same_contacts(got, ng, ref, nr, t2, t1, b2, b1);
 
-        nr = dCollide(b1, plane, flags, ref, sizeof ref[0]);
-        if (nr > 0)
-            plane_touching++;
-        ng = dCollide(t1, plane, flags, got, sizeof got[0]);
-        bad_tp += !same_contacts(got, ng, ref, nr, t1, plane, b1, plane);
-        nr = dCollide(plane, b1, flags, ref, sizeof ref[0]);
-        ng = dCollide(plane, t1, flags, got, sizeof got[0]);
-        bad_pt += !same_contacts(got, ng, ref, nr, plane, t1, plane, b1);
+        plane_touching += plane_compare(t1, b1, plane, flags, &bad_tp, &bad_pt);
     }
     diag("%d of 2000 box pairs touch, %d boxes touch the plane", touching,
          plane_touching);
@@ -249,18 +261,9 @@ static void test_grazing_plane(void)
         dGeomBoxSetLengths(b, l[0], l[1], l[2]);
         place(t, p, R);
         place(b, p, R);
-        int flags = 1 + it % MAXC;
-        dContactGeom ref[MAXC], got[MAXC];
-        memset(ref, 0, sizeof ref);
-        memset(got, 0, sizeof got);
-        int nr = dCollide(b, plane, flags, ref, sizeof ref[0]);
-        int ng = dCollide(t, plane, flags, got, sizeof got[0]);
-        touching += nr > 0;
-        apart += nr == 0;
-        bad += !same_contacts(got, ng, ref, nr, t, plane, b, plane);
-        nr = dCollide(plane, b, flags, ref, sizeof ref[0]);
-        ng = dCollide(plane, t, flags, got, sizeof got[0]);
-        bad_rev += !same_contacts(got, ng, ref, nr, plane, t, plane, b);
+        int touch = plane_compare(t, b, plane, 1 + it % MAXC, &bad, &bad_rev);
+        touching += touch;
+        apart += !touch;
     }
     diag("boxes grazing a plane: %d of 3000 touch by dBox-plane, %d apart", touching,
          apart);
