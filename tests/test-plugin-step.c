@@ -124,6 +124,17 @@ static dBodyID add_body(sim *s, int boxtoi, const double side[3], dGeomID *geom)
     return b;
 }
 
+/* A boxtoi box body without the gyroscopic term, at p, moving at v. */
+static dBodyID launched_box(sim *s, const double side[3], dGeomID *geom, const double p[3],
+                            const double v[3])
+{
+    dBodyID b = add_body(s, 1, side, geom);
+    dBodySetGyroscopicMode(b, 0);
+    dBodySetPosition(b, p[0], p[1], p[2]);
+    dBodySetLinearVel(b, v[0], v[1], v[2]);
+    return b;
+}
+
 /* A boxtoi box with sides drawn in [lo, hi], without the gyroscopic term,
    at (x, y, z), turned at random. */
 static dBodyID random_box(sim *s, unsigned long long *seed, double lo, double hi,
@@ -270,10 +281,8 @@ static void test_analytic(int wall_boxtoi, int nested)
     }
     double side[3] = {0.1, 0.1, 0.1};
     dGeomID g;
-    dBodyID b = add_body(&s, 1, side, &g);
-    dBodySetGyroscopicMode(b, 0);
-    dBodySetPosition(b, -0.3, 0.2, 1.0);
-    dBodySetLinearVel(b, 120, 0, 1.5);
+    dBodyID b = launched_box(&s, side, &g, (double[3]){-0.3, 0.2, 1.0},
+                             (double[3]){120, 0, 1.5});
     dBodySetAngularVel(b, 7, 0, 0);
     dGeomID wall = wall_boxtoi ? dCreateBoxtoiBox(wall_space, 0.02, 4, 4)
                                : dCreateBox(wall_space, 0.02, 4, 4);
@@ -363,10 +372,7 @@ static void test_explicit_substeps(void)
     dWorldSetGravity(s.world, 0, 0, 0);
     double side[3] = {0.1, 0.1, 0.1};
     dGeomID a;
-    dBodyID b = add_body(&s, 1, side, &a);
-    dBodySetGyroscopicMode(b, 0);
-    dBodySetPosition(b, 0, 0, 0);
-    dBodySetLinearVel(b, 60, 0, 0);
+    launched_box(&s, side, &a, (double[3]){0, 0, 0}, (double[3]){60, 0, 0});
     dGeomID wall = dCreateBox(s.space, 0.02, 1, 1);
     dGeomSetPosition(wall, 0.05 + 60 * 0.3 * H + 0.01, 0, 0);
 
@@ -1128,10 +1134,8 @@ static void test_analytic_plane(void)
     sim_init(&s, 0);
     double side[3] = {0.2, 0.3, 0.4};
     dGeomID g;
-    dBodyID b = add_body(&s, 1, side, &g);
-    dBodySetGyroscopicMode(b, 0);
-    dBodySetPosition(b, 0.5, -0.5, 3.0);
-    dBodySetLinearVel(b, 2, 1, -40);
+    dBodyID b = launched_box(&s, side, &g, (double[3]){0.5, -0.5, 3.0},
+                             (double[3]){2, 1, -40});
     dBodySetAngularVel(b, 0, 0, 9);
     dCreatePlane(s.space, 0, 0, 1, 0);
     s.watched = g;
@@ -1172,10 +1176,8 @@ static void test_late_plane_impact(void)
     dWorldSetGravity(s.world, 0, 0, 0);
     double side[3] = {0.1, 0.1, 0.1};
     dGeomID g;
-    dBodyID b = add_body(&s, 1, side, &g);
-    dBodySetGyroscopicMode(b, 0);
-    dBodySetPosition(b, 0, 0, 0.05 + 6 * 0.999 * H);
-    dBodySetLinearVel(b, 0, 0, -6);
+    dBodyID b = launched_box(&s, side, &g, (double[3]){0, 0, 0.05 + 6 * 0.999 * H},
+                             (double[3]){0, 0, -6});
     dCreatePlane(s.space, 0, 0, 1, 0);
     s.watched = g;
     dBoxtoiStepStats st;
@@ -1762,11 +1764,7 @@ static void test_spin_rooms(int nested)
 static dBodyID drifting_box(sim *s, double x, double vx)
 {
     double side[3] = {0.05, 0.05, 0.05};
-    dBodyID b = add_body(s, 1, side, NULL);
-    dBodySetGyroscopicMode(b, 0);
-    dBodySetPosition(b, x, 0, 0);
-    dBodySetLinearVel(b, vx, 0, 0);
-    return b;
+    return launched_box(s, side, NULL, (double[3]){x, 0, 0}, (double[3]){vx, 0, 0});
 }
 
 /* No gravity, elastic and frictionless contacts. */
