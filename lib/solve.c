@@ -3181,7 +3181,8 @@ static int arrived_late(solver *S, const sat *st, int touching, double tau)
  * band is empty.  Boxes within face_bias at tau, where a contact keeps
  * the promise, go on to a point where they touch, or to the band's end
  * where they stay apart across it; else -1 (the band reaches past the
- * interval).
+ * interval).  The poses are looked at, not bounded, so the loop asks only
+ * when no other axis's roots carry it past tau.
  */
 static BX_NOINLINE double stuck_band(solver *S, int axis, double tau, double noise,
                                      double apart)
@@ -3679,6 +3680,7 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
         for (int r = 0; r < 3; r++)
             v[r] = ((cb[r] - ca[r]) - (st.pb.c[r] - st.pa.c[r])) / hs;
         double lasts;
+        int banded[NAXES], nbanded = 0; /* axes stuck at tau, in order tried */
         while (separating_longest(&S, &st, v, stuck, &axis, &lasts)) {
             double r;
             double noise = axis_noise(&S, axis);
@@ -3703,12 +3705,22 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
                 touching = axis;
                 break;
             }
-            if ((r = stuck_band(&S, axis, tau, noise, st.d[axis])) > tau) {
+            stuck |= 1u << axis; /* rounding: its roots give no progress */
+            banded[nbanded++] = axis;
+        }
+        /*
+         * Only where no other axis's roots show the boxes apart beyond tau
+         * do the poses in a stuck axis's band decide (stuck_band): they
+         * are looked at, not bounded, and an edge axis whose edges turn
+         * through parallel in the band can fall to 0 more than once there.
+         */
+        for (int k = 0; next < 0.0 && k < nbanded; k++) {
+            double r;
+            axis = banded[k];
+            if ((r = stuck_band(&S, axis, tau, axis_noise(&S, axis), st.d[axis])) > tau) {
                 next = r;
                 touching = axis;
-                break;
             }
-            stuck |= 1u << axis; /* rounding: this axis gives no progress */
         }
         if (next < 0.0)
             break; /* no axis separates: contact at tau */

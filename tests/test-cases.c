@@ -1652,7 +1652,7 @@ typedef struct literal_query {
     struct {
         int k, r, c;
         double v;
-    } e[96];
+    } e[128];
 } literal_query;
 
 /* The query of l over the interval [t0, t1]. */
@@ -2717,6 +2717,140 @@ static const literal_query turning_face_crossed = {
      {4, 2, 3, -0x1.38441a020d043p-29}}};
 
 /*
+ * Another of that kind, 1e5 from the origin, every edge of B within 6e-6
+ * rad of parallel to one of A's: a clip 6e-7 deep (2.7e-7 of the size)
+ * lasting 1.1e-5 of the interval, from -4.7268027200514.  The edge axis
+ * that parted the boxes up to 3.5e-4 of the interval before it was stuck
+ * at its rounding, and in its band its separation in the poses, falling
+ * to 0 through the clip, rises again and drops through 0 once more where
+ * its edges swing through parallel, 5.5e-5 of the interval after it: the
+ * bisection across the band found that crossing and passed over the clip,
+ * while two face axes, whose roots are exact, parted the boxes up to it.
+ */
+static const literal_query turning_band_recrossed = {
+    {-0x1.42ebc9527d267p-1, -0x1.62ebaa70645b5p-1, -0x1.4958289cf8c59p+0},
+    {0x1.42ebc9527d267p-1, 0x1.62ebaa70645b5p-1, -0x1.a998906bf2c10p-4},
+    {-0x1.27bc2e6c38e08p-1, -0x1.4da4c7ed1029ep-3, -0x1.05e631e176eecp-2},
+    {0x1.3e55b8947a5c2p-3, 0x1.96c8114e36ac6p-1, 0x1.27439a4f9cdddp-3},
+    4, 6, 45, 71,
+    {{0, 0, 0, 0x1.977c5f1add9d9p-1},
+     {0, 0, 1, 0x1.b823a56d50127p-2},
+     {0, 0, 2, -0x1.2f2bf8b41c967p-1},
+     {0, 0, 3, -0x1.3df6e3ef17a78p+16},
+     {0, 1, 0, 0x1.711163e518908p-1},
+     {0, 1, 1, -0x1.38b0cd270adcbp-1},
+     {0, 1, 2, 0x1.0d1373f76ca04p-1},
+     {0, 1, 3, -0x1.19feef4a23499p+14},
+     {0, 2, 0, -0x1.01244d548095bp-3},
+     {0, 2, 1, -0x1.903a58d8ba4f2p-1},
+     {0, 2, 2, -0x1.78ed233144671p-1},
+     {0, 2, 3, -0x1.af8a673465fcfp+15},
+     {0, 3, 3, 0x1.14c307ac90e89p+0},
+     {1, 0, 0, 0x1.ad91531d1ebcfp-7},
+     {1, 0, 1, 0x1.486b9fd7fc371p-6},
+     {1, 0, 2, -0x1.d44e4c2159694p-10},
+     {1, 0, 3, -0x1.5df04560d1d91p+10},
+     {1, 1, 0, 0x1.289cccf3d092fp-6},
+     {1, 1, 1, 0x1.59c951d43699ap-7},
+     {1, 1, 2, 0x1.a4ee231197b22p-6},
+     {1, 1, 3, -0x1.35c240de53d79p+8},
+     {1, 2, 0, 0x1.b88decf0dd530p-6},
+     {1, 2, 1, -0x1.77eda8b8f554fp-6},
+     {1, 2, 2, -0x1.edd4d3a34d955p-8},
+     {1, 2, 3, -0x1.db561fa74e983p+9},
+     {1, 3, 3, 0x1.30b8944364bc8p-6},
+     {2, 0, 0, 0x1.805a42b3459b0p-17},
+     {2, 0, 1, 0x1.121945de7ff75p-12},
+     {2, 0, 2, -0x1.47f8b514e24d8p-13},
+     {2, 0, 3, -0x1.6f0e6bf47fcecp+4},
+     {2, 1, 0, -0x1.dff5e7e4972c5p-14},
+     {2, 1, 1, 0x1.37e88f8afe0a5p-13},
+     {2, 1, 2, 0x1.f7c56bcaf8a0dp-13},
+     {2, 1, 3, -0x1.44dd263a38007p+2},
+     {2, 2, 0, 0x1.28035fde6c3d3p-12},
+     {2, 2, 1, 0x1.a0c24460f891cp-15},
+     {2, 2, 2, 0x1.b306e24979bbap-14},
+     {2, 2, 3, -0x1.f29b2a948706fp+3},
+     {2, 3, 3, 0x1.3fa23a328a7b8p-12},
+     {3, 0, 3, 0x1.5cf9b3f56d2adp-13},
+     {3, 1, 3, 0x1.b5ee653236858p-13},
+     {3, 2, 3, -0x1.d30b702b3d0d3p-14},
+     {4, 0, 3, 0x1.34863e830aeb3p-29},
+     {4, 1, 3, 0x1.36857cb94fea1p-24},
+     {4, 2, 3, 0x1.dca090db87ceep-26},
+     {0, 0, 0, 0x1.94c5fd0a91f21p-1},
+     {0, 0, 1, 0x1.b530eac668d79p-2},
+     {0, 0, 2, -0x1.33df55969db8bp-1},
+     {0, 0, 3, -0x1.3df9a3b97bfd4p+16},
+     {0, 1, 0, 0x1.73052c90d3813p-1},
+     {0, 1, 1, -0x1.3a0d6f89601d0p-1},
+     {0, 1, 2, 0x1.08d025b701b56p-1},
+     {0, 1, 3, -0x1.19fa16bc89a65p+14},
+     {0, 2, 0, -0x1.18622618fdeb8p-3},
+     {0, 2, 1, -0x1.8fff582f751e5p-1},
+     {0, 2, 2, -0x1.782a0c733c463p-1},
+     {0, 2, 3, -0x1.af8d1931fc07dp+15},
+     {0, 3, 3, 0x1.14c5a0bcb8161p+0},
+     {1, 0, 0, 0x1.8a577f20076c0p-7},
+     {1, 0, 1, 0x1.3dc029b9afc06p-6},
+     {1, 0, 2, -0x1.fc6dbee66e9f6p-9},
+     {1, 0, 3, -0x1.5e43f463ac71ap+10},
+     {1, 1, 0, 0x1.3b37c2c3e0663p-6},
+     {1, 1, 1, 0x1.44f61186ea785p-7},
+     {1, 1, 2, 0x1.849d2ba35ff6dp-6},
+     {1, 1, 3, -0x1.36049797d1d9ep+8},
+     {1, 2, 0, 0x1.8e690dfbda207p-6},
+     {1, 2, 1, -0x1.7802c4b0d4c37p-6},
+     {1, 2, 2, -0x1.ecf5654552d3cp-8},
+     {1, 2, 3, -0x1.dbc680f9b97b2p+9},
+     {1, 3, 3, 0x1.3101cc56ac6b4p-6},
+     {2, 0, 0, 0x1.53186396c75c8p-16},
+     {2, 0, 1, 0x1.08ec596353dcfp-12},
+     {2, 0, 2, -0x1.8aee563349427p-13},
+     {2, 0, 3, -0x1.718cdc7ad2400p+4},
+     {2, 1, 0, -0x1.5d697b44c5d11p-15},
+     {2, 1, 1, 0x1.187f0b8cb171fp-13},
+     {2, 1, 2, 0x1.9c9b370382295p-13},
+     {2, 1, 3, -0x1.4709decdb647cp+2},
+     {2, 2, 0, 0x1.035669ea8fbfdp-12},
+     {2, 2, 1, 0x1.ca07827042b58p-16},
+     {2, 2, 2, 0x1.3492291fa3a0dp-15},
+     {2, 2, 3, -0x1.f5fafcf3270dbp+3},
+     {2, 3, 3, 0x1.41cf12bffab6dp-12},
+     {3, 0, 0, -0x1.b185b359ef8bfp-23},
+     {3, 0, 1, 0x1.a47cbe4f0967cp-26},
+     {3, 0, 2, -0x1.813e7b9bd6b3ap-25},
+     {3, 0, 3, -0x1.457801e239249p-9},
+     {3, 1, 0, 0x1.69c53ba2d3d62p-21},
+     {3, 1, 1, 0x1.4f4e4c4f1f27cp-24},
+     {3, 1, 2, 0x1.ef834ccfedb00p-23},
+     {3, 1, 3, -0x1.8acb73de32b84p-12},
+     {3, 2, 0, 0x1.05349380d8d79p-22},
+     {3, 2, 1, -0x1.03ea245757758p-22},
+     {3, 2, 2, -0x1.622e562841857p-21},
+     {3, 2, 3, -0x1.f40d8f233dda5p-10},
+     {3, 3, 3, 0x1.2ee17fa3b2630p-25},
+     {4, 0, 0, -0x1.4acc3d3a52060p-36},
+     {4, 0, 1, 0x1.1227838d3812cp-31},
+     {4, 0, 2, -0x1.42013951f5ae4p-35},
+     {4, 0, 3, -0x1.3b64625cebb2fp-15},
+     {4, 1, 0, 0x1.9d11bd714de22p-33},
+     {4, 1, 1, -0x1.d9535acd32c44p-36},
+     {4, 1, 2, -0x1.fd136f2c91bd8p-32},
+     {4, 1, 3, -0x1.140185fef9ff5p-17},
+     {4, 2, 0, -0x1.fd83f3cd0c3e2p-32},
+     {4, 2, 1, -0x1.11eca799a1904p-35},
+     {4, 2, 2, -0x1.99724973e21dcp-33},
+     {4, 2, 3, -0x1.ab2a5fd82a88fp-16},
+     {4, 3, 3, 0x1.13161ad7b368cp-31},
+     {5, 0, 3, 0x1.34c6bf5c28bccp-32},
+     {5, 1, 3, 0x1.7df6a74721128p-32},
+     {5, 2, 3, -0x1.77f8bedd6ab45p-33},
+     {6, 0, 3, 0x1.a7fb357e11d5bp-44},
+     {6, 1, 3, 0x1.7a9af45c12993p-43},
+     {6, 2, 3, 0x1.b04bac25bc5e8p-43}}};
+
+/*
  * A literal query judged against the reference in both orders (the promise
  * and the contact's description, tests/judge.h), no later than touch (the
  * first touch, where given) by 1e-9 of the interval, and mirrored when
@@ -2751,6 +2885,8 @@ static void case_turning_parallel_random(void)
                          2.6273724507834407, "a clip just before the edges turn parallel");
     check_literal_judged(&turning_face_crossed, -0x1.0744b0f70967ep+0, 0x1.1abb8b4487fbfp+1,
                          NAN, "edges meeting beside a face the boxes cross");
+    check_literal_judged(&turning_band_recrossed, -0x1.3737e141dbb06p+2, -0x1.03dcff4f8d83ap+0,
+                         -4.726802720051397, "a clip in a stuck band that falls to 0 twice");
 }
 
 /*
