@@ -288,6 +288,51 @@ static void pose_aabb(dGeomID g, const dReal *side, dReal aabb[6])
     }
 }
 
+/*
+ * The swept box of a body's motion from its bound (bt_moving.bounded) over
+ * [0, T]: the origin it turns about moves by f(t) = v t + a t^2, whose
+ * range on [0, T] is exact per axis, and the box turns by at most theta =
+ * wn T + alphan T^2, which moves none of its points by more than rho theta
+ * from where the translation alone takes them (|R - I| <= theta for a
+ * turn by theta), nor farther than rho from the origin.  So each axis is
+ * covered by the box at t = 0 (from the motion itself) moved by f and
+ * grown by rho theta, and by the origin's path grown by rho; the tighter
+ * of the two is kept, widened by the quick tests' slack.  0 where the
+ * motion's weight at 0 is not positive and finite.
+ */
+static int bounded_aabb(const bt_moving *mv, double T, double lo[3], double hi[3])
+{
+    const double(*c0)[4] = mv->motion.c[0];
+    double w0 = c0[3][3];
+    if (!(w0 > 0 && w0 < INFINITY))
+        return 0;
+    double theta = mv->wn * T + mv->alphan * T * T;
+    for (int i = 0; i < 3; i++) {
+        double fa = mv->v[i] * T + mv->a[i] * T * T, fmin_ = fmin(0, fa), fmax_ = fmax(0, fa);
+        if (mv->a[i] != 0) {
+            double tv = -mv->v[i] / (2 * mv->a[i]);
+            if (tv > 0 && tv < T) {
+                double fv = mv->v[i] * tv + mv->a[i] * tv * tv;
+                fmin_ = fmin(fmin_, fv);
+                fmax_ = fmax(fmax_, fv);
+            }
+        }
+        double e = 0;
+        for (int j = 0; j < 3; j++)
+            e += 0.5 * (mv->box.hi[j] - mv->box.lo[j]) * fabs(c0[i][j]);
+        e /= w0;
+        double p = c0[i][3] / w0, turn = mv->rho * theta;
+        double l = fmax(p - e - turn, mv->o0[i] - mv->rho) + fmin_;
+        double h = fmin(p + e + turn, mv->o0[i] + mv->rho) + fmax_;
+        double sl = 1e-9 * (fabs(p) + fabs(mv->o0[i]) + e + mv->rho + fmax_ - fmin_) + 1e-15;
+        lo[i] = l - sl;
+        hi[i] = h + sl;
+        if (!(lo[i] <= hi[i]))
+            return 0;
+    }
+    return 1;
+}
+
 static void class_aabb(dGeomID g, dReal aabb[6])
 {
     bt_data *d = dGeomGetClassData(g);
@@ -297,8 +342,9 @@ static void class_aabb(dGeomID g, dReal aabb[6])
     if (!mv.moving || !(mv.valid > 0) || !isfinite(mv.valid))
         return;
     double lo[3], hi[3];
-    if (boxtoi_swept_aabb(&mv.box, &mv.motion, 0, mv.valid, lo, hi)
-        != BOXTOI_REASON_NONE)
+    if (!(mv.bounded && bounded_aabb(&mv, mv.valid, lo, hi))
+        && boxtoi_swept_aabb(&mv.box, &mv.motion, 0, mv.valid, lo, hi)
+               != BOXTOI_REASON_NONE)
         return;
     /* The swept box contains the pose; keep the union to be safe. */
     for (int i = 0; i < 3; i++) {

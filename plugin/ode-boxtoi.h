@@ -11,7 +11,10 @@
  * collider for that pair, with no search in time.
  *
  * ODE's spaces propose a pair when the geoms' bounding boxes meet.  A boxtoi
- * box's bounding box covers its whole motion over the step; a dBox's is
+ * box's bounding box covers its whole motion over the step (for a body's
+ * motion: the box at its pose moved along the body's path and grown by as
+ * far as the body's turn can carry its points, exact for a body that does
+ * not turn; for an explicit motion, boxtoi_swept_aabb's); a dBox's is
  * ODE's, at its current pose.  So a fast body should be a boxtoi box: a fast
  * dBox is predicted over the step (see dBoxtoiPredict) only when its pair is
  * proposed, that is when it already reaches into a boxtoi box's bounds.
