@@ -743,18 +743,18 @@ static int box_plane_now(dGeomID o1, const dReal *p, const dReal *R,
 }
 
 /* Bernstein coefficients on [0, T] of sum_k c[k] t^k (degree n). */
+_Static_assert(BOXTOI_MAX_DEGREE == 8, "binom: rows 0 to BOXTOI_MAX_DEGREE");
+static const double binom[BOXTOI_MAX_DEGREE + 1][BOXTOI_MAX_DEGREE + 1] = {
+    {1}, {1, 1}, {1, 2, 1}, {1, 3, 3, 1}, {1, 4, 6, 4, 1}, {1, 5, 10, 10, 5, 1},
+    {1, 6, 15, 20, 15, 6, 1}, {1, 7, 21, 35, 35, 21, 7, 1}, {1, 8, 28, 56, 70, 56, 28, 8, 1}};
+
 static void to_bernstein(const double *c, int n, double T, double *b)
 {
-    double a[BOXTOI_MAX_DEGREE + 1], binom[BOXTOI_MAX_DEGREE + 1][BOXTOI_MAX_DEGREE + 1];
+    double a[BOXTOI_MAX_DEGREE + 1];
     double tk = 1;
     for (int k = 0; k <= n; k++) {
         a[k] = c[k] * tk;
         tk *= T;
-    }
-    for (int i = 0; i <= n; i++) {
-        binom[i][0] = binom[i][i] = 1;
-        for (int k = 1; k < i; k++)
-            binom[i][k] = binom[i - 1][k - 1] + binom[i - 1][k];
     }
     for (int i = 0; i <= n; i++) {
         double s = 0;
@@ -800,22 +800,6 @@ static double first_root_bern(const double *b, int n, double lo, double hi,
     return first_root_bern(right, n, mid, hi, tol, depth + 1);
 }
 
-/* Signed distance polynomial of one local vertex to the plane, times w. */
-static void vertex_poly(const boxtoi_motion *m, const double v[3],
-                        const dReal plane[4], double sign, double *c)
-{
-    for (int k = 0; k <= m->degree; k++) {
-        double s = 0;
-        for (int i = 0; i < 3; i++) {
-            double x = m->c[k][i][0] * v[0] + m->c[k][i][1] * v[1]
-                       + m->c[k][i][2] * v[2] + m->c[k][i][3];
-            s += (double)plane[i] * x;
-        }
-        s -= (double)plane[3] * m->c[k][3][3];
-        c[k] = sign * s;
-    }
-}
-
 /* Local corner k (bits: x, y, z high) of a box. */
 static void corner_of(const boxtoi_box *box, int k, double out[3])
 {
@@ -823,23 +807,36 @@ static void corner_of(const boxtoi_box *box, int k, double out[3])
         out[i] = (k >> i) & 1 ? box->hi[i] : box->lo[i];
 }
 
-/* First time in (0, tmax] at which a vertex of the moving box reaches the
-   plane, or -1. */
+/*
+ * First time in (0, tmax] at which a vertex of the moving box reaches the
+ * plane, or -1.  A local point x's signed distance to the plane times w is
+ * P0(t) x0 + P1(t) x1 + P2(t) x2 + P3(t) - d w(t), P_j the plane's normal
+ * times column j of the motion (w's sign taken out): those five
+ * polynomials are converted to Bernstein form once, and each vertex's
+ * coefficients are their combination.
+ */
 static double plane_first_contact(const bt_moving *a, const dReal plane[4],
                                   double tmax)
 {
-    double M0[4][4];
-    boxtoi_motion_eval(&a->motion, 0, M0);
-    double sign = M0[3][3] < 0 ? -1 : 1;
+    const boxtoi_motion *m = &a->motion;
+    int n = m->degree;
+    double sign = m->c[0][3][3] < 0 ? -1 : 1;
+    double P[5][BOXTOI_MAX_DEGREE + 1], B[5][BOXTOI_MAX_DEGREE + 1];
+    for (int k = 0; k <= n; k++) {
+        for (int j = 0; j < 4; j++)
+            P[j][k] = sign * ((double)plane[0] * m->c[k][0][j] + (double)plane[1] * m->c[k][1][j]
+                              + (double)plane[2] * m->c[k][2][j]);
+        P[4][k] = -sign * (double)plane[3] * m->c[k][3][3];
+    }
+    for (int j = 0; j < 5; j++)
+        to_bernstein(P[j], n, tmax, B[j]);
     double best = -1;
     double tol = tmax * 1e-12;
     for (int v = 0; v < 8; v++) {
-        double x[3];
+        double x[3], bern[BOXTOI_MAX_DEGREE + 1];
         corner_of(&a->box, v, x);
-        double c[BOXTOI_MAX_DEGREE + 1], bern[BOXTOI_MAX_DEGREE + 1];
-        vertex_poly(&a->motion, x, plane, sign, c);
-        int n = a->motion.degree;
-        to_bernstein(c, n, tmax, bern);
+        for (int k = 0; k <= n; k++)
+            bern[k] = B[0][k] * x[0] + B[1][k] * x[1] + B[2][k] * x[2] + B[3][k] + B[4][k];
         double t = first_root_bern(bern, n, 0, tmax, tol, 0);
         if (t >= 0 && (best < 0 || t < best))
             best = t;

@@ -537,6 +537,34 @@ static void test_dispatch_future(void)
         ok(n >= 1, "rotating box reaches the plane");
         is_double(toi, lo, 1e-9, "rotating box: time of impact vs bisection");
         is_double(n >= 1 ? c[0].pos[2] : 1, 0, 1e-9, "rotating box: contact on the plane");
+
+        /* the same against a tilted plane off the origin, n.x = d */
+        const double nv[3] = {0.36, -0.48, 0.8}, d = -0.5;
+        dGeomID tilted = dCreatePlane(0, nv[0], nv[1], nv[2], d);
+        lo = 0;
+        hi = 1;
+        for (int it = 0; it < 200; it++) {
+            double mid = 0.5 * (lo + hi), M[4][4], l[3] = {0.4, 0.7, 1.1}, h = -d;
+            boxtoi_motion_eval(&m, mid, M);
+            for (int i = 0; i < 3; i++)
+                h += nv[i] * M[i][3] / M[3][3];
+            for (int j = 0; j < 3; j++)
+                h -= fabs(nv[0] * M[0][j] + nv[1] * M[1][j] + nv[2] * M[2][j]) / M[3][3]
+                     * l[j] / 2;
+            if (h > 0)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        toi = -5;
+        n = dBoxtoiCollide(a, tilted, MAXC, c, sizeof c[0], &toi);
+        ok(n >= 1 && lo > 0.05 && lo < 0.95, "rotating box reaches a tilted plane off the "
+           "origin (bisection %.17g)", lo);
+        is_double(toi, lo, 1e-9, "rotating box, tilted plane: time of impact vs bisection");
+        double on = n >= 1 ? nv[0] * c[0].pos[0] + nv[1] * c[0].pos[1] + nv[2] * c[0].pos[2] - d
+                           : 1;
+        is_double(on, 0, 1e-9, "rotating box, tilted plane: contact on the plane");
+        dGeomDestroy(tilted);
         dGeomBoxtoiBoxSetLengths(a, 1, 1, 1);
     }
     dGeomBoxtoiBoxClearMotion(a);
