@@ -1435,22 +1435,35 @@ int bt_pair_escape(dGeomID o1, dGeomID o2, const bt_toi_params *p,
     double margin = fmax(p->deep_rel * fmin(min_side(&a.box), min_side(&b.box)),
                          p->deep_abs);
     double half = shrink_for(margin);
-    /* touching at the start: deeper than then by the margin */
+    /* d0: the depth at the start where the boxes touch then, else -1 */
     dVector3 p0a, p0b, side1, side2, nrm;
     dMatrix3 R0a, R0b;
     dReal depth0;
     int code;
     dContactGeom c0;
+    double d0 = -1;
     side_of(o1, side1);
     side_of(o2, side2);
     if (pose_at(&a.motion, 0, p0a, R0a) && pose_at(&b.motion, 0, p0b, R0b)
         && dBoxBox(p0a, R0a, side1, p0b, R0b, side2, nrm, &depth0, &code, 1,
-                   &c0, (int)sizeof c0) > 0) {
-        double d0 = depth0 > 0 ? depth0 : 0;
+                   &c0, (int)sizeof c0) > 0)
+        d0 = depth0 > 0 ? depth0 : 0;
+    boxtoi_result r;
+    if (d0 < 0) {
+        if (shrunk_apart(&a, &b, half, 0, T))
+            return 0;
+        r = solve_pair(&a, &b, T);
+        /* touching within the solver's tolerance, not dBoxBox's (a box
+           leaving a wall it bounced off, which may then pass through it) */
+        if (r.state == BOXTOI_OVERLAP)
+            d0 = 0;
+    }
+    if (d0 >= 0) {
+        /* touching at the start: deeper than then by the margin */
         double delta = shrink_for(d0 + margin);
         if (shrunk_apart(&a, &b, delta, d0, T))
             return 0;
-        boxtoi_result r = solve_shrunk(&a, &b, delta, 0, T);
+        r = solve_shrunk(&a, &b, delta, 0, T);
         if (r.state != BOXTOI_HIT || !(r.toi < T * (1 - ESCAPE_END)))
             return 0;
         for (int i = 0; i < 3; i++)
@@ -1458,9 +1471,6 @@ int bt_pair_escape(dGeomID o1, dGeomID o2, const bt_toi_params *p,
         *toi = r.toi;
         return 1;
     }
-    if (shrunk_apart(&a, &b, half, 0, T))
-        return 0;
-    boxtoi_result r = solve_pair(&a, &b, T);
     /* a first contact at the very end is the next sub-step's to see */
     if (r.state != BOXTOI_HIT || !(r.toi < T * (1 - ESCAPE_END)))
         return 0;
