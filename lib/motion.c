@@ -1648,15 +1648,16 @@ BOXTOI_API boxtoi_reason boxtoi_motion_rigid(boxtoi_motion *motion,
     if (qdeg < 0 || 2 * qdeg + (pdeg > 0 ? pdeg : 0) > BOXTOI_MAX_DEGREE)
         return BOXTOI_REASON_DEGREE;
     double c[4][BXM_CAP]; /* quaternion components w x y z as series */
-    boxtoi_motion out;
-    memset(&out, 0, sizeof out);
     for (int j = 0; j < 4; j++)
         for (int k = 0; k <= qdeg; k++)
             c[j][k] = q[k][j];
     const double *W = c[0], *X = c[1], *Y = c[2], *Z = c[3];
-    double e[4][4][2 * BXM_CAP];
-    memset(e, 0, sizeof e);
-    int n = qdeg;
+    int n = qdeg, deg = 2 * n + (pdeg > 0 ? pdeg : 0);
+    double e[4][4][BXM_CAP]; /* entries up to degree deg (<= the maximum) */
+    for (int r = 0; r < 4; r++)
+        for (int col = 0; col < 4; col++)
+            for (int k = 0; k <= deg; k++)
+                e[r][col][k] = 0.0;
     /* Unnormalised rotation matrix of q (entries quadratic in q). */
     series_mul_add(e[0][0], 1, W, n, W, n); series_mul_add(e[0][0], 1, X, n, X, n);
     series_mul_add(e[0][0], -1, Y, n, Y, n); series_mul_add(e[0][0], -1, Z, n, Z, n);
@@ -1679,13 +1680,13 @@ BOXTOI_API boxtoi_reason boxtoi_motion_rigid(boxtoi_motion *motion,
             pr[k] = p[k][r];
         series_mul_add(e[r][3], 1, pr, pdeg, e[3][3], 2 * n);
     }
-    int deg = 2 * n + (pdeg > 0 ? pdeg : 0);
-    out.degree = deg;
+    /* q and p are read: the motion may now be written, even over them */
+    memset(motion, 0, sizeof *motion);
+    motion->degree = deg;
     for (int r = 0; r < 4; r++)
         for (int col = 0; col < 4; col++)
             for (int k = 0; k <= deg; k++)
-                out.c[k][r][col] = e[r][col][k];
-    *motion = out;
+                motion->c[k][r][col] = e[r][col][k];
     return BOXTOI_REASON_NONE;
 }
 
