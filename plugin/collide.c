@@ -684,9 +684,10 @@ static int proxy_collide(dGeomID o1, const dReal *p, const dReal *R,
     bt_data *d = bt_get(o1);
     if (!d)
         return 0;
-    dGeomID proxy = dCreateBox(0, d->side[0], d->side[1], d->side[2]);
-    if (!proxy)
+    if (!d->proxy && !(d->proxy = dCreateBox(0, d->side[0], d->side[1], d->side[2])))
         return 0;
+    dGeomID proxy = d->proxy;
+    dGeomBoxSetLengths(proxy, d->side[0], d->side[1], d->side[2]);
     if (shift)
         dGeomSetPosition(proxy, p[0] + shift[0], p[1] + shift[1], p[2] + shift[2]);
     else
@@ -705,7 +706,6 @@ static int proxy_collide(dGeomID o1, const dReal *p, const dReal *R,
             for (int k = 0; k < 3; k++)
                 c->pos[k] -= shift[k];
     }
-    dGeomDestroy(proxy);
     return n;
 }
 

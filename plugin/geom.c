@@ -64,6 +64,9 @@ static void class_dtor(dGeomID g)
 {
     bt_data *d = dGeomGetClassData(g);
     bt_cache_free(d);
+    if (d->proxy)
+        dGeomDestroy(d->proxy);
+    d->proxy = NULL;
     pthread_mutex_lock(&boxes_lock);
     if (d->prev)
         d->prev->next = d->next;
@@ -422,6 +425,7 @@ dGeomID dCreateBoxtoiBox(dSpaceID space, dReal lx, dReal ly, dReal lz)
     d->geom = g;
     d->cache = NULL;
     d->cache_epoch = 0;
+    d->proxy = NULL;
     pthread_mutex_lock(&boxes_lock);
     d->serial = ++box_serial;
     d->prev = NULL;

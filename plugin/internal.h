@@ -28,6 +28,8 @@ typedef struct bt_data {
     struct bt_data *prev, *next; /* list of all boxtoi boxes (locked:
                                     bt_listed_boxes) */
     unsigned long serial;   /* creation order: newer boxes have larger ones */
+    dGeomID proxy;          /* a dBox standing in for it in ODE's colliders
+                               (made when first needed, destroyed with it) */
 } bt_data;
 
 /** The motion of one geom as the colliders see it. */
