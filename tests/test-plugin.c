@@ -893,6 +893,18 @@ static void geom_corners(dGeomID g, const dReal *side, double out[8][3])
     }
 }
 
+/* A body's pose, velocities and accumulated force and torque. */
+static void set_body(dBodyID b, const dReal *q, const double *pos, const double *v,
+                     const double *w, const double *f, const double *tq)
+{
+    dBodySetQuaternion(b, q);
+    dBodySetPosition(b, pos[0], pos[1], pos[2]);
+    dBodySetLinearVel(b, v[0], v[1], v[2]);
+    dBodySetAngularVel(b, w[0], w[1], w[2]);
+    dBodySetForce(b, f[0], f[1], f[2]);
+    dBodySetTorque(b, tq[0], tq[1], tq[2]);
+}
+
 /*
  * A predicted box's AABB holds every point of the box along the step: the
  * corners of a dBox on a copy of the body, stepped by dWorldStep for 256
@@ -950,12 +962,7 @@ static void test_swept_aabb_path(void)
         }
         dBodySetGyroscopicMode(b, 0);
         dBodySetGyroscopicMode(b2, 0);
-        dBodySetQuaternion(b, q);
-        dBodySetPosition(b, pos[0], pos[1], pos[2]);
-        dBodySetLinearVel(b, v[0], v[1], v[2]);
-        dBodySetAngularVel(b, wv[0], wv[1], wv[2]);
-        dBodyAddForce(b, f[0], f[1], f[2]);
-        dBodyAddTorque(b, tq[0], tq[1], tq[2]);
+        set_body(b, q, pos, v, wv, f, tq);
         dSpaceID sp = dSimpleSpaceCreate(0);
         dSpaceAdd(sp, g);
         dBoxtoiPredict(w, sp, h);
@@ -963,12 +970,7 @@ static void test_swept_aabb_path(void)
         dGeomGetAABB(g, bb);
         double lo[3], hi[3], step = 0, x[8][3], prev[8][3];
         for (int k = 0; k <= N; k++) {
-            dBodySetQuaternion(b2, q);
-            dBodySetPosition(b2, pos[0], pos[1], pos[2]);
-            dBodySetLinearVel(b2, v[0], v[1], v[2]);
-            dBodySetAngularVel(b2, wv[0], wv[1], wv[2]);
-            dBodySetForce(b2, f[0], f[1], f[2]);
-            dBodySetTorque(b2, tq[0], tq[1], tq[2]);
+            set_body(b2, q, pos, v, wv, f, tq);
             if (k > 0)
                 dWorldStep(w2, h * k / N);
             geom_corners(g2, side, x);
