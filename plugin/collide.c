@@ -1178,7 +1178,7 @@ static void shrink(boxtoi_box *b, double delta)
  * turning by at most angle theta about a point within rho of all its points
  * moves them by at most rho theta more.
  */
-static double slack(double x)
+double bt_slack(double x)
 {
     return 1e-9 * x + 1e-15;
 }
@@ -1217,7 +1217,7 @@ static int spheres_apart(const bt_moving *a, const bt_moving *b, double T)
     }
     double gap = sqrt(d2) - a->rho - b->rho;
     double D = trans_bound(a, b, T);
-    return gap > D + slack(gap + D + a->rho + b->rho);
+    return gap > D + bt_slack(gap + D + a->rho + b->rho);
 }
 
 /* Smallest amount by which shrink(box, delta) moves a face. */
@@ -1247,7 +1247,7 @@ static int shrunk_apart(const bt_moving *a, const bt_moving *b, double delta,
     double D = motion_reach(a, b, T);
     double room = shrink_amount(&a->box, delta) + shrink_amount(&b->box, delta)
                   - depth;
-    return D + slack(D + room + delta) < room;
+    return D + bt_slack(D + room + delta) < room;
 }
 
 /*

@@ -327,7 +327,7 @@ static int bounded_aabb(const bt_moving *mv, double T, double lo[3], double hi[3
         double p = c0[i][3] / w0, turn = mv->rho * theta;
         double l = fmax(p - e - turn, mv->o0[i] - mv->rho) + fmin_;
         double h = fmin(p + e + turn, mv->o0[i] + mv->rho) + fmax_;
-        double sl = 1e-9 * (fabs(p) + fabs(mv->o0[i]) + e + mv->rho + fmax_ - fmin_) + 1e-15;
+        double sl = bt_slack(fabs(p) + fabs(mv->o0[i]) + e + mv->rho + fmax_ - fmin_);
         lo[i] = l - sl;
         hi[i] = h + sl;
         if (!(lo[i] <= hi[i]))

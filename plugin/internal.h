@@ -104,6 +104,10 @@ void bt_apply_offset(dGeomID g, boxtoi_motion *m);
 
 /* collide.c */
 dColliderFn *bt_get_collider(int num);
+
+/* The rounding allowance of the quick tests from motion bounds, for
+   quantities adding up to x. */
+double bt_slack(double x);
 /* Probe of the argument order ODE uses for boxtoi-boxtoi pairs: while
    armed (on this thread), the collider records its first argument and
    returns 0. */
