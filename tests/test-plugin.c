@@ -466,6 +466,30 @@ static void check_future(const char *what, dGeomID mover, dGeomID other)
     dGeomBoxtoiBoxClearMotion(mover);
 }
 
+/*
+ * When a box of sides l moving by m first reaches the plane n.x = d (unit
+ * n), by bisection over [0, 1] on the exact height of its lowest vertex,
+ * n.c(t) - d - sum_j |n . R_j(t)| l_j / 2.
+ */
+static double plane_reach_bisection(const boxtoi_motion *m, const double l[3],
+                                    const double n[3], double d)
+{
+    double lo = 0, hi = 1;
+    for (int it = 0; it < 200; it++) {
+        double mid = 0.5 * (lo + hi), M[4][4], h = -d;
+        boxtoi_motion_eval(m, mid, M);
+        for (int i = 0; i < 3; i++)
+            h += n[i] * M[i][3] / M[3][3];
+        for (int j = 0; j < 3; j++)
+            h -= fabs(n[0] * M[0][j] + n[1] * M[1][j] + n[2] * M[2][j]) / M[3][3] * l[j] / 2;
+        if (h > 0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 static void test_dispatch_future(void)
 {
     dGeomID a = dCreateBoxtoiBox(0, 1, 1, 1);
@@ -511,19 +535,8 @@ static void test_dispatch_future(void)
         boxtoi_motion_rigid(&m, qq, 1, pp, 2);
         dGeomBoxtoiBoxSetLengths(a, 0.4, 0.7, 1.1);
         dGeomBoxtoiBoxSetMotion(a, &m, 1.0);
-        double lo = 0, hi = 1;
-        for (int it = 0; it < 200; it++) {
-            double mid = 0.5 * (lo + hi), M[4][4];
-            boxtoi_motion_eval(&m, mid, M);
-            double z = M[2][3] / M[3][3], e = 0;
-            double l[3] = {0.4, 0.7, 1.1};
-            for (int j = 0; j < 3; j++)
-                e += fabs(M[2][j] / M[3][3]) * l[j] / 2;
-            if (z - e > 0)
-                lo = mid;
-            else
-                hi = mid;
-        }
+        const double l[3] = {0.4, 0.7, 1.1}, up[3] = {0, 0, 1};
+        double lo = plane_reach_bisection(&m, l, up, 0);
         double M0[4][4];
         boxtoi_motion_eval(&m, 0, M0);
         double R[12] = {0};
@@ -541,21 +554,7 @@ static void test_dispatch_future(void)
         /* the same against a tilted plane off the origin, n.x = d */
         const double nv[3] = {0.36, -0.48, 0.8}, d = -0.5;
         dGeomID tilted = dCreatePlane(0, nv[0], nv[1], nv[2], d);
-        lo = 0;
-        hi = 1;
-        for (int it = 0; it < 200; it++) {
-            double mid = 0.5 * (lo + hi), M[4][4], l[3] = {0.4, 0.7, 1.1}, h = -d;
-            boxtoi_motion_eval(&m, mid, M);
-            for (int i = 0; i < 3; i++)
-                h += nv[i] * M[i][3] / M[3][3];
-            for (int j = 0; j < 3; j++)
-                h -= fabs(nv[0] * M[0][j] + nv[1] * M[1][j] + nv[2] * M[2][j]) / M[3][3]
-                     * l[j] / 2;
-            if (h > 0)
-                lo = mid;
-            else
-                hi = mid;
-        }
+        lo = plane_reach_bisection(&m, l, nv, d);
         toi = -5;
         n = dBoxtoiCollide(a, tilted, MAXC, c, sizeof c[0], &toi);
         ok(n >= 1 && lo > 0.05 && lo < 0.95, "rotating box reaches a tilted plane off the "
