@@ -1630,13 +1630,60 @@ BOXTOI_API void boxtoi_motion_identity(boxtoi_motion *motion)
         motion->c[0][i][i] = 1.0;
 }
 
-/* Power-series product of two scalar polynomials. */
-static void series_mul_add(double *out, double k, const double *a, int n,
-                           const double *b, int m)
+/* Power-series product of two scalar polynomials, out += k a b; the
+   coefficients of out lie `os` doubles apart, those of b `bs`. */
+BXP_INLINE void series_mul_add(double *out, int os, double k, const double *a, int n,
+                               const double *b, int m, int bs)
 {
+#pragma GCC unroll 9
     for (int i = 0; i <= n; i++)
+#pragma GCC unroll 9
         for (int j = 0; j <= m; j++)
-            out[i + j] += k * a[i] * b[j];
+            out[(i + j) * os] += k * a[i] * b[j * bs];
+}
+
+/*
+ * The coefficients e[k][row][col] of the rigid motion of quaternion
+ * components c (w x y z, as series of degree n) and position p (degree
+ * pdeg, none when negative), e zero up to the motion's degree on entry.
+ * Inlined with n and pdeg constant for the degrees met most, so that the
+ * small loops unroll: the same operations in the same order as the
+ * general instance.
+ */
+BXP_INLINE void rigid_entries(double e[BXM_CAP][4][4], const double c[4][BXM_CAP],
+                              int n, const double p[][3], int pdeg)
+{
+    const double *W = c[0], *X = c[1], *Y = c[2], *Z = c[3];
+    /* an entry's series: its coefficients lie a 4x4 matrix apart */
+#define ENTRY(r, col) (&e[0][r][col])
+#define SMA(r, col, k, a, b) series_mul_add(ENTRY(r, col), 16, k, a, n, b, n, 1)
+    /* Unnormalised rotation matrix of q (entries quadratic in q). */
+    SMA(0, 0, 1, W, W); SMA(0, 0, 1, X, X); SMA(0, 0, -1, Y, Y); SMA(0, 0, -1, Z, Z);
+    SMA(1, 1, 1, W, W); SMA(1, 1, -1, X, X); SMA(1, 1, 1, Y, Y); SMA(1, 1, -1, Z, Z);
+    SMA(2, 2, 1, W, W); SMA(2, 2, -1, X, X); SMA(2, 2, -1, Y, Y); SMA(2, 2, 1, Z, Z);
+    SMA(0, 1, 2, X, Y); SMA(0, 1, -2, W, Z);
+    SMA(1, 0, 2, X, Y); SMA(1, 0, 2, W, Z);
+    SMA(0, 2, 2, X, Z); SMA(0, 2, 2, W, Y);
+    SMA(2, 0, 2, X, Z); SMA(2, 0, -2, W, Y);
+    SMA(1, 2, 2, Y, Z); SMA(1, 2, -2, W, X);
+    SMA(2, 1, 2, Y, Z); SMA(2, 1, 2, W, X);
+    for (int j = 0; j < 4; j++)
+        SMA(3, 3, 1, c[j], c[j]);
+#undef SMA
+    /* Translation column p(t) |q(t)|^2. */
+    for (int r = 0; r < 3 && pdeg >= 0; r++) {
+        double pr[BXM_CAP];
+        for (int k = 0; k <= pdeg; k++)
+            pr[k] = p[k][r];
+        series_mul_add(ENTRY(r, 3), 16, 1, pr, pdeg, ENTRY(3, 3), 2 * n, 16);
+    }
+#undef ENTRY
+}
+
+static void rigid_entries_any(double e[BXM_CAP][4][4], const double c[4][BXM_CAP],
+                              int n, const double p[][3], int pdeg)
+{
+    rigid_entries(e, c, n, p, pdeg);
 }
 
 BOXTOI_API boxtoi_reason boxtoi_motion_rigid(boxtoi_motion *motion,
@@ -1651,42 +1698,26 @@ BOXTOI_API boxtoi_reason boxtoi_motion_rigid(boxtoi_motion *motion,
     for (int j = 0; j < 4; j++)
         for (int k = 0; k <= qdeg; k++)
             c[j][k] = q[k][j];
-    const double *W = c[0], *X = c[1], *Y = c[2], *Z = c[3];
     int n = qdeg, deg = 2 * n + (pdeg > 0 ? pdeg : 0);
-    double e[4][4][BXM_CAP]; /* entries up to degree deg (<= the maximum) */
-    for (int r = 0; r < 4; r++)
-        for (int col = 0; col < 4; col++)
-            for (int k = 0; k <= deg; k++)
-                e[r][col][k] = 0.0;
-    /* Unnormalised rotation matrix of q (entries quadratic in q). */
-    series_mul_add(e[0][0], 1, W, n, W, n); series_mul_add(e[0][0], 1, X, n, X, n);
-    series_mul_add(e[0][0], -1, Y, n, Y, n); series_mul_add(e[0][0], -1, Z, n, Z, n);
-    series_mul_add(e[1][1], 1, W, n, W, n); series_mul_add(e[1][1], -1, X, n, X, n);
-    series_mul_add(e[1][1], 1, Y, n, Y, n); series_mul_add(e[1][1], -1, Z, n, Z, n);
-    series_mul_add(e[2][2], 1, W, n, W, n); series_mul_add(e[2][2], -1, X, n, X, n);
-    series_mul_add(e[2][2], -1, Y, n, Y, n); series_mul_add(e[2][2], 1, Z, n, Z, n);
-    series_mul_add(e[0][1], 2, X, n, Y, n); series_mul_add(e[0][1], -2, W, n, Z, n);
-    series_mul_add(e[1][0], 2, X, n, Y, n); series_mul_add(e[1][0], 2, W, n, Z, n);
-    series_mul_add(e[0][2], 2, X, n, Z, n); series_mul_add(e[0][2], 2, W, n, Y, n);
-    series_mul_add(e[2][0], 2, X, n, Z, n); series_mul_add(e[2][0], -2, W, n, Y, n);
-    series_mul_add(e[1][2], 2, Y, n, Z, n); series_mul_add(e[1][2], -2, W, n, X, n);
-    series_mul_add(e[2][1], 2, Y, n, Z, n); series_mul_add(e[2][1], 2, W, n, X, n);
-    for (int j = 0; j < 4; j++)
-        series_mul_add(e[3][3], 1, c[j], n, c[j], n);
-    /* Translation column p(t) |q(t)|^2. */
-    for (int r = 0; r < 3 && pdeg >= 0; r++) {
-        double pr[BXM_CAP];
-        for (int k = 0; k <= pdeg; k++)
-            pr[k] = p[k][r];
-        series_mul_add(e[r][3], 1, pr, pdeg, e[3][3], 2 * n);
+    double e[BXM_CAP][4][4]; /* the motion's coefficients up to degree deg */
+    memset(e, 0, (size_t)(deg + 1) * sizeof e[0]);
+#define RIGID_CASE(N, P) \
+    case 3 * (N) + (P): \
+        rigid_entries(e, (const double(*)[BXM_CAP])c, N, p, P); \
+        break
+    switch (n <= 2 && pdeg >= 0 && pdeg <= 2 ? 3 * n + pdeg : -1) {
+    RIGID_CASE(0, 0); RIGID_CASE(0, 1); RIGID_CASE(0, 2);
+    RIGID_CASE(1, 0); RIGID_CASE(1, 1); RIGID_CASE(1, 2);
+    RIGID_CASE(2, 0); RIGID_CASE(2, 1); RIGID_CASE(2, 2);
+    default:
+        rigid_entries_any(e, (const double(*)[BXM_CAP])c, n, p, pdeg);
     }
+#undef RIGID_CASE
     /* q and p are read: the motion may now be written, even over them */
-    memset(motion, 0, sizeof *motion);
     motion->degree = deg;
-    for (int r = 0; r < 4; r++)
-        for (int col = 0; col < 4; col++)
-            for (int k = 0; k <= deg; k++)
-                motion->c[k][r][col] = e[r][col][k];
+    memcpy(motion->c, e, (size_t)(deg + 1) * sizeof e[0]);
+    if (deg < BOXTOI_MAX_DEGREE)
+        memset(motion->c[deg + 1], 0, (size_t)(BOXTOI_MAX_DEGREE - deg) * sizeof e[0]);
     return BOXTOI_REASON_NONE;
 }
 
