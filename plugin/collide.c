@@ -742,25 +742,69 @@ static int box_plane_now(dGeomID o1, const dReal *p, const dReal *R,
     return proxy_collide(o1, p, R, shift, o2, flags, contact, skip);
 }
 
-/* Bernstein coefficients on [0, T] of sum_k c[k] t^k (degree n). */
-_Static_assert(BOXTOI_MAX_DEGREE == 8, "binom: rows 0 to BOXTOI_MAX_DEGREE");
-static const double binom[BOXTOI_MAX_DEGREE + 1][BOXTOI_MAX_DEGREE + 1] = {
-    {1}, {1, 1}, {1, 2, 1}, {1, 3, 3, 1}, {1, 4, 6, 4, 1}, {1, 5, 10, 10, 5, 1},
-    {1, 6, 15, 20, 15, 6, 1}, {1, 7, 21, 35, 35, 21, 7, 1}, {1, 8, 28, 56, 70, 56, 28, 8, 1}};
+/*
+ * Bernstein coefficients on [0, T] of sum_k c[k] t^k (degree n):
+ * b[i] = sum_{k <= i} C(i, k) / C(n, k) c[k] T^k.  The ratios are
+ * constants, each the double nearest the quotient (factorials are exact in
+ * doubles up to 8!).
+ */
+_Static_assert(BOXTOI_MAX_DEGREE == 8, "bern_ratio: degrees 0 to BOXTOI_MAX_DEGREE");
+#define FACT(n) ((n) <= 1 ? 1.0 : (n) == 2 ? 2.0 : (n) == 3 ? 6.0 : (n) == 4 ? 24.0 \
+                 : (n) == 5 ? 120.0 : (n) == 6 ? 720.0 : (n) == 7 ? 5040.0 : 40320.0)
+#define BINOM(n, k) (FACT(n) / (FACT(k) * FACT((n) - (k))))
+#define RATIO(n, i, k) ((k) <= (i) && (i) <= (n) ? BINOM(i, k) / BINOM(n, k) : 0.0)
+#define RATIO_ROW(n, i) {RATIO(n, i, 0), RATIO(n, i, 1), RATIO(n, i, 2), RATIO(n, i, 3), \
+                         RATIO(n, i, 4), RATIO(n, i, 5), RATIO(n, i, 6), RATIO(n, i, 7), \
+                         RATIO(n, i, 8)}
+#define RATIO_DEG(n) {RATIO_ROW(n, 0), RATIO_ROW(n, 1), RATIO_ROW(n, 2), RATIO_ROW(n, 3), \
+                      RATIO_ROW(n, 4), RATIO_ROW(n, 5), RATIO_ROW(n, 6), RATIO_ROW(n, 7), \
+                      RATIO_ROW(n, 8)}
+static const double bern_ratio[BOXTOI_MAX_DEGREE + 1][BOXTOI_MAX_DEGREE + 1]
+                              [BOXTOI_MAX_DEGREE + 1] = {
+    RATIO_DEG(0), RATIO_DEG(1), RATIO_DEG(2), RATIO_DEG(3), RATIO_DEG(4),
+    RATIO_DEG(5), RATIO_DEG(6), RATIO_DEG(7), RATIO_DEG(8)};
+#undef RATIO_DEG
+#undef RATIO_ROW
+#undef RATIO
+#undef BINOM
+#undef FACT
 
-static void to_bernstein(const double *c, int n, double T, double *b)
+static inline __attribute__((always_inline)) void
+to_bernstein(const double *c, int n, double T, double *b)
 {
     double a[BOXTOI_MAX_DEGREE + 1];
     double tk = 1;
+#pragma GCC unroll 9
     for (int k = 0; k <= n; k++) {
         a[k] = c[k] * tk;
         tk *= T;
     }
+    const double(*ratio)[BOXTOI_MAX_DEGREE + 1] = bern_ratio[n];
+#pragma GCC unroll 9
     for (int i = 0; i <= n; i++) {
         double s = 0;
+#pragma GCC unroll 9
         for (int k = 0; k <= i; k++)
-            s += binom[i][k] / binom[n][k] * a[k];
+            s += ratio[i][k] * a[k];
         b[i] = s;
+    }
+}
+
+/* The five polynomials of plane_first_contact, each converted as above;
+   inlined with the degree constant for every degree, so that the small
+   loops unroll (the same operations in the same order). */
+static void to_bernstein5(const double P[5][BOXTOI_MAX_DEGREE + 1], int n, double T,
+                          double B[5][BOXTOI_MAX_DEGREE + 1])
+{
+    switch (n) {
+#define DEGREE_CASE(N) \
+    case N: \
+        for (int j = 0; j < 5; j++) \
+            to_bernstein(P[j], N, T, B[j]); \
+        break
+    DEGREE_CASE(0); DEGREE_CASE(1); DEGREE_CASE(2); DEGREE_CASE(3); DEGREE_CASE(4);
+    DEGREE_CASE(5); DEGREE_CASE(6); DEGREE_CASE(7); DEGREE_CASE(8);
+#undef DEGREE_CASE
     }
 }
 
@@ -828,8 +872,21 @@ static double plane_first_contact(const bt_moving *a, const dReal plane[4],
                               + (double)plane[2] * m->c[k][2][j]);
         P[4][k] = -sign * (double)plane[3] * m->c[k][3][3];
     }
-    for (int j = 0; j < 5; j++)
-        to_bernstein(P[j], n, tmax, B[j]);
+    to_bernstein5((const double(*)[BOXTOI_MAX_DEGREE + 1])P, n, tmax, B);
+    /* No vertex gets there when, for every k, the least over the corners
+       of each term of the sum below, summed in the same order, is
+       positive: rounded sums grow with their terms, so that bounds every
+       corner's own coefficient from below. */
+    int apart = 1;
+    for (int k = 0; k <= n && apart; k++) {
+        double s = fmin(B[0][k] * a->box.lo[0], B[0][k] * a->box.hi[0])
+                   + fmin(B[1][k] * a->box.lo[1], B[1][k] * a->box.hi[1])
+                   + fmin(B[2][k] * a->box.lo[2], B[2][k] * a->box.hi[2]) + B[3][k]
+                   + B[4][k];
+        apart = s > 0;
+    }
+    if (apart)
+        return -1;
     double best = -1;
     double tol = tmax * 1e-12;
     for (int v = 0; v < 8; v++) {

@@ -566,6 +566,70 @@ static void test_dispatch_future(void)
         dGeomDestroy(tilted);
         dGeomBoxtoiBoxSetLengths(a, 1, 1, 1);
     }
+
+    /* turning boxes of random sides driven into planes of random normal:
+       every corner and every column of the motion takes its turn at being
+       the one that reaches the plane */
+    {
+        unsigned long long s = 20261124;
+        int bad = 0, cases = 60;
+        for (int k = 0; k < cases; k++) {
+            double nv[3], nn = 0, l[3], qq[2][4], pp[3][3];
+            for (int i = 0; i < 3; i++) {
+                nv[i] = urand(&s, -1, 1);
+                nn += nv[i] * nv[i];
+                l[i] = urand(&s, 0.1, 1.5);
+            }
+            for (int i = 0; i < 3; i++)
+                nv[i] /= sqrt(nn);
+            for (int i = 0; i < 4; i++) {
+                qq[0][i] = urand(&s, -1, 1);
+                qq[1][i] = urand(&s, -0.15, 0.15);
+            }
+            /* towards -n at about 4 a unit time, much faster than the
+               corners turn, so the lowest corner's height falls through 0
+               once */
+            for (int i = 0; i < 3; i++) {
+                pp[0][i] = urand(&s, -2, 2);
+                pp[1][i] = -4 * nv[i] + urand(&s, -0.5, 0.5);
+                pp[2][i] = urand(&s, -0.5, 0.5);
+            }
+            boxtoi_motion_rigid(&m, qq, 1, pp, 2);
+            /* the plane cuts the box's place at t = 1 by 1e-3 to 1 below
+               its lowest corner: the reach comes late in the interval, by
+               a corner that only just gets there, as often as early */
+            double M0[4][4], M1[4][4], low = 0;
+            boxtoi_motion_eval(&m, 0, M0);
+            boxtoi_motion_eval(&m, 1, M1);
+            for (int i = 0; i < 3; i++)
+                low += nv[i] * M1[i][3] / M1[3][3]
+                       - fabs(nv[0] * M1[0][i] + nv[1] * M1[1][i] + nv[2] * M1[2][i])
+                             / M1[3][3] * l[i] / 2;
+            double d = low + pow(10, urand(&s, -3, 0));
+            dGeomID plane = dCreatePlane(0, nv[0], nv[1], nv[2], d);
+            double want = plane_reach_bisection(&m, l, nv, d);
+            dGeomBoxtoiBoxSetLengths(a, l[0], l[1], l[2]);
+            dGeomBoxtoiBoxSetMotion(a, &m, 1.0);
+            double R[12] = {0};
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++)
+                    R[i * 4 + j] = M0[i][j] / M0[3][3];
+            dGeomSetPosition(a, M0[0][3] / M0[3][3], M0[1][3] / M0[3][3],
+                             M0[2][3] / M0[3][3]);
+            dGeomSetRotation(a, R);
+            toi = -5;
+            n = dBoxtoiCollide(a, plane, MAXC, c, sizeof c[0], &toi);
+            if (!(want > 0.01 && want < 1) || n < 1 || !(fabs(toi - want) <= 1e-9)) {
+                bad++;
+                diag("plane case %d: bisection %.17g, collider %d contacts at %.17g", k, want,
+                     n, toi);
+            }
+            dGeomDestroy(plane);
+        }
+        ok(bad == 0, "%d turning boxes driven into random planes: time of impact vs bisection",
+           cases);
+        dGeomBoxtoiBoxSetLengths(a, 1, 1, 1);
+    }
     dGeomBoxtoiBoxClearMotion(a);
 
     /* a motion that stretches the box (x scaled by 2) has no ODE pose, so
