@@ -595,9 +595,10 @@ static void test_dispatch_future(void)
                 pp[2][i] = urand(&s, -0.5, 0.5);
             }
             boxtoi_motion_rigid(&m, qq, 1, pp, 2);
-            /* the plane cuts the box's place at t = 1 by 1e-3 to 1 below
-               its lowest corner: the reach comes late in the interval, by
-               a corner that only just gets there, as often as early */
+            /* the plane lies 1e-3 to 1 (log-uniform) above the lowest
+               corner's place at t = 1: the reach comes in the last quarter
+               of the interval, often by a corner that only just gets there,
+               where a bound over the corners must be tight */
             double M0[4][4], M1[4][4], low = 0;
             boxtoi_motion_eval(&m, 0, M0);
             boxtoi_motion_eval(&m, 1, M1);
