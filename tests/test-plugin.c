@@ -149,6 +149,20 @@ static void place(dGeomID g, const double p[3], const dMatrix3 R)
     dGeomSetRotation(g, R);
 }
 
+/* Put g where the rigid motion m has it at t = 0. */
+static void place_at_start(dGeomID g, const boxtoi_motion *m)
+{
+    double M0[4][4], p[3];
+    dMatrix3 R = {0};
+    boxtoi_motion_eval(m, 0, M0);
+    for (int i = 0; i < 3; i++) {
+        p[i] = M0[i][3] / M0[3][3];
+        for (int j = 0; j < 3; j++)
+            R[i * 4 + j] = M0[i][j] / M0[3][3];
+    }
+    place(g, p, R);
+}
+
 /* Random overlapping box pairs: the boxtoi class must give exactly the
    contacts ODE's dBox gives, for boxtoi-boxtoi, boxtoi-dBox and dBox-boxtoi,
    and boxtoi-plane equals dBox-plane. */
@@ -466,23 +480,29 @@ static void check_future(const char *what, dGeomID mover, dGeomID other)
     dGeomBoxtoiBoxClearMotion(mover);
 }
 
-/*
- * When a box of sides l moving by m first reaches the plane n.x = d (unit
- * n), by bisection over [0, 1] on the exact height of its lowest vertex,
- * n.c(t) - d - sum_j |n . R_j(t)| l_j / 2.
- */
+/* Height over the plane n.x = d (unit n) of the lowest corner of a box of
+   sides l moving by m, at t: n.c(t) - d - sum_j |n . R_j(t)| l_j / 2. */
+static double lowest_corner_height(const boxtoi_motion *m, double t, const double l[3],
+                                   const double n[3], double d)
+{
+    double M[4][4], h = -d;
+    boxtoi_motion_eval(m, t, M);
+    for (int i = 0; i < 3; i++)
+        h += n[i] * M[i][3] / M[3][3];
+    for (int j = 0; j < 3; j++)
+        h -= fabs(n[0] * M[0][j] + n[1] * M[1][j] + n[2] * M[2][j]) / M[3][3] * l[j] / 2;
+    return h;
+}
+
+/* When that box first reaches the plane, by bisection over [0, 1] on the
+   lowest corner's height. */
 static double plane_reach_bisection(const boxtoi_motion *m, const double l[3],
                                     const double n[3], double d)
 {
     double lo = 0, hi = 1;
     for (int it = 0; it < 200; it++) {
-        double mid = 0.5 * (lo + hi), M[4][4], h = -d;
-        boxtoi_motion_eval(m, mid, M);
-        for (int i = 0; i < 3; i++)
-            h += n[i] * M[i][3] / M[3][3];
-        for (int j = 0; j < 3; j++)
-            h -= fabs(n[0] * M[0][j] + n[1] * M[1][j] + n[2] * M[2][j]) / M[3][3] * l[j] / 2;
-        if (h > 0)
+        double mid = 0.5 * (lo + hi);
+        if (lowest_corner_height(m, mid, l, n, d) > 0)
             lo = mid;
         else
             hi = mid;
@@ -537,14 +557,7 @@ static void test_dispatch_future(void)
         dGeomBoxtoiBoxSetMotion(a, &m, 1.0);
         const double l[3] = {0.4, 0.7, 1.1}, up[3] = {0, 0, 1};
         double lo = plane_reach_bisection(&m, l, up, 0);
-        double M0[4][4];
-        boxtoi_motion_eval(&m, 0, M0);
-        double R[12] = {0};
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++)
-                R[i * 4 + j] = M0[i][j] / M0[3][3];
-        dGeomSetPosition(a, 0, 0, 2);
-        dGeomSetRotation(a, R);
+        place_at_start(a, &m);
         toi = -5;
         n = dBoxtoiCollide(a, pl, MAXC, c, sizeof c[0], &toi);
         ok(n >= 1, "rotating box reaches the plane");
@@ -599,25 +612,12 @@ static void test_dispatch_future(void)
                corner's place at t = 1: the reach comes in the last quarter
                of the interval, often by a corner that only just gets there,
                where a bound over the corners must be tight */
-            double M0[4][4], M1[4][4], low = 0;
-            boxtoi_motion_eval(&m, 0, M0);
-            boxtoi_motion_eval(&m, 1, M1);
-            for (int i = 0; i < 3; i++)
-                low += nv[i] * M1[i][3] / M1[3][3]
-                       - fabs(nv[0] * M1[0][i] + nv[1] * M1[1][i] + nv[2] * M1[2][i])
-                             / M1[3][3] * l[i] / 2;
-            double d = low + pow(10, urand(&s, -3, 0));
+            double d = lowest_corner_height(&m, 1, l, nv, 0) + pow(10, urand(&s, -3, 0));
             dGeomID plane = dCreatePlane(0, nv[0], nv[1], nv[2], d);
             double want = plane_reach_bisection(&m, l, nv, d);
             dGeomBoxtoiBoxSetLengths(a, l[0], l[1], l[2]);
             dGeomBoxtoiBoxSetMotion(a, &m, 1.0);
-            double R[12] = {0};
-            for (int i = 0; i < 3; i++)
-                for (int j = 0; j < 3; j++)
-                    R[i * 4 + j] = M0[i][j] / M0[3][3];
-            dGeomSetPosition(a, M0[0][3] / M0[3][3], M0[1][3] / M0[3][3],
-                             M0[2][3] / M0[3][3]);
-            dGeomSetRotation(a, R);
+            place_at_start(a, &m);
             toi = -5;
             n = dBoxtoiCollide(a, plane, MAXC, c, sizeof c[0], &toi);
             if (!(want > 0.01 && want < 1) || n < 1 || !(fabs(toi - want) <= 1e-9)) {
