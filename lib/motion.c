@@ -768,9 +768,16 @@ boxtoi_reason bx_prepare_pair(const boxtoi_box *box_a,
         return why;
     }
     if ((why = bx_prepare_partial(box_b, motion_b, t0, t1, b))) {
-        /* A's determinant test comes before any reason of B. */
-        *which = bx_check_det(a) ? 1 : 2;
-        return *which == 1 ? BOXTOI_REASON_SINGULAR : why;
+        /* A's remaining tests, its determinant and then its swept bounds
+           (as boxtoi_validate), come before any reason of B. */
+        double lo[3], hi[3];
+        *which = 1;
+        if (bx_check_det(a))
+            return BOXTOI_REASON_SINGULAR;
+        if (!bx_swept_aabb(a, lo, hi))
+            return BOXTOI_REASON_OUT_OF_RANGE;
+        *which = 2;
+        return why;
     }
     return BOXTOI_REASON_NONE;
 }

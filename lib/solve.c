@@ -1886,7 +1886,7 @@ static double closest_to_rect(const double (*poly)[2], int n, const double h[2],
  * where sides meet the rectangle's; either would pull the mean), which lies
  * inside it; for a polygon of no area within rounding (a segment, a point,
  * a sliver: narrower than 2 eps, eps the coordinates' own rounding, or
- * than 1e-9 of its extent), the centre of its corners' bounding box, so
+ * than 5e-10 of its extent), the centre of its corners' bounding box, so
  * that a point that rounding leaves on a segment does not move it.  Corners
  * within max(eps, 1e-9 of the extent) of the one before, or of the line
  * through their neighbours, are repeats and points on sides.  Either way
@@ -1908,7 +1908,8 @@ static int polygon_centre(const double (*poly)[2], int n, double eps, double *c)
         const double *p = poly[k], *q = poly[(k + 1) % n];
         area2 += (p[0] - c[0]) * (q[1] - c[1]) - (q[0] - c[0]) * (p[1] - c[1]);
     }
-    /* twice the area against twice that of a strip of width 2 eps */
+    /* twice the area against twice that of a strip of width 2 eps, or of
+       width 5e-10 span */
     if (!(fabs(area2) > fmax(1e-9 * span * span, 4.0 * eps * span)))
         return 0;
     /* each corner once (the first of a run of repeats), and only where it
@@ -2902,9 +2903,10 @@ static int separating_longest(const solver *S, const sat *st, const double *v,
  * minus its rounding level there, so axis_exit could find no exit on it
  * before the span's end: it is skipped, and no answer changes.
  *
- * The margin: the touching tolerance, plus the rounding level of f_n
- * (axis_noise, here from bounds on the sizes it is made of, so that no
- * polynomial is built) divided by the least weight, four times over.
+ * The margin: face_bias plus 16 touching tolerances, plus four times the
+ * rounding level of f_n (axis_noise's 16 eps, here times bounds on the
+ * sizes it is made of, so that no polynomial is built) divided by the least
+ * weight (from the least Bernstein coefficients of wA and wB).
  */
 static void certify_margins(solver *S, double *margin)
 {
@@ -3333,8 +3335,9 @@ static double contact_exit(solver *S, sat *st, double tau, int touching)
         if (S->want_general)
             return exit_s; /* the query is solved again (solve_query) */
         /*
-         * Once the first axis has bounded the exit, the axes that provably
-         * stay overlapping until then need no search (rigid motions).
+         * Once the first axis in the order has been searched, the axes that
+         * provably stay overlapping until its exit (or the end, without one)
+         * need no search (rigid motions).
          */
         if (k == 0 && S->rigid)
             inside = certify_inside(S, &pa0, &pb0, tau, fmin(exit_s, 1.0));
@@ -3563,12 +3566,14 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
         rigid_b = rigid_a && motion_is_rigid(&B, &scale_b, &det_b);
     }
     int singular = bx_check_det2(det_a ? NULL : &A, det_b ? NULL : &B);
-    if (singular)
+    double l[3], u[3];
+    /* A's swept bounds come after A's determinant and before B's: either
+       motion's bounds may have failed the swept test */
+    int a_out = !swept && singular != 1 && !bx_swept_aabb(&A, l, u);
+    if (singular && !a_out)
         return invalid(BOXTOI_REASON_SINGULAR, singular);
-    if (!swept) {
-        double l[3], u[3]; /* which motion's bounds failed */
-        return invalid(BOXTOI_REASON_OUT_OF_RANGE, bx_swept_aabb(&A, l, u) ? 2 : 1);
-    }
+    if (!swept)
+        return invalid(BOXTOI_REASON_OUT_OF_RANGE, a_out ? 1 : 2);
     if (apart) {
         res.state = BOXTOI_MISS;
         return res;

@@ -1378,6 +1378,54 @@ static void test_scale(void)
            boxtoi_reason_message(why_s));
     }
 
+    /*
+     * Such a box as A, with B bad as well: A's reason first, as
+     * boxtoi_validate orders A's own tests (its swept bounds after its
+     * determinant); with A good, B's reasons in the same order.
+     */
+    {
+        boxtoi_query y = boxtoi_default_query();
+        memset(&y.motion_a, 0, sizeof y.motion_a);
+        y.motion_a.degree = 1;
+        for (int i = 0; i < 3; i++)
+            y.motion_a.c[0][i][i] = 1.0;
+        y.motion_a.c[0][3][3] = 1.5e-323;
+        y.motion_a.c[1][3][3] = 2e8;
+        boxtoi_motion far = y.motion_a, singular_m, nan_m;
+        boxtoi_motion_identity(&singular_m);
+        singular_m.c[0][1][1] = 0.0;
+        boxtoi_motion_identity(&nan_m);
+        nan_m.c[0][2][3] = NAN;
+        static const char *bname[] = {"a NaN coefficient", "a singular 3x3 part",
+                                      "also out of range"};
+        static const boxtoi_reason bwhy[] = {BOXTOI_REASON_MOTION_NOT_FINITE,
+                                             BOXTOI_REASON_SINGULAR,
+                                             BOXTOI_REASON_OUT_OF_RANGE};
+        for (int k = 0; k < 3; k++) {
+            y.motion_a = far;
+            y.motion_b = k == 0 ? nan_m : k == 1 ? singular_m : far;
+            char name[96];
+            snprintf(name, sizeof name, "scale: A out of range, B %s", bname[k]);
+            expect_invalid(name, &y, BOXTOI_REASON_OUT_OF_RANGE, 1);
+            y.motion_a = y.motion_b;
+            y.motion_b = far;
+            snprintf(name, sizeof name, "scale: B out of range, A %s", bname[k]);
+            expect_invalid(name, &y, bwhy[k], 1);
+            boxtoi_motion_identity(&y.motion_a);
+            y.motion_b = k == 0 ? nan_m : k == 1 ? singular_m : far;
+            snprintf(name, sizeof name, "scale: A good, B %s", bname[k]);
+            expect_invalid(name, &y, bwhy[k], 2);
+        }
+        /* A singular and out of range: its determinant is tested first */
+        y.motion_a = far;
+        y.motion_a.c[0][1][1] = 0.0;
+        y.motion_b = nan_m;
+        expect_invalid("scale: A singular and out of range, B a NaN coefficient", &y,
+                       BOXTOI_REASON_SINGULAR, 1);
+        is_int(boxtoi_validate(&y.a, &y.motion_a, 0.0, 1.0), BOXTOI_REASON_SINGULAR,
+               "scale: validate, singular and out of range: singular");
+    }
+
     /* lengths beyond the documented limit are refused, not answered */
     boxtoi_query x = q[0];
     scale_lengths(&x, 200); /* 2^200 > 1e60 */
