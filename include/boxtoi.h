@@ -143,7 +143,14 @@ typedef enum boxtoi_reason {
                                         lengths beyond about 1e60 (corners; the
                                         motion's 3x3 part and translation, over w);
                                         a motion times any positive constant is the
-                                        same motion, in range or not */
+                                        same motion, in range or not.  Also a swept
+                                        box that cannot be bounded: bounds beyond
+                                        1e60 (w near 0 against the positions), or
+                                        w's Bernstein coefficients not all positive
+                                        after 24 halvings of the interval; and a
+                                        motion that still needs rescaling once
+                                        scaled by the power of two that brings its
+                                        w near 1 (which that power rules out) */
 } boxtoi_reason;
 
 /** Which pair of features touches at first contact. */
@@ -245,17 +252,21 @@ BOXTOI_API void boxtoi_motion_identity(boxtoi_motion *motion);
  * need not be unit) and p(t) = sum_k p[k] t^k (k = 0..pdeg).  The result maps
  * local x to R(q(t)) x + p(t), exactly, as
  * M = [Rq(t)  p(t)|q(t)|^2; 0 0 0 |q(t)|^2] with Rq the unnormalised rotation
- * matrix.  Degree 2 qdeg + pdeg; returns BOXTOI_REASON_DEGREE when that exceeds
- * BOXTOI_MAX_DEGREE (motion untouched), BOXTOI_REASON_NONE otherwise.
+ * matrix.  pdeg < 0 means no translation (p is not read and may be NULL).
+ * Degree 2 qdeg + max(pdeg, 0).  Returns BOXTOI_REASON_NULL when motion or q
+ * is NULL, or p is NULL with pdeg >= 0; BOXTOI_REASON_DEGREE when qdeg < 0 or
+ * the degree exceeds BOXTOI_MAX_DEGREE (motion untouched either way);
+ * BOXTOI_REASON_NONE otherwise.
  */
 BOXTOI_API boxtoi_reason boxtoi_motion_rigid(boxtoi_motion *motion,
                                              const double q[][4], int qdeg,
                                              const double p[][3], int pdeg);
 
 /**
- * out = a * b (apply b first, then a).  Degrees add; returns
- * BOXTOI_REASON_DEGREE when the sum exceeds BOXTOI_MAX_DEGREE (out untouched).
- * out may alias a or b.
+ * out = a * b (apply b first, then a).  Degrees add.  Returns
+ * BOXTOI_REASON_NULL when out, a or b is NULL; BOXTOI_REASON_DEGREE when a
+ * degree is negative or the sum exceeds BOXTOI_MAX_DEGREE (out untouched
+ * either way); BOXTOI_REASON_NONE otherwise.  out may alias a or b.
  */
 BOXTOI_API boxtoi_reason boxtoi_motion_multiply(boxtoi_motion *out,
                                                 const boxtoi_motion *a,
