@@ -840,7 +840,7 @@ static void test_hints(void)
     /* A string that says "too big" is no integer too big. */
     tool_run_cmd(&r, "", "{\"id\": \"too big");
     ok(r.nlines == 1 && strstr(r.lines[0], "premature end of input") &&
-           !strstr(r.lines[0], "write it with an exponent"),
+           !strstr(r.lines[0], "write it as a real"),
        "unterminated string \"too big: no hint about integers");
     tool_run_free(&r);
 
@@ -919,9 +919,9 @@ static void test_coprocess(const char *args)
        args);
 }
 
-/* More lines than one batch (16,384), all read at once, with the input
- * left open: every answer comes, the last ones too, without waiting for
- * the input's end. */
+/* More lines than the batch threshold (16,384), all read at once, with
+ * the input left open: every answer comes, the last ones too, without
+ * waiting for the input's end. */
 static void test_coprocess_batch(void)
 {
     enum { N = 20000 };

@@ -877,8 +877,8 @@ static void json_error_message(const json_error_t *je, const char *line,
     if (strncmp(je->text, "real number overflow", 20) == 0)
         hint = " (a number is too large for a double)";
     else if (strncmp(je->text, "too big ", 8) == 0)
-        hint = " (an integer too large to read exactly; write it with an "
-               "exponent, such as 1e20)";
+        hint = " (an integer too large to read exactly; write it as a real, "
+               "with an exponent or a decimal point, such as 1e20)";
     else if (token_is_nan_or_inf(je, line, len))
         hint = " (NaN and Infinity are not numbers in JSON, and a "
                "query needs finite numbers)";
