@@ -403,7 +403,7 @@ int dBoxtoiInit(void)
     return c;
 }
 
-/* A side length dCreateBox accepts: finite and not negative. */
+/* A side length the class accepts: finite and not negative (not NaN). */
 static int good_length(dReal x)
 {
     return x >= 0 && x < dInfinity;

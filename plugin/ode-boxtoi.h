@@ -35,9 +35,11 @@
  * Motion over a step of size h, t in [0, h]:
  *  - body-driven (default when the geom has a body): predicted from the
  *    body's state exactly as dWorldStep moves a free body (see
- *    dBoxtoiPredict).  Exact to rounding with the body's gyroscopic mode off;
- *    with it on (ODE's default), and for bodies held by joints, the
- *    prediction is the free-body path and only approximates the real one.
+ *    dBoxtoiPredict).  Exact to rounding with the body's gyroscopic mode
+ *    and finite rotation mode off, unless torque acts on it while a maximum
+ *    angular speed is set; otherwise (the gyroscopic mode is on by default),
+ *    and for bodies held by joints (the prediction is the free-body path),
+ *    it only approximates the real one within the step.
  *  - explicit: dGeomBoxtoiBoxSetMotion, a 4x4 polynomial matrix in t.
  *  - static (no body, no explicit motion): stays where the geom is.
  *
@@ -58,7 +60,11 @@
  * degrees of the solver's.  Otherwise (an edge landing exactly on an edge,
  * where both faces are tangent and dBoxBox may pick the other one; an
  * explicit motion that scales or shears the box, which has no ODE pose)
- * there is one contact, the solver's point and normal.  Normals follow ODE:
+ * there is one contact, the solver's point and normal.  Against a plane
+ * they are the vertices within 1e-6 of the box's longest side of the
+ * nearest one (within a wider margin in the sub-step after an impact, see
+ * dWorldStepToContact), nearest first, at most 4 and at most the number
+ * asked for, with the plane's normal.  Normals follow ODE:
  * they point from o2 towards o1.
  *
  * Spaces: the stepper sees the pairs the space reports, as the near
@@ -114,10 +120,10 @@ ODE_BOXTOI_API int dBoxtoiGetClass(void);
 /**
  * Create a boxtoi box with full side lengths lx, ly, lz (like dCreateBox).
  * Returns NULL, creating nothing, when a length is negative, NaN or
- * infinite (dCreateBox rejects those too).  Attach it to a body directly
- * (with a geom offset if needed): inside a dGeomTransform (deprecated in
- * ODE) it has no body of its own and is treated as a box at rest at its
- * current pose.
+ * infinite (ODE's dCreateBox asserts on negative and NaN lengths and
+ * accepts infinite ones).  Attach it to a body directly (with a geom offset
+ * if needed): inside a dGeomTransform (deprecated in ODE) it has no body of
+ * its own and is treated as a box at rest at its current pose.
  */
 ODE_BOXTOI_API dGeomID dCreateBoxtoiBox(dSpaceID space, dReal lx, dReal ly,
                                         dReal lz);
@@ -131,6 +137,8 @@ ODE_BOXTOI_API int dGeomIsBoxtoiBox(dGeomID g);
  */
 ODE_BOXTOI_API int dGeomBoxtoiBoxSetLengths(dGeomID g, dReal lx, dReal ly,
                                             dReal lz);
+
+/** The full side lengths; zeros when g is not a boxtoi box. */
 ODE_BOXTOI_API void dGeomBoxtoiBoxGetLengths(dGeomID g, dVector3 result);
 
 /**
@@ -141,7 +149,8 @@ ODE_BOXTOI_API void dGeomBoxtoiBoxGetLengths(dGeomID g, dVector3 result);
  * dWorldStepToContact call (or of the dCollide calls after dBoxtoiPredict);
  * within one dWorldStepToContact call, each sub-step uses the motion from
  * the time already stepped, so the path stays one curve.  Returns
- * BOXTOI_REASON_NONE, or why the motion is unusable (then nothing changes).
+ * BOXTOI_REASON_NONE; BOXTOI_REASON_NULL when g is NULL or not a boxtoi box
+ * or motion is NULL; or why the motion is unusable (then nothing changes).
  */
 ODE_BOXTOI_API boxtoi_reason dGeomBoxtoiBoxSetMotion(dGeomID g,
                                                      const boxtoi_motion *motion,
@@ -166,7 +175,9 @@ ODE_BOXTOI_API void dGeomBoxtoiBoxGetMotion(dGeomID g, boxtoi_motion *motion,
  * dSpaceCollide when stepping with plain dWorldStep (the colliders then
  * report future contacts of the step, depth 0, which act as speculative
  * contacts); dWorldStepToContact calls it itself.  world is not used (each
- * body's own world is).
+ * body's own world is).  A negative, NaN or infinite h counts as 0, which
+ * turns the prediction off: body-driven boxes then collide at their current
+ * poses, with no search in time (an explicit motion keeps its own h).
  *
  * With plain dWorldStep such a contact holds for the whole step: a body
  * approaching at speed v stops where it is, up to v*h short of the surface,
@@ -179,7 +190,8 @@ ODE_BOXTOI_API void dBoxtoiPredict(dWorldID world, dSpaceID space, dReal h);
 /**
  * Motion of a free body over a step of size h, as dWorldStep integrates it
  * (velocities first from force, torque, gravity, then position and
- * quaternion), for the body's frame.  Returns the degree used.
+ * quaternion), for the body's frame.  A NULL world means the body's own.
+ * Returns the degree used, or -1 when body or motion is NULL.
  */
 ODE_BOXTOI_API int dBoxtoiPredictBody(dWorldID world, dBodyID body, dReal h,
                                       boxtoi_motion *motion);
@@ -188,7 +200,9 @@ ODE_BOXTOI_API int dBoxtoiPredictBody(dWorldID world, dBodyID body, dReal h,
  * dCollide with the time of impact: like dCollide(o1, o2, flags, contact,
  * skip), and when toi is not NULL it receives the time within the step at
  * which the returned contacts happen (0 for geoms already touching, -1 when
- * there is no contact).  Works for any pair dCollide handles.
+ * there is no contact; for the speculative contacts of dWorldStepToContact,
+ * which lie at the current poses, the predicted time of the first contact
+ * they stand for).  Works for any pair dCollide handles.
  */
 ODE_BOXTOI_API int dBoxtoiCollide(dGeomID o1, dGeomID o2, int flags,
                                   dContactGeom *contact, int skip, dReal *toi);
@@ -203,8 +217,13 @@ ODE_BOXTOI_API dReal dGeomBoxtoiBoxGetLastTOI(dGeomID g);
 typedef struct dBoxtoiStepParams {
     int max_substeps;   /**< sub-steps per call, at least 1 (default 8),
                              not counting those that end where a sensor is
-                             entered (see dWorldStepToContact); the last
-                             one always takes all the time that is left */
+                             entered; beyond them a call may take up to 4
+                             short speculative ones, once they run out with
+                             impacts still ahead, and up to max_redos short
+                             ones that replace a sub-step taking the rest
+                             whose redos ran out (see dWorldStepToContact);
+                             the last one always takes all the time that
+                             is left */
     dReal min_substep;  /**< seconds; <= 0 means h * 1e-3 (the default).
                              A pair within this time of touching counts as
                              touching now (a resting contact, not an impact),
@@ -269,10 +288,14 @@ ODE_BOXTOI_API dBoxtoiStepParams dBoxtoiDefaultStepParams(void);
 /** Statistics of the last dWorldStepToContact call. */
 typedef struct dBoxtoiStepStats {
     int substeps;       /**< sub-steps taken */
-    int impacts;        /**< new impacts stepped to */
-    dReal first_toi;    /**< time of the first impact in the step, or -1 */
+    int impacts;        /**< new impacts stepped to, sensors entered
+                             included (see dWorldStepToContact) */
+    dReal first_toi;    /**< time of the first of them in the step, or -1 */
     int resolutions;    /**< short sub-steps (min_substep) taken to let ODE
-                             resolve a contact that was still approaching */
+                             resolve contacts: of a pair still approaching,
+                             speculative ones once max_substeps is spent,
+                             and those of a sub-step taking the rest whose
+                             redos ran out */
     int speculative;    /**< 1 when the sub-steps ran out with impacts still
                              ahead and the last sub-steps used speculative
                              contacts */
@@ -287,11 +310,12 @@ typedef struct dBoxtoiStepStats {
 
 /**
  * Advance the world by h, stopping at each first contact: predict motions,
- * find the earliest first contact time tau in (0, remaining] among the pairs
- * the space proposes, step the world by tau, let near_callback (ODE's usual
- * callback, given data) create contact joints in `contacts` for pairs now
- * touching, and go on with the rest of the step.  When nothing meets this is
- * dWorldStep(world, h) after one dSpaceCollide: the same state as plain ODE.
+ * find the earliest first contact time tau in (min_substep, remaining]
+ * among the pairs the space proposes, step the world by tau, let
+ * near_callback (ODE's usual callback, given data) create contact joints in
+ * `contacts` for pairs now touching, and go on with the rest of the step.
+ * When nothing meets this is dWorldStep(world, h) after one dSpaceCollide:
+ * the same state as plain ODE.
  *
  * Details:
  *  - an impact is a first contact of a pair apart now that would get
@@ -304,7 +328,7 @@ typedef struct dBoxtoiStepStats {
  *    without the plugin (it penetrates by less than rest_depth meanwhile);
  *  - within the step the colliders report only contacts that exist now (or
  *    within min_substep, with time of impact reading 0 when it is within
- *    1e-9 of the step);
+ *    1e-9 times min_substep);
  *  - pairs already touching are resting contacts, not impacts; they become
  *    a new impact only when they would get deeper than they are by more
  *    than rest_depth (a box tumbling into a wall after a vertex hit);
