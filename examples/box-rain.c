@@ -24,7 +24,8 @@
  * Options: --steps N (default 600), --boxes N (default 200, at most 200),
  * --substeps N (the plugin's max_substeps; default: the plugin's default),
  * --trace (one line per boxtoi step on stderr: its time, the plain twin's
- * time, contact joints of both, and the stepper's statistics).
+ * time, contact joints of both, and the stepper's statistics; and a line
+ * for each box as it escapes, in either run).
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 

@@ -2,8 +2,9 @@
  * first-contact: a few first-contact questions answered by the solver.
  *
  * Each case moves box A (a unit cube) and box B and prints what boxtoi_solve
- * finds: hit, miss or overlap, the first contact time, the exit time, the
- * features in contact, the contact point and the normal (from A to B).
+ * finds: hit, miss, overlap or invalid (with the reason), the first contact
+ * time, the exit time, the features in contact, the contact point and the
+ * normal (from A to B).
  */
 #define _XOPEN_SOURCE 700 /* M_PI */
 #include <boxtoi.h>
@@ -101,7 +102,7 @@ int main(void)
     }
 
     /* 3. A spinning box sweeps over a cube, its centre 1.1 above the
-       cube's: a corner, turned down, catches the cube's top. */
+       cube's: a face, turning down, meets the cube's top edge. */
     {
         const double x0[3] = {-3.0, 1.1, 0}, v[3] = {6.0, 0, 0};
         spinning(&q.motion_b, 1.5, x0, v);
