@@ -175,6 +175,12 @@ void judge(const boxtoi_query *q, const boxtoi_result *res, const ref_answer *ra
     memset(ck, 0, sizeof *ck);
     ck->verdict = V_AGREE;
 
+    if (!ra->valid) {
+        ck->verdict = V_DISAGREE;
+        snprintf(ck->why, sizeof ck->why, "the reference could not take the query");
+        return;
+    }
+
     if (res->state != BOXTOI_HIT && res->state != BOXTOI_MISS &&
         res->state != BOXTOI_OVERLAP) {
         ck->bad_state = 1;
@@ -273,6 +279,10 @@ void judge(const boxtoi_query *q, const boxtoi_result *res, const ref_answer *ra
                      "contact point (%.17g, %.17g, %.17g) is %.17g from A and "
                      "%.17g from B (allowed %.3g)",
                      res->point[0], res->point[1], res->point[2], da, db, slack);
+        } else if (res->state == BOXTOI_HIT && !(fabs(res->depth) <= slack)) {
+            ck->geom_bad = 1;
+            snprintf(ck->geom_why, sizeof ck->geom_why,
+                     "depth %.17g at a hit (allowed %.3g)", res->depth, slack);
         } else if (!(fabs(nn - 1.0) <= 1e-9)) {
             ck->geom_bad = 1;
             snprintf(ck->geom_why, sizeof ck->geom_why,

@@ -3,7 +3,9 @@
  * coefficient matrices directly, evaluating them without the library, small
  * 3x3 linear algebra, and an independent separating-axis overlap test.
  * Nothing here calls into the library, so the helpers can serve as a
- * reference for it.
+ * reference for it, except tu_coord_rounding: boxtoi.h defines the
+ * rounding it allows through the swept bounds that boxtoi_swept_aabb
+ * returns (test-api holds those to the boxes' sampled corners).
  */
 #ifndef BOXTOI_TESTS_LIB_UTIL_H
 #define BOXTOI_TESTS_LIB_UTIL_H

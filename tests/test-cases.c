@@ -42,6 +42,8 @@ typedef struct expect {
     int check_point;
     double point[3];
     int reference;     /* check the expectation with the SAT oracle */
+    int check_depth;   /* OVERLAP: the penetration depth is depth */
+    double depth;
 } expect;
 
 /* ---------- small builders ---------- */
@@ -319,8 +321,11 @@ static boxtoi_result run_case(const char *name, const boxtoi_query *q, const exp
     if (e->state == BOXTOI_OVERLAP) {
         is_double(r.toi, q->t0, 0.0, "%s: toi = t0", name);
         ok(r.depth >= -1e-12 * qsize(q), "%s: depth >= 0 (%.17g)", name, r.depth);
+        if (e->check_depth)
+            is_double(r.depth, e->depth, 1e-9 * qsize(q), "%s: depth %.17g", name, e->depth);
     } else {
         is_double(r.toi, e->toi, 1e-9 * span, "%s: toi %.17g", name, e->toi);
+        ok(fabs(r.depth) <= 1e-9 * qsize(q), "%s: depth about 0 (%.3g)", name, r.depth);
     }
     if (e->exit_mode == EXIT_AT) {
         ok(r.exit_after_t1 == 0, "%s: contact ends before t1", name);
@@ -3528,8 +3533,9 @@ static void case_t0(void)
     tu_motion_trans(&mb, p2, 1);
     q = tu_query(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
     expect f = {.state = BOXTOI_OVERLAP, .toi = 0.0, .exit_mode = EXIT_AT, .exit = 0.25,
-                .reference = 1};
-    run_case("overlapping at t0", &q, &f);
+                .reference = 1, .check_normal = 1, .normal = {1, 0, 0},
+                .check_depth = 1, .depth = 0.5};
+    run_case("overlapping at t0 (0.5 deep along x)", &q, &f);
 
     /* The same on [0.5, 2]: at 0.5 the centre is at 2.5, apart: MISS. */
     q.t0 = 0.5;
@@ -3661,7 +3667,7 @@ static void case_touching_tolerance(void)
         boxtoi_query q = translating(cube(0.5), pa, cube(0.5), pb, 0.0, 1.0);
         boxtoi_result r = boxtoi_solve(&q);
         is_int(r.state, BOXTOI_HIT, "cubes %g apart at t0, closing at speed 1: a hit", gap[k]);
-        is_double(r.toi, gap[k], 2e-9, "cubes %g apart at t0, closing at speed 1: toi", gap[k]);
+        is_double(r.toi, gap[k], 1e-9, "cubes %g apart at t0, closing at speed 1: toi", gap[k]);
     }
 }
 

@@ -46,6 +46,18 @@ static int passes(const judged *j, const boxtoi_result *r)
     return 1;
 }
 
+/*
+ * r is held to account: the judge finds something wrong that the
+ * randomized comparison counts as a failure (a disagreement, a bad
+ * contact, point or exit), not a graze, which it lets pass.
+ */
+static int rejected(const judged *j, const boxtoi_result *r)
+{
+    check ck;
+    judge(&j->q, r, &j->ra, &ck);
+    return ck.verdict == V_DISAGREE || ck.geom_bad || ck.point_bad || ck.exit_bad;
+}
+
 static int mirrored(const judged *j, const boxtoi_result *w)
 {
     char why[1024];
@@ -85,32 +97,50 @@ static void test_head_on(void)
 
     boxtoi_result x = j.r;
     x.toi += 1e-6;
-    ok(!passes(&j, &x), "head on: a first contact 1e-6 late fails");
+    ok(rejected(&j, &x), "head on: a first contact 1e-6 late fails");
     x = j.r;
     x.toi -= 1e-6;
-    ok(!passes(&j, &x), "head on: a first contact 1e-6 early (8e-6 apart) fails");
+    ok(rejected(&j, &x), "head on: a first contact 1e-6 early (8e-6 apart) fails");
     x = j.r;
     x.point[0] += 1e-6;
-    ok(!passes(&j, &x), "head on: a point 1e-6 inside B, off A, fails");
+    ok(rejected(&j, &x), "head on: a point 1e-6 inside B, off A, fails");
     x = j.r;
     x.point[1] += 1.5;
-    ok(!passes(&j, &x), "head on: a point beside both boxes fails");
+    ok(rejected(&j, &x), "head on: a point beside both boxes fails");
     x = j.r;
     for (int k = 0; k < 3; k++)
         x.normal[k] = -x.normal[k];
-    ok(!passes(&j, &x), "head on: the normal from B to A fails");
+    ok(rejected(&j, &x), "head on: the normal from B to A fails");
     x = j.r;
     x.normal[0] *= 1.001;
-    ok(!passes(&j, &x), "head on: a normal of length 1.001 fails");
+    ok(rejected(&j, &x), "head on: a normal of length 1.001 fails");
     x = j.r;
     x.exit += 1e-4;
-    ok(!passes(&j, &x), "head on: an exit 1e-4 late (8e-4 apart) fails");
+    ok(rejected(&j, &x), "head on: an exit 1e-4 late (8e-4 apart) fails");
     x = j.r;
     x.exit -= 1e-4;
-    ok(!passes(&j, &x), "head on: an exit 1e-4 early (8e-4 deep) fails");
+    ok(rejected(&j, &x), "head on: an exit 1e-4 early (8e-4 deep) fails");
     x = j.r;
     x.exit_after_t1 = 1;
-    ok(!passes(&j, &x), "head on: a contact said to last through t1 fails");
+    ok(rejected(&j, &x), "head on: a contact said to last through t1 fails");
+    x = j.r;
+    x.normal[0] = cos(1e-3);
+    x.normal[1] = sin(1e-3);
+    ok(rejected(&j, &x), "head on: a unit normal 1e-3 rad off the faces' fails");
+    x = j.r;
+    x.depth = 1e-6;
+    ok(rejected(&j, &x), "head on: a hit 1e-6 deep fails");
+    x = j.r;
+    x.state = BOXTOI_MISS;
+    x.toi = x.exit = NAN;
+    ok(rejected(&j, &x), "head on: a miss fails");
+    x = j.r;
+    x.state = BOXTOI_OVERLAP;
+    x.toi = j.q.t0;
+    ok(rejected(&j, &x), "head on: an overlap at t0, the boxes 3 apart, fails");
+    j.ra.valid = 0;
+    ok(rejected(&j, &j.r), "head on: the answer fails where the reference gave none");
+    j.ra.valid = 1;
 
     x = j.w;
     x.toi = nextafter(x.toi, 1.0);
@@ -139,6 +169,49 @@ static void test_head_on(void)
     for (int k = 0; k < 3; k++)
         x.normal[k] = -x.normal[k];
     ok(!mirrored(&j, &x), "one box twice: a negated normal fails");
+    /* penetration depth 2, along any face normal */
+    ok(fabs(j.r.depth - 2.0) <= 1e-12 && passes(&j, &j.r),
+       "one box twice: depth 2 (%.17g), the answer passes", j.r.depth);
+    x = j.r;
+    x.depth *= 1.01;
+    ok(rejected(&j, &x), "one box twice: a depth 1 %% too large fails");
+    x = j.r;
+    x.depth *= 0.99;
+    ok(rejected(&j, &x), "one box twice: a depth 1 %% too small fails");
+    x = j.r;
+    x.normal[0] = x.normal[1] = sqrt(0.5);
+    x.normal[2] = 0.0;
+    ok(rejected(&j, &x), "one box twice: a diagonal normal (overlap 2 sqrt 2 along it) fails");
+    x = j.r;
+    x.state = BOXTOI_HIT;
+    x.toi = 0.5;
+    ok(rejected(&j, &x), "one box twice: a hit at 1/2 fails");
+    x = j.r;
+    x.state = BOXTOI_MISS;
+    x.toi = x.exit = NAN;
+    ok(rejected(&j, &x), "one box twice: a miss fails");
+}
+
+/*
+ * A = [-1, 1]^3 at rest, B the same cube at y = 2 + 16 (t - 1/4)(t - 1/2)
+ * (t - 3/4)^2: face on face at t = 1/4, B then sinks up to 0.035 into A
+ * and leaves it at t = 1/2, and touches it again, only touching, at t =
+ * 3/4.  A hit at 3/4, where the boxes do touch, is late.
+ */
+static void test_late_touch(void)
+{
+    static const double pb[5][3] = {
+        {0, 3.125, 0}, {0, -9.75, 0}, {0, 29, 0}, {0, -36, 0}, {0, 16, 0}};
+    judged j;
+    cubes_solved(&j, pb, 4);
+    ok(j.r.state == BOXTOI_HIT && fabs(j.r.toi - 0.25) <= 1e-12 &&
+           fabs(j.r.exit - 0.5) <= 1e-9 && passes(&j, &j.r),
+       "touch after a dip: the contact over [1/4, 1/2] (%.17g, %.17g) passes", j.r.toi,
+       j.r.exit);
+    boxtoi_result x = j.r;
+    x.toi = 0.75;
+    x.exit = 0.75;
+    ok(rejected(&j, &x), "touch after a dip: a hit at the later touch, 3/4, fails");
 }
 
 /* A segment crossing a thin rod's edge at angle th (tu_rod_crossing); sets b. */
@@ -171,7 +244,7 @@ static void test_edges_at_an_angle(void)
     boxtoi_result x = moved(&j.r, b, 1e-7);
     ok(passes(&j, &x), "edges 1e-4 rad apart: a point 1e-7 along the edges is still on both");
     x = moved(&j.r, n, 1e-7);
-    ok(!passes(&j, &x), "edges 1e-4 rad apart: a point 1e-7 off the edges fails");
+    ok(rejected(&j, &x), "edges 1e-4 rad apart: a point 1e-7 off the edges fails");
 
     crossing(&j, 1e-7, b);
     ok(j.r.state == BOXTOI_HIT && j.r.kind == BOXTOI_EDGE_EDGE && passes(&j, &j.r) &&
@@ -180,7 +253,7 @@ static void test_edges_at_an_angle(void)
     x = moved(&j.r, b, 1e-6);
     ok(passes(&j, &x), "edges 1e-7 rad apart: a point 1e-6 along them is still on both");
     x = moved(&j.r, n, 2e-8);
-    ok(!passes(&j, &x), "edges 1e-7 rad apart: a point 2e-8 off them fails");
+    ok(rejected(&j, &x), "edges 1e-7 rad apart: a point 2e-8 off them fails");
 }
 
 /*
@@ -234,10 +307,10 @@ static void test_exit_to_third_order(void)
     ok(passes(&j, &x), "cubic exit: an exit at 0.502 (gap 2.4e-9) passes");
     x = j.r;
     x.exit = 0.55;
-    ok(!passes(&j, &x), "cubic exit: an exit at 0.55 (gap 4e-5) fails");
+    ok(rejected(&j, &x), "cubic exit: an exit at 0.55 (gap 4e-5) fails");
     x = j.r;
     x.exit = 0.45;
-    ok(!passes(&j, &x), "cubic exit: an exit at 0.45 (3e-5 deep) fails");
+    ok(rejected(&j, &x), "cubic exit: an exit at 0.45 (3e-5 deep) fails");
 }
 
 /* r passes, its exit held to the contact rather than compared; a graze
@@ -409,8 +482,9 @@ static void test_points_passing_slowly(void)
 
 int main(void)
 {
-    plan(19 + 7 + 2 + 5 + 4 + 4 + 1 + 2);
+    plan(19 + 5 + 6 + 7 + 2 + 2 + 5 + 4 + 4 + 1 + 2);
     test_head_on();
+    test_late_touch();
     test_edges_at_an_angle();
     test_faces_nearly_parallel();
     test_exit_to_third_order();

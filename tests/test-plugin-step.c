@@ -1296,7 +1296,7 @@ static void test_stack(int space_kind)
         }
     }
     int total = 0, max_sub = 0, impacts = 0, same = 1;
-    double max_speed = 0;
+    double max_speed = 0, apart = 0;
     for (int step = 0; step < STEPS; step++) {
         dBoxtoiStepStats st;
         dRandSetSeed((unsigned long)step + 7);
@@ -1311,6 +1311,9 @@ static void test_stack(int space_kind)
             max_sub = st.substeps;
         for (int i = 0; i < N; i++) {
             same &= same_body(b[0][i], b[1][i]);
+            const dReal *p0 = dBodyGetPosition(b[0][i]), *p1 = dBodyGetPosition(b[1][i]);
+            for (int k = 0; k < 3; k++)
+                apart = fmax(apart, fabs(p0[k] - p1[k]));
             if (step > STEPS / 2) {
                 const dReal *v = dBodyGetLinearVel(b[0][i]);
                 double sp = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
@@ -1337,11 +1340,13 @@ static void test_stack(int space_kind)
     ok(total <= STEPS + STEPS / 10, "stack (%s): %d sub-steps in %d steps", nm, total,
        STEPS);
     /* sweep-and-prune orders its pairs by the (swept) bounding boxes, so
-       the contact joints come in another order there */
+       the contact joints come in another order there, and the iterative
+       solver's rounding differs (1.8e-10 m over the run here) */
     if (space_kind != 2)
         ok(same, "stack (%s): the same states as dBoxes under plain ODE", nm);
     else
-        diag("stack (%s): %s plain ODE's states", nm, same ? "same as" : "differs from");
+        ok(apart <= 1e-6, "stack (%s): %s plain ODE's states, positions within 1e-6 m "
+           "(%.3g m)", nm, same ? "the same as" : "close to", apart);
     sim_free(&s);
     sim_free(&r);
 }

@@ -374,7 +374,8 @@ static void test_other_classes(void)
 
 /* A dBox on a body, predicted over the step a static boxtoi box was armed
    with: a 0.1 box at x = -2 moving at +10 m/s (no gravity) reaches a unit
-   box at the origin when -2 + 10 t + 0.05 = -0.5, t = 0.145. */
+   box at the origin when -2 + 10 t + 0.05 = -0.5, t = 0.145.  Times are
+   held to the promise, 1e-9 of the 0.5 s step. */
 static void test_dbox_against_static(void)
 {
     dWorldID w = dWorldCreate();
@@ -394,7 +395,7 @@ static void test_dbox_against_static(void)
     dReal toi = -5;
     int n = dBoxtoiCollide(wall, bullet, MAXC, c, sizeof c[0], &toi);
     ok(n >= 1, "moving dBox against a static boxtoi box: contact in the step");
-    is_double(toi, 0.145, 1e-9, "moving dBox: time of impact");
+    is_double(toi, 0.145, 5e-10, "moving dBox: time of impact");
     int good = n >= 1;
     for (int i = 0; i < n; i++)
         good &= c[i].g1 == wall && c[i].g2 == bullet && fabs(c[i].pos[0] + 0.5) < 1e-6
@@ -402,14 +403,14 @@ static void test_dbox_against_static(void)
     ok(good, "moving dBox: contacts on x = -0.5, normal along x");
     toi = -5;
     n = dBoxtoiCollide(bullet, wall, MAXC, c, sizeof c[0], &toi);
-    is_double(toi, 0.145, 1e-9, "moving dBox first: same time of impact");
+    is_double(toi, 0.145, 5e-10, "moving dBox first: same time of impact");
     /* an impact 1e-4 of the step in (5e-5 s): a time, not a touch at 0 */
     dBodySetPosition(body, -0.5505, 0.2, 0.1);
     dBoxtoiPredict(w, space, 0.5);
     toi = -5;
     n = dBoxtoiCollide(wall, bullet, MAXC, c, sizeof c[0], &toi);
     ok(n >= 1, "moving dBox 5e-5 s away: contact in the step");
-    is_double(toi, 5e-5, 1e-9, "moving dBox 5e-5 s away: time of impact");
+    is_double(toi, 5e-5, 5e-10, "moving dBox 5e-5 s away: time of impact");
     dBodySetPosition(body, -2, 0.2, 0.1);
     /* a step too short to get there: no contact */
     dBoxtoiPredict(w, space, 0.1);
@@ -480,13 +481,25 @@ static void check_future(const char *what, dGeomID mover, dGeomID other)
     dGeomBoxtoiBoxClearMotion(mover);
 }
 
+/* M(t) by Horner's rule on the coefficients, without the library. */
+static void motion_at(const boxtoi_motion *m, double t, double M[4][4])
+{
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++) {
+            double v = 0.0;
+            for (int k = m->degree; k >= 0; k--)
+                v = v * t + m->c[k][r][c];
+            M[r][c] = v;
+        }
+}
+
 /* Height over the plane n.x = d (unit n) of the lowest corner of a box of
    sides l moving by m, at t: n.c(t) - d - sum_j |n . R_j(t)| l_j / 2. */
 static double lowest_corner_height(const boxtoi_motion *m, double t, const double l[3],
                                    const double n[3], double d)
 {
     double M[4][4], h = -d;
-    boxtoi_motion_eval(m, t, M);
+    motion_at(m, t, M);
     for (int i = 0; i < 3; i++)
         h += n[i] * M[i][3] / M[3][3];
     for (int j = 0; j < 3; j++)

@@ -1031,6 +1031,8 @@ int main(void)
        all.bad_state, refused_given);
     ok(all.inconsistent == 0, "reference timeline consistent (%d inconsistent)",
        all.inconsistent);
+    ok(all.cases + refused_given > 0, "some cases were checked (%d, and %d refused as given)",
+       all.cases, refused_given);
     if (only < 0 && only_kind < 0) {
         double frac = (double)all.hit / (all.cases ? all.cases : 1);
         ok(frac > 0.3 && frac < 0.7, "generator: %.1f%% of cases hit, %d overlap at t0",
