@@ -26,6 +26,8 @@
 
 #define NLINES 36000
 #define INPUT "test-tool-input.jsonl"
+#define OOM_INPUT "test-tool-input-oom.jsonl"
+#define OOM_ERR "test-tool-input-oom.err"
 
 /* A growable string. */
 typedef struct text {
@@ -64,7 +66,16 @@ static unsigned rnd(unsigned n)
     return (unsigned)((rng_state >> 11) % n);
 }
 
-/* The lines the input is made of. */
+/* The lines the input is made of, and how each answer begins. */
+static const char *const small_start[] = {
+    "{\"id\": 7, \"status\": \"hit\", \"toi\": 0.875, ",
+    "{\"id\": \"m\", \"status\": \"miss\", \"toi\": null, \"exit\": null}",
+    "{\"id\": 2.5, \"status\": \"overlap\", \"toi\": 0.25, ",
+    "{\"id\": [1, {\"k\": null}], \"status\": \"error\", \"error\": \"line 1: "
+    "a.motion[0][3][1]: the bottom row of M(t) must be [0 0 0 w(t)]",
+    "{\"status\": \"error\", \"error\": \"line 1: not valid JSON",
+    "{\"status\": \"error\", \"error\": \"line 1: not valid JSON",
+};
 static const char *const small[] = {
     /* hit (the example of docs/query-format.md) */
     "{\"id\": 7, \"a\": {\"min\": [-1,-1,-1], \"max\": [1,1,1], \"motion\": "
@@ -131,6 +142,65 @@ static void same_output(const tool_run *r, const text *want, int status,
              "expected)",
              line, r->out_len, want->len);
     is_int(r->status, status, "%s: exit status", label);
+}
+
+/* ------------------------------------------------------------------ */
+/* Out of memory                                                       */
+
+/*
+ * A line with an id of 12 MiB, the tool's address space held to 40 to 80
+ * MiB: the line fits, jansson's copies of it may not.  The tool answers,
+ * or says it is out of memory and exits with status 2; it never dies of a
+ * signal (jansson 2.14 crashed on the NULL its allocator gave it).  The
+ * sanitizers reserve far more address space than that, so not with them.
+ */
+static void test_out_of_memory(void)
+{
+    const char *san = getenv("SAN_CFLAGS");
+    if (san != NULL && *san != '\0') {
+        skip(2, "address space limits under the sanitizers");
+        return;
+    }
+    const size_t big = (size_t)12 << 20;
+    FILE *f = fopen(OOM_INPUT, "wb");
+    if (f == NULL)
+        bail("cannot write " OOM_INPUT);
+    fputs("{\"a\": {\"min\": [0,0,0], \"max\": [1,1,1]}, "
+          "\"b\": {\"min\": [2,0,0], \"max\": [3,1,1]}, \"id\": \"", f);
+    for (size_t i = 0; i < big; i++)
+        putc('a' + (int)(i % 26), f);
+    fputs("\"}\n", f);
+    if (fclose(f) != 0)
+        bail("cannot write " OOM_INPUT);
+    int signalled = 0, refused = 0, other = 0;
+    char cmd[4300];
+    for (int mib = 40; mib <= 80; mib += 8) {
+        snprintf(cmd, sizeof cmd,
+                 "ulimit -v %d && exec %s " OOM_INPUT " >/dev/null 2>" OOM_ERR,
+                 mib * 1024, tool_path());
+        int st = system(cmd);
+        char err[256] = "";
+        FILE *e = fopen(OOM_ERR, "rb");
+        if (e != NULL) {
+            size_t got = fread(err, 1, sizeof err - 1, e);
+            err[got] = '\0';
+            fclose(e);
+        }
+        if (st == -1 || !WIFEXITED(st))
+            signalled++;
+        else if (WEXITSTATUS(st) == 2 && strcmp(err, "boxtoi: out of memory\n") == 0)
+            refused++;
+        else if (WEXITSTATUS(st) != 0) {
+            other++;
+            diag("%d MiB: status %d, %s", mib, WEXITSTATUS(st), err);
+        }
+    }
+    remove(OOM_INPUT);
+    remove(OOM_ERR);
+    ok(signalled == 0 && other == 0,
+       "a 12 MiB line in 40 to 80 MiB of address space: answered or out of memory "
+       "(status 2), %d runs ended by a signal", signalled);
+    ok(refused > 0, "... and out of memory in %d of the 6 runs", refused);
 }
 
 /* ------------------------------------------------------------------ */
@@ -275,12 +345,17 @@ static void test_blank_memory(void)
 
 int main(void)
 {
-    plan(10);
+    plan(10 + 2 + (int)NSMALL + 2);
     test_blank_memory();
+    test_out_of_memory();
 
     answer alone[NSMALL + NBIG];
-    for (size_t k = 0; k < NSMALL; k++)
+    for (size_t k = 0; k < NSMALL; k++) {
         alone[k] = answer_alone(small[k]);
+        if (!ok(strncmp(alone[k].text, small_start[k], strlen(small_start[k])) == 0,
+                "line %zu alone: its answer begins %s", k, small_start[k]))
+            diag("got %s", alone[k].text);
+    }
 
     /* Two lines of several MiB each: a query with a long string id, and the
      * same string left unterminated. */
@@ -302,6 +377,14 @@ int main(void)
     free(id);
     for (int k = 0; k < NBIG; k++)
         alone[NSMALL + k] = answer_alone(bigline[k].s);
+    /* bigline[1] is the first's answer up to the id's closing quote */
+    const char *rest = "\", \"status\": \"miss\", \"toi\": null, \"exit\": null}\n";
+    ok(strncmp(alone[NSMALL].text, bigline[1].s, bigline[1].len) == 0 &&
+           strcmp(alone[NSMALL].text + bigline[1].len, rest) == 0,
+       "a 3 MiB id alone: a miss, the id echoed whole");
+    const char *bad = "{\"status\": \"error\", \"error\": \"line 1: not valid JSON";
+    ok(strncmp(alone[NSMALL + 1].text, bad, strlen(bad)) == 0,
+       "a 3 MiB unterminated string alone: not valid JSON");
 
     static const char *const blank[] = {"", " ", "\t  ", "\r", " \r"};
     text in = {0}, want = {0};

@@ -101,10 +101,8 @@ static void chunk_add_line(chunk *c, size_t offset, size_t len, long lineno,
     if (c->nlines == c->cap) {
         c->cap = c->cap ? 2 * c->cap : 1024;
         line_ref *p = realloc(c->lines, c->cap * sizeof *p);
-        if (p == NULL) {
-            fputs("boxtoi: out of memory\n", stderr);
-            exit(2);
-        }
+        if (p == NULL)
+            tool_out_of_memory();
         c->lines = p;
     }
     line_ref *l = &c->lines[c->nlines++];
@@ -164,10 +162,8 @@ static long flush_chunk(chunk *c, int nthreads)
     if (nblocks > c->blocks_cap) {
         tool_buf *o = realloc(c->outs, nblocks * sizeof *o);
         int *e = realloc(c->errors, nblocks * sizeof *e);
-        if (o == NULL || e == NULL) {
-            fputs("boxtoi: out of memory\n", stderr);
-            exit(2);
-        }
+        if (o == NULL || e == NULL)
+            tool_out_of_memory();
         for (size_t i = c->blocks_cap; i < nblocks; i++)
             memset(&o[i], 0, sizeof o[i]);
         c->outs = o;

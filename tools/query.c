@@ -23,6 +23,12 @@
 /* ------------------------------------------------------------------ */
 /* Buffers                                                             */
 
+void tool_out_of_memory(void)
+{
+    fputs("boxtoi: out of memory\n", stderr);
+    exit(2);
+}
+
 void tool_buf_reserve(tool_buf *buf, size_t extra)
 {
     if (buf->cap - buf->len >= extra)
@@ -31,10 +37,8 @@ void tool_buf_reserve(tool_buf *buf, size_t extra)
     while (cap - buf->len < extra)
         cap *= 2;
     char *p = realloc(buf->data, cap);
-    if (p == NULL) {
-        fputs("boxtoi: out of memory\n", stderr);
-        exit(2);
-    }
+    if (p == NULL)
+        tool_out_of_memory();
     buf->data = p;
     buf->cap = cap;
 }
@@ -124,7 +128,7 @@ static __attribute__((noinline)) void *arena_alloc_slow(size_t n)
         cap = n;
     arena_block *b = arena_block_new(cap, a->block);
     if (b == NULL)
-        return NULL;
+        tool_out_of_memory(); /* jansson 2.14 does not always survive a NULL */
     a->block = b;
     a->next = b->data + n;
     a->end = b->data + cap;
@@ -139,7 +143,7 @@ static void *arena_alloc(size_t n)
     if (r - 1 >= (size_t)PTRDIFF_MAX) {
         /* 0 bytes, or too many (r wrapped around to 0, or is huge) */
         if (n != 0)
-            return NULL;
+            tool_out_of_memory();
         r = ARENA_ALIGN;
     }
     if ((size_t)(a->end - a->next) >= r) {

@@ -20,6 +20,9 @@ typedef struct tool_buf {
     size_t cap;
 } tool_buf;
 
+/** Say "boxtoi: out of memory" on standard error and exit with status 2. */
+_Noreturn void tool_out_of_memory(void);
+
 /** Make room for `extra` more bytes (exits the process when out of memory). */
 void tool_buf_reserve(tool_buf *buf, size_t extra);
 
