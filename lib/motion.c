@@ -744,6 +744,15 @@ static int prepare_t0_2_any(const boxtoi_box *ba, const boxtoi_motion *ma,
 }
 #endif
 
+int bx_lanes_built(void)
+{
+#ifdef BX_LANES
+    return 1;
+#else
+    return 0;
+#endif
+}
+
 boxtoi_reason bx_prepare_pair(const boxtoi_box *box_a,
                               const boxtoi_motion *motion_a,
                               const boxtoi_box *box_b,

@@ -180,6 +180,9 @@ void bx_pose_at(const bx_moving *m, double s, bx_pose *pose);
  */
 int bx_swept_aabb(const bx_moving *m, double lo[3], double hi[3]);
 
+/* 1 when this library was built with the two-lane paths (lanes.h), else 0. */
+int bx_lanes_built(void);
+
 /**
  * The swept-box test of a query: the world AABBs of a and b over [0, 1]
  * (bx_swept_aabb), the tolerance tol = 1e-12 size + 8 eps coord (coord:

@@ -23,13 +23,6 @@
 #include "lib-util.h"
 #include "motion.h"
 
-/* The condition under which lib/motion.c uses lanes (BX_LANES). */
-#if defined(__GNUC__) && !defined(BX_NO_LANES)
-#define LANES 1
-#else
-#define LANES 0
-#endif
-
 static void print_double(double x)
 {
     if (isnan(x))
@@ -305,7 +298,7 @@ static void group_invalid(int count, unsigned long long *st)
 int main(void)
 {
     unsigned long long st = 20261122;
-    printf("lanes %d\n", LANES);
+    printf("lanes %d\n", bx_lanes_built()); /* as the library was built */
     group_motions("rigid", 0, 3000, &st);
     group_motions("affine", 1, 1500, &st);
     group_edges(1600, &st);

@@ -29,9 +29,9 @@ static inline int ode_expand_spaces(void *data, dGeomID o1, dGeomID o2, dNearCal
  * At most four soft (CFM 1e-5), bouncing contacts between geoms o1 and o2,
  * with friction mu, in group, attached to their bodies.
  */
-static inline void ode_soft_contacts(dWorldID world, dJointGroupID group, dGeomID o1,
-                                     dGeomID o2, double mu, double bounce,
-                                     double bounce_vel)
+static inline int ode_soft_contacts(dWorldID world, dJointGroupID group, dGeomID o1,
+                                    dGeomID o2, double mu, double bounce,
+                                    double bounce_vel)
 {
     dBodyID b1 = dGeomGetBody(o1), b2 = dGeomGetBody(o2);
     dContact c[4];
@@ -45,6 +45,7 @@ static inline void ode_soft_contacts(dWorldID world, dJointGroupID group, dGeomI
         c[i].surface.bounce_vel = bounce_vel;
         dJointAttach(dJointCreateContact(world, group, &c[i]), b1, b2);
     }
+    return n;
 }
 
 /*

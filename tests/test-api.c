@@ -38,6 +38,13 @@ static boxtoi_query base_query(void)
     return q;
 }
 
+/* The larger of a running error and a new one, a NaN in either counting as
+   infinite (fmax would drop it). */
+static double worse(double acc, double d)
+{
+    return isnan(acc) || isnan(d) ? INFINITY : fmax(acc, d);
+}
+
 static void expect_invalid(const char *name, const boxtoi_query *q, boxtoi_reason reason,
                            int which)
 {
@@ -858,8 +865,8 @@ static void test_rigid(void)
             boxtoi_motion_apply(&m, t, x, got);
             tu_apply(&m, t, x, got2);
             for (int i = 0; i < 3; i++) {
-                worst = fmax(worst, fabs(got[i] - want[i]));
-                worst = fmax(worst, fabs(got2[i] - want[i]));
+                worst = worse(worst, fabs(got[i] - want[i]));
+                worst = worse(worst, fabs(got2[i] - want[i]));
             }
         }
     }
@@ -905,13 +912,13 @@ static void test_multiply(void)
             tu_apply(&a, t, mid, want);
             tu_apply(&out, t, x, got);
             for (int i = 0; i < 3; i++)
-                worst = fmax(worst, fabs(got[i] - want[i]));
+                worst = worse(worst, fabs(got[i] - want[i]));
             tu_apply(&al, t, x, got);
             for (int i = 0; i < 3; i++)
-                worst_alias = fmax(worst_alias, fabs(got[i] - want[i]));
+                worst_alias = worse(worst_alias, fabs(got[i] - want[i]));
             tu_apply(&bl, t, x, got);
             for (int i = 0; i < 3; i++)
-                worst_alias = fmax(worst_alias, fabs(got[i] - want[i]));
+                worst_alias = worse(worst_alias, fabs(got[i] - want[i]));
         }
         if (out.degree != a.degree + b.degree)
             worst = INFINITY;
@@ -1089,7 +1096,7 @@ static int same_answer(const boxtoi_result *base, const boxtoi_result *r, int e,
         return 1;
     double err = fabs(r->toi - base->toi);
     if (!base->exit_after_t1)
-        err = fmax(err, fabs(r->exit - base->exit));
+        err = worse(err, fabs(r->exit - base->exit));
     for (int i = 0; i < 3; i++) {
         double p = base->point[i], n = base->normal[i];
         if (g) {
@@ -1102,8 +1109,8 @@ static int same_answer(const boxtoi_result *base, const boxtoi_result *r, int e,
             p /= g[3][3];
             n /= g[3][3];
         }
-        err = fmax(err, fabs(ldexp(r->point[i], -e) - p));
-        err = fmax(err, fabs(r->normal[i] - n));
+        err = worse(err, fabs(ldexp(r->point[i], -e) - p));
+        err = worse(err, fabs(r->normal[i] - n));
     }
     *worst = fmax(*worst, err);
     return err <= rel;
@@ -1188,7 +1195,7 @@ static void test_scale(void)
                 dev = INFINITY;
             else
                 for (int k = 0; k < 3; k++)
-                    dev = fmax(dev, fmax(fabs(lo[k] - lo0[k]), fabs(hi[k] - hi0[k])));
+                    dev = worse(worse(dev, fabs(lo[k] - lo0[k])), fabs(hi[k] - hi0[k]));
             bad_box += !(dev <= 1e-9);
             double t = (i % 7) / 6.0;
             if (boxtoi_overlap_at(&x, t, NULL) != boxtoi_overlap_at(&q[i], t, NULL))

@@ -4,7 +4,8 @@
  * dWorldStepToContact while creating and destroying boxtoi boxes of their
  * own.  Nothing may crash (with --enable-sanitizers: no use after free of
  * another thread's box), and each world must end bit for bit as the same
- * run alone on the main thread does.  Without the sanitizers a race shows
+ * run alone on the main thread does, a run that makes contacts and keeps
+ * its boxes inside the walls.  Without the sanitizers a race shows
  * only by chance (a crash or a differing state).
  */
 #include <math.h>
@@ -28,6 +29,8 @@ typedef struct run {
     int space_kind;           /* 0 simple, 1 hash, 2 sweep and prune */
     double final[NBOX][7];    /* positions and quaternions at the end */
     int failed;               /* steps that failed, boxes not created */
+    long made;                /* contact joints made */
+    int outside;              /* boxes that end outside the walls */
     dWorldID world;
     dJointGroupID contacts;
 } run;
@@ -42,7 +45,7 @@ static double urand(unsigned long long *s, double lo, double hi)
 static void near_cb(void *data, dGeomID o1, dGeomID o2)
 {
     run *r = data;
-    ode_soft_contacts(r->world, r->contacts, o1, o2, 0.5, 0.4, 0.1);
+    r->made += ode_soft_contacts(r->world, r->contacts, o1, o2, 0.5, 0.4, 0.1);
 }
 
 /* Fast boxes thrown at a floor and at each other in a box of walls; every
@@ -108,6 +111,9 @@ static void *run_world(void *arg)
             r->final[i][k] = p[k];
         for (int k = 0; k < 4; k++)
             r->final[i][3 + k] = q[k];
+        /* the walls are the planes |x| = 1, |y| = 1, z = 0 */
+        if (!(fabs(p[0]) < 1 && fabs(p[1]) < 1 && p[2] > 0 && p[2] < 1e3))
+            r->outside++;
     }
     dJointGroupDestroy(r->contacts);
     dSpaceDestroy(spare);
@@ -135,6 +141,11 @@ int main(void)
             run_world(&ref[t]);
         }
         int differ = 0, failed = ref[0].failed + ref[1].failed, started = 1;
+        ok(ref[0].made > 0 && ref[1].made > 0 && ref[0].outside == 0 && ref[1].outside == 0,
+           "%s spaces: each world alone makes contacts (%ld, %ld) and keeps its boxes "
+           "inside the walls (%d, %d outside)",
+           kind == 1 ? "hash" : kind == 2 ? "sweep and prune" : "simple", ref[0].made,
+           ref[1].made, ref[0].outside, ref[1].outside);
         for (int round = 0; round < ROUNDS && started; round++) {
             pthread_t th[2];
             for (int t = 0; t < 2; t++) {
