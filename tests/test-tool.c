@@ -15,6 +15,7 @@
 #include <boxtoi.h>
 #include <jansson.h>
 
+#include <fcntl.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -23,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ------------------------------------------------------------------ */
@@ -732,11 +734,13 @@ static int read_line_within(int fd, char *buf, size_t cap);
  * pipe's capacity) are in the pipe before it starts, so that its first read
  * takes them all. */
 static pid_t start_coprocess_pre(const char *args, const char *pre, size_t npre,
-                                 int in[2], int out[2])
+                                 int nonblocking, int in[2], int out[2])
 {
     signal(SIGPIPE, SIG_IGN);
     if (pipe(in) != 0 || pipe(out) != 0)
         bail("pipe failed");
+    if (nonblocking && fcntl(in[0], F_SETFL, fcntl(in[0], F_GETFL) | O_NONBLOCK) != 0)
+        bail("fcntl failed");
     if (npre && write(in[1], pre, npre) != (ssize_t)npre)
         bail("writing %zu bytes into a pipe failed", npre);
     char cmd[4300];
@@ -761,7 +765,7 @@ static pid_t start_coprocess_pre(const char *args, const char *pre, size_t npre,
 
 static pid_t start_coprocess(const char *args, int in[2], int out[2])
 {
-    return start_coprocess_pre(args, NULL, 0, in, out);
+    return start_coprocess_pre(args, NULL, 0, 0, in, out);
 }
 
 /* Close the co-process's input (unless in_fd < 0), read its output to the
@@ -929,7 +933,7 @@ static void test_coprocess_batch(void)
     for (int i = 0; i < N; i++)
         memcpy(q + 3 * i, "{}\n", 3);
     int in[2], out[2];
-    pid_t pid = start_coprocess_pre("", q, sizeof q, in, out);
+    pid_t pid = start_coprocess_pre("", q, sizeof q, 0, in, out);
     int lines = 0;
     char buf[65536];
     while (lines < N) {
@@ -945,6 +949,76 @@ static void test_coprocess_batch(void)
     is_int(lines, N, "co-process: all %d answers of a batch read at once come "
            "while the input stays open", N);
     end_coprocess(pid, in[1], out[0]);
+}
+
+/* A named file, then standard input kept open: the file's answer comes
+ * before any input is written (reading the pipe waits; a co-process
+ * waiting for that answer would wait for ever). */
+static void test_coprocess_after_file(void)
+{
+    tool_write_file("test-tool-first.jsonl", "{\"id\": \"file\"}\n");
+    int in[2], out[2];
+    pid_t pid = start_coprocess("test-tool-first.jsonl -", in, out);
+    char line[4096] = "";
+    int first = read_line_within(out[0], line, sizeof line);
+    ok(first && strncmp(line, "{\"id\": \"file\", \"status\": \"error\"", 32) == 0,
+       "co-process: a file's answer comes before standard input is read (%s)",
+       first ? line : "none in 30 s");
+    static const char q[] = "{\"id\": 2}\n";
+    int second = write(in[1], q, sizeof q - 1) == (ssize_t)(sizeof q - 1) &&
+                 read_line_within(out[0], line, sizeof line) &&
+                 strncmp(line, "{\"id\": 2, ", 10) == 0;
+    ok(second, "co-process: then standard input's answer");
+    end_coprocess(pid, in[1], out[0]);
+    remove("test-tool-first.jsonl");
+}
+
+/* Standard input set non-blocking by whoever made the pipe: read as a
+ * blocking one, nothing lost. */
+static void test_nonblocking_stdin(void)
+{
+    int in[2], out[2];
+    pid_t pid = start_coprocess_pre("", NULL, 0, 1, in, out);
+    static const char q[] = "{\"id\": 1, \"a\": {\"min\": [0,0,0], \"max\": [1,1,1]}, "
+                            "\"b\": {\"min\": [5,0,0], \"max\": [6,1,1]}}\n";
+    char line[4096];
+    int got = 0;
+    for (int i = 0; i < 2; i++) {
+        if (write(in[1], q, sizeof q - 1) != (ssize_t)(sizeof q - 1))
+            break;
+        if (!read_line_within(out[0], line, sizeof line) ||
+            strncmp(line, "{\"id\": 1, \"status\": \"miss\"", 26) != 0)
+            break;
+        got++;
+        struct timespec pause = {0, 100000000};
+        nanosleep(&pause, NULL); /* the tool finds the pipe empty */
+    }
+    int st = end_coprocess(pid, in[1], out[0]);
+    ok(got == 2 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+       "non-blocking standard input: both answers, status 0 (%d, status %d)", got,
+       WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+}
+
+/* --help and --version that cannot be written: status 2 and a message. */
+static void test_help_unwritable(void)
+{
+    static const char *const opt[] = {"--help", "--version"};
+    for (int k = 0; k < 2; k++) {
+        char cmd[4300];
+        snprintf(cmd, sizeof cmd, "%s %s >/dev/full 2>test-tool-full.err", tool_path(),
+                 opt[k]);
+        int st = system(cmd);
+        char err[256] = "";
+        FILE *f = fopen("test-tool-full.err", "rb");
+        if (f) {
+            err[fread(err, 1, sizeof err - 1, f)] = '\0';
+            fclose(f);
+        }
+        remove("test-tool-full.err");
+        ok(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 2 &&
+               strstr(err, "boxtoi: error writing standard output"),
+           "%s into /dev/full: status 2 and a message", opt[k]);
+    }
 }
 
 /* NUL bytes are not JSON: each such line gets an error naming the column
@@ -1027,6 +1101,9 @@ int main(void)
     test_coprocess("");
     test_coprocess(" --threads 2");
     test_coprocess_batch();
+    test_coprocess_after_file();
+    test_nonblocking_stdin();
+    test_help_unwritable();
     test_nul_bytes();
     return tap_failures() ? 1 : 0;
 }

@@ -235,6 +235,12 @@ static int answer_input(chunk *c, int fd, const char *label, int nthreads,
         if (got < 0) {
             if (errno == EINTR)
                 continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                /* a non-blocking input: wait for it as a blocking one */
+                struct pollfd p = {.fd = fd, .events = POLLIN};
+                if (poll(&p, 1, -1) >= 0 || errno == EINTR)
+                    continue;
+            }
             fprintf(stderr, "boxtoi: error reading %s: %s\n",
                     label ? label : "standard input", strerror(errno));
             failed = 1;
@@ -321,11 +327,15 @@ int main(int argc, char **argv)
             break;
         case 'h':
             usage(stdout);
-            return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 2;
+            if (fflush(stdout) != 0 || ferror(stdout))
+                goto write_error;
+            return 0;
         case 'V':
             printf("boxtoi %s (library %s)\n", PACKAGE_VERSION,
                    boxtoi_version());
-            return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 2;
+            if (fflush(stdout) != 0 || ferror(stdout))
+                goto write_error;
+            return 0;
         default:
             fputs("Try 'boxtoi --help' for more information.\n", stderr);
             return 2;
@@ -358,13 +368,14 @@ int main(int argc, char **argv)
         } else if (stdin_done) {
             continue; /* standard input was read to its end already */
         }
-        /* All answers to this input come out before the next is opened. */
+        /* All answers to this input come out, flushed, before the next is
+           opened (which may wait: a pipe, a terminal, a FIFO). */
         int r = answer_input(&c, fd, label, nthreads, &errors);
         if (label != NULL)
             close(fd);
         else
             stdin_done = 1;
-        if (r < 0)
+        if (r < 0 || fflush(stdout) != 0)
             goto write_error;
         if (r > 0)
             io_failed = 1;
