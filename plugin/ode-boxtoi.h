@@ -110,6 +110,9 @@ extern "C" {
  * Register the geom class with ODE.  Call after dInitODE2(), and again after
  * each dInitODE2() that follows a dCloseODE() (which drops ODE's record of
  * the class): a call that finds the class still registered does nothing.
+ * After such a new dInitODE2(), call it before registering any class of
+ * your own: ODE numbers classes afresh, and a class of yours given the
+ * plugin's old number would pass for the plugin's until then.
  * Returns the class number.
  */
 ODE_BOXTOI_API int dBoxtoiInit(void);
@@ -331,7 +334,13 @@ typedef struct dBoxtoiStepStats {
  *    1e-9 times min_substep);
  *  - pairs already touching are resting contacts, not impacts; they become
  *    a new impact only when they would get deeper than they are by more
- *    than rest_depth (a box tumbling into a wall after a vertex hit);
+ *    than rest_depth (a box tumbling into a wall after a vertex hit).  That
+ *    is found on copies of the two boxes shrunk on every face, each by at
+ *    most a quarter of its own smallest side, so it holds only while the
+ *    pair is less deep than those two quarters together (half the thin
+ *    box's thickness, against a large box): a thin plate already deeper
+ *    than that in a thin wall at a sub-step's start is not searched nor
+ *    checked for getting deeper, and can pass through it unreported;
  *  - in the sub-step after an impact, the pair that met gathers its
  *    contacts with a margin: as far as its two bodies can close over the
  *    rest of the step (relative speed, plus each spin times the body's
@@ -370,8 +379,9 @@ typedef struct dBoxtoiStepStats {
  *    dragged by its car may reach a wall before the impact that ends the
  *    sub-step), is checked afterwards (max_redos > 0, contacts not NULL);
  *    so is any other sub-step at whose end a point of a body's geoms may
- *    lie farther from where its free-body prediction put it than the
- *    resting margin (rest_depth, or its automatic value for the smallest
+ *    lie farther from where its free-body prediction put it (the one the
+ *    sub-step was searched with, from the states before the near callback)
+ *    than the resting margin (rest_depth, or its automatic value for the smallest
  *    box; the point is off by at most the distance of the positions plus
  *    the geoms' reach times the difference of the rotations), for the
  *    pairs with such a body: contacts that were resting at the sub-step's start
@@ -457,8 +467,15 @@ typedef struct dBoxtoiStepStats {
  *  - the near callback must not destroy a geom, nor remove one from the
  *    space (ODE forbids both inside dSpaceCollide; here the space is not
  *    locked, but the step keeps the pairs of the pass and uses their geoms
- *    after the callback: a destroyed geom is read after it is freed); do
- *    it after dWorldStepToContact returns;
+ *    after the callback: a destroyed geom is read after it is freed), nor
+ *    destroy a body (the step keeps the bodies reached from the space
+ *    across the callback); do it after dWorldStepToContact returns;
+ *  - a redone sub-step calls the near callback again, after the bodies
+ *    were put back: a change it makes to a body (a jump pad setting a
+ *    velocity) is undone by a redo and must be made each time it is
+ *    called.  Such a change is not in the prediction the sub-step was
+ *    searched with, and a body it sends far from that prediction gets its
+ *    sub-step checked, as above;
  *  - threads: see the top of this file.
  * contacts may be NULL when the callback manages its own group (it is then
  * never emptied by the step, and no sub-step is checked or redone).  params

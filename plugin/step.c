@@ -92,9 +92,11 @@ typedef struct saved_body {
        (short_substep), put back by end_short_substep */
     dReal lin_damp, ang_damp;
     int adis_samples; /* < 0: not changed */
-    /* where the free-body prediction puts the body at the end of the
-       current sub-step (predict_ends), and how far its geoms reach from
-       its position (measure_bodies) */
+    /* the free-body prediction over the rest of the step, taken from the
+       state the sub-step's search saw (predict_motions), where it puts the
+       body at the end of the sub-step (predict_ends), and how far its
+       geoms reach from its position (measure_bodies) */
+    boxtoi_motion pred_motion;
     double pred_pos[3], pred_rot[3][3];
     int predicted;
     int strayed;     /* farther from it than the margin (strayed) */
@@ -573,16 +575,24 @@ static void motion_pose(const boxtoi_motion *m, double t, double pos[3], double 
     }
 }
 
-/* Where each body's free-body prediction over rem (the one the sub-step's
-   search used) puts it after s. */
-static void predict_ends(dWorldID world, body_set *s, double rem, double sub)
+/* Each body's free-body prediction over rem, from its state now: the one
+   the sub-step's search used, taken before the near callback, which may
+   change velocities the search did not see (a jump pad). */
+static void predict_motions(dWorldID world, body_set *s, double rem)
 {
     for (size_t k = 0; k < s->count; k++) {
         saved_body *e = &s->list[k];
-        boxtoi_motion m;
-        e->predicted = bt_predict_body(world, e->body, rem, &m) >= 0;
+        e->predicted = bt_predict_body(world, e->body, rem, &e->pred_motion) >= 0;
+    }
+}
+
+/* Where those predictions put the bodies after sub. */
+static void predict_ends(body_set *s, double sub)
+{
+    for (size_t k = 0; k < s->count; k++) {
+        saved_body *e = &s->list[k];
         if (e->predicted)
-            motion_pose(&m, sub, e->pred_pos, e->pred_rot);
+            motion_pose(&e->pred_motion, sub, e->pred_pos, e->pred_rot);
     }
 }
 
@@ -1336,6 +1346,8 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
         int best_bad = -1, best_redo = -1, was_last = last;
         for (int redo = 0;; redo++) {
             size_t ignored_before = pp.ignored.n;
+            if (watch)
+                predict_motions(world, &bodies, (double)rem);
             if (space && near_callback) {
                 pp.window = speculative ? (double)rem : min_sub;
                 pp.ended_o1 = ended_o1;
@@ -1417,7 +1429,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             if (shortened)
                 short_substep(&bodies, (double)(s / h), last);
             if (watch && !verify)
-                predict_ends(world, &bodies, (double)rem, (double)s);
+                predict_ends(&bodies, (double)s);
             ok = p.quick ? dWorldQuickStep(world, s) : dWorldStep(world, s);
             if (shortened)
                 end_short_substep(&bodies);

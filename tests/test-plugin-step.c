@@ -1000,6 +1000,63 @@ static void break_cb(void *data, dGeomID o1, dGeomID o2)
     }
 }
 
+/*
+ * A jump pad: in the first step the near callback, given a box resting on
+ * the floor, sets it moving at 1000 m/s towards a 1 cm wall 2 m away (each
+ * time it is called: a redone sub-step starts again from the bodies'
+ * states before it), while another box landing on the floor ends the
+ * sub-step early.  The search never saw that velocity; the sub-step's
+ * bodies are checked against the prediction it used, and the box must not
+ * pass through the wall.  (Alone, the check of the last sub-step stops it
+ * with a speculative contact where it is; with the lander, the next
+ * sub-step predicts its flight, and it stops at the wall.)
+ */
+typedef struct pad_sim {
+    sim s;
+    dBodyID pad;
+    int step, launched;
+} pad_sim;
+
+static void pad_cb(void *data, dGeomID o1, dGeomID o2)
+{
+    pad_sim *ps = data;
+    if (ps->step == 0 && (dGeomGetBody(o1) == ps->pad || dGeomGetBody(o2) == ps->pad)) {
+        dBodySetLinearVel(ps->pad, 1000, 0, 0);
+        ps->launched = 1;
+    }
+    near_cb(&ps->s, o1, o2);
+}
+
+static void test_jump_pad(void)
+{
+    for (int lander = 0; lander < 2; lander++) {
+        pad_sim ps;
+        memset(&ps, 0, sizeof ps);
+        sim_init(&ps.s, 0);
+        dCreatePlane(ps.s.space, 0, 0, 1, 0);
+        dGeomID wall = dCreateBoxtoiBox(ps.s.space, 0.01, 2, 2);
+        dGeomSetPosition(wall, 2, 0, 1);
+        const double side[3] = {0.1, 0.1, 0.1};
+        ps.pad = add_body(&ps.s, 1, side, NULL);
+        dBodySetPosition(ps.pad, 0, 0, 0.05);
+        dBodySetGyroscopicMode(ps.pad, 0);
+        if (lander) {
+            dBodyID c = add_body(&ps.s, 1, side, NULL);
+            dBodySetPosition(c, -5, 0, 0.3);
+            dBodySetLinearVel(c, 0, 0, -50);
+        }
+        for (ps.step = 0; ps.step < 3; ps.step++)
+            dWorldStepToContact(ps.s.world, ps.s.space, 0.01, pad_cb, &ps, ps.s.contacts, NULL,
+                                NULL);
+        const dReal *p = dBodyGetPosition(ps.pad);
+        ok(ps.launched && p[0] > -0.01 && p[0] < 2 - 0.005,
+           "jump pad%s: a box the near callback sets moving at 1000 m/s does not "
+           "pass through the wall (x = %.6g)", lander ? ", another box ending the sub-step" : "",
+           (double)p[0]);
+        sim_free(&ps.s);
+    }
+}
+
 static void test_breaking_joint(void)
 {
     break_sim bs;
@@ -1876,6 +1933,7 @@ int main(void)
     test_many_sensors();
     test_ball_chains();
     test_breaking_joint();
+    test_jump_pad();
     test_subspace_twice();
     test_hinge2_cars();
     test_shots();
