@@ -12,6 +12,7 @@
 
 #include <ode-boxtoi.h>
 
+#include "lib-util.h"
 #include "tap/basic.h"
 
 #define MAXC 8
@@ -481,25 +482,13 @@ static void check_future(const char *what, dGeomID mover, dGeomID other)
     dGeomBoxtoiBoxClearMotion(mover);
 }
 
-/* M(t) by Horner's rule on the coefficients, without the library. */
-static void motion_at(const boxtoi_motion *m, double t, double M[4][4])
-{
-    for (int r = 0; r < 4; r++)
-        for (int c = 0; c < 4; c++) {
-            double v = 0.0;
-            for (int k = m->degree; k >= 0; k--)
-                v = v * t + m->c[k][r][c];
-            M[r][c] = v;
-        }
-}
-
 /* Height over the plane n.x = d (unit n) of the lowest corner of a box of
    sides l moving by m, at t: n.c(t) - d - sum_j |n . R_j(t)| l_j / 2. */
 static double lowest_corner_height(const boxtoi_motion *m, double t, const double l[3],
                                    const double n[3], double d)
 {
     double M[4][4], h = -d;
-    motion_at(m, t, M);
+    tu_eval(m, t, M); /* Horner's rule, without the library */
     for (int i = 0; i < 3; i++)
         h += n[i] * M[i][3] / M[3][3];
     for (int j = 0; j < 3; j++)
