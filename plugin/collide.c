@@ -1521,6 +1521,19 @@ int bt_pair_escape(dGeomID o1, dGeomID o2, const bt_toi_params *p,
         if (shrunk_apart(&a, &b, delta, d0, T))
             return 0;
         r = solve_shrunk(&a, &b, delta, 0, T);
+        if (r.state == BOXTOI_OVERLAP) {
+            /* Deeper than the shrunk copies can tell (each keeps half of
+               each side: a thin plate far into a thin wall).  Unless the
+               two cannot move by the margin relative to each other, say
+               so, pushing them apart along dBoxBox's normal of now: a
+               plate that deep may otherwise pass through unseen. */
+            if (a.bounded && b.bounded && motion_reach(&a, &b, T) <= margin)
+                return 0;
+            for (int i = 0; i < 3; i++)
+                normal[i] = -nrm[i];
+            *toi = 0;
+            return 1;
+        }
         if (r.state != BOXTOI_HIT || !(r.toi < T * (1 - ESCAPE_END)))
             return 0;
         for (int i = 0; i < 3; i++)

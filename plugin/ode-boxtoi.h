@@ -338,9 +338,13 @@ typedef struct dBoxtoiStepStats {
  *    is found on copies of the two boxes shrunk on every face, each by at
  *    most a quarter of its own smallest side, so it holds only while the
  *    pair is less deep than those two quarters together (half the thin
- *    box's thickness, against a large box): a thin plate already deeper
- *    than that in a thin wall at a sub-step's start is not searched nor
- *    checked for getting deeper, and can pass through it unreported;
+ *    box's thickness, against a large box).  A pair deeper than that at a
+ *    sub-step's start (a thin plate far into a thin wall) is not searched
+ *    for getting deeper; when its boxes can move by more than rest_depth
+ *    relative to each other, a check of the sub-step (below) counts it as
+ *    getting through, so the sub-step is redone with contacts that push the
+ *    two apart along dBoxBox's normal at the start, and stats->unverified
+ *    counts it when that does not part them;
  *  - in the sub-step after an impact, the pair that met gathers its
  *    contacts with a margin: as far as its two bodies can close over the
  *    rest of the step (relative speed, plus each spin times the body's
