@@ -1342,12 +1342,14 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
         int watch = check && !verify;
         if (verify || watch)
             save_states(&bodies);
+        /* from the states the search saw, before any near callback (a
+           redo starts from them again) */
+        if (watch)
+            predict_motions(world, &bodies, (double)rem);
         pp.nforced = 0;
         int best_bad = -1, best_redo = -1, was_last = last;
         for (int redo = 0;; redo++) {
             size_t ignored_before = pp.ignored.n;
-            if (watch)
-                predict_motions(world, &bodies, (double)rem);
             if (space && near_callback) {
                 pp.window = speculative ? (double)rem : min_sub;
                 pp.ended_o1 = ended_o1;
