@@ -584,15 +584,65 @@ typedef struct arming {
     int reset_toi;
 } arming;
 
-static void arm_one(bt_data *d, void *ctx)
+/* Whether a box's bounds depend on how it is armed: an explicit motion,
+   or a body that moves.  Those of a box without a body, or on a disabled
+   one, are its pose's, which ODE marks moved itself when it changes. */
+static int armed_bounds(const bt_data *d)
 {
-    const arming *a = ctx;
+    dBodyID b = dGeomGetBody(d->geom);
+    return d->has_motion || (b && dBodyIsEnabled(b));
+}
+
+static void set_arming(bt_data *d, const arming *a)
+{
     d->h = a->h;
     d->motion_shift = a->shift;
     d->cache_epoch = 0;
     if (a->reset_toi)
         d->last_toi = -1;
-    dGeomMoved(d->geom);
+}
+
+/* Marking a geom moved puts it at the front of its space's list, unless it
+   is marked already, and the near callback then meets pairs in another
+   order: only boxes whose bounds change are marked. */
+static void arm_one(bt_data *d, void *ctx)
+{
+    set_arming(d, ctx);
+    if (armed_bounds(d))
+        dGeomMoved(d->geom);
+}
+
+static void arm_quietly(bt_data *d, void *ctx)
+{
+    set_arming(d, ctx);
+}
+
+static void mark_armed(bt_data *d, void *ctx)
+{
+    (void)ctx;
+    if (armed_bounds(d))
+        dGeomMoved(d->geom);
+}
+
+/* fn(d, ctx) for every boxtoi box of the space, newest first. */
+static void each_box(dSpaceID space, void (*fn)(bt_data *d, void *ctx), void *ctx)
+{
+    box_set s;
+    s.v = s.small;
+    s.n = 0;
+    s.cap = sizeof s.small / sizeof s.small[0];
+    s.failed = 0;
+    gather_boxes(&s, space);
+    if (s.failed) {
+        /* out of memory: the list of all, as for a quadtree */
+        bt_listed_boxes(space, fn, ctx);
+    } else {
+        qsort(s.v, s.n, sizeof *s.v, newer_first);
+        for (size_t i = 0; i < s.n; i++)
+            fn(s.v[i], ctx);
+    }
+    if (s.v != s.small)
+        free(s.v);
 }
 
 void bt_arm(dSpaceID space, double h, int reset_toi, double shift)
@@ -601,23 +651,61 @@ void bt_arm(dSpaceID space, double h, int reset_toi, double shift)
         return;
     if (!(h >= 0) || !isfinite(h))
         h = 0;
-    box_set s;
-    s.v = s.small;
-    s.n = 0;
-    s.cap = sizeof s.small / sizeof s.small[0];
-    s.failed = 0;
     arming a = {h, shift, reset_toi};
-    gather_boxes(&s, space);
-    if (s.failed) {
-        /* out of memory: the list of all, as for a quadtree */
-        bt_listed_boxes(space, arm_one, &a);
-    } else {
-        qsort(s.v, s.n, sizeof *s.v, newer_first);
-        for (size_t i = 0; i < s.n; i++)
-            arm_one(s.v[i], &a);
+    each_box(space, arm_one, &a);
+}
+
+/*
+ * Mark moved, from the end of each space's list to its front, the geoms of
+ * enabled bodies and the boxes with explicit motions.  A marked geom goes
+ * to the front of its list unless it is marked already, and the marked
+ * ones lead the list (ODE cleans a space from its front), so when those
+ * geoms lead it to begin with, the list keeps its order.  A quadtree
+ * cannot list its geoms: its boxes are marked as bt_arm marks them.
+ * Returns 0 when out of memory (nothing is marked then in that space).
+ */
+static int mark_stepped(dSpaceID space)
+{
+    if (dSpaceGetClass(space) == dQuadTreeSpaceClass) {
+        bt_listed_boxes(space, mark_armed, NULL);
+        return 1;
     }
-    if (s.v != s.small)
-        free(s.v);
+    int n = dSpaceGetNumGeoms(space);
+    if (n <= 0)
+        return 1;
+    dGeomID *list = malloc((size_t)n * sizeof *list);
+    if (!list)
+        return 0;
+    for (int i = 0; i < n; i++)
+        list[i] = dSpaceGetGeom(space, i);
+    int ok = 1;
+    for (int i = n - 1; i >= 0; i--) {
+        dGeomID g = list[i];
+        bt_data *d;
+        if (!g)
+            continue;
+        if (dGeomIsSpace(g)) {
+            ok &= mark_stepped((dSpaceID)g);
+            continue;
+        }
+        dBodyID b = dGeomGetBody(g);
+        if ((b && dBodyIsEnabled(b)) || ((d = bt_get(g)) && d->has_motion))
+            dGeomMoved(g);
+    }
+    free(list);
+    return ok;
+}
+
+void bt_rearm(dSpaceID space, double h)
+{
+    if (!space || box_class < 0)
+        return;
+    if (!(h >= 0) || !isfinite(h))
+        h = 0;
+    arming a = {h, 0.0, 0};
+    each_box(space, arm_quietly, &a);
+    if (!mark_stepped(space))
+        each_box(space, mark_armed, NULL);
 }
 
 void dBoxtoiPredict(dWorldID world, dSpaceID space, dReal h)

@@ -74,11 +74,17 @@ void bt_pose_motion(dGeomID g, boxtoi_motion *m);
 void bt_moving_boxtoi(dGeomID g, bt_moving *mv);
 /* Motion of a dBox: static, or predicted from its body over [0, h]. */
 void bt_moving_dbox(dGeomID g, double h, bt_moving *mv);
-/* Give every boxtoi box in the space (recursively) the step length h and
-   mark it moved; reset_toi clears the last time of impact. */
-/* Arm every boxtoi box of the space for a (sub-)step of h seconds that
-   starts shift seconds into the step of an explicit motion. */
+/* Arm every boxtoi box of the space (recursively) for a (sub-)step of h
+   seconds that starts shift seconds into the step of an explicit motion,
+   and mark moved those whose bounds this changes (explicit motions, enabled
+   bodies); reset_toi clears the last time of impact. */
 void bt_arm(dSpaceID space, double h, int reset_toi, double shift);
+/* bt_arm(space, h, 0, 0) at the end of a step, after a collide pass: the
+   boxes are armed without being marked moved, then the geoms ODE's step
+   marks (those of enabled bodies), and the boxes with explicit motions,
+   are marked again in an order that leaves each space's list as the step
+   left it. */
+void bt_rearm(dSpaceID space, double h);
 
 /* Call fn(d, ctx) for each boxtoi box inside space (directly or through
    sub-spaces), found in the list of all of them, of every thread (for a

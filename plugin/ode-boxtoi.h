@@ -318,9 +318,21 @@ typedef struct dBoxtoiStepStats {
  * near_callback (ODE's usual callback, given data) create contact joints in
  * `contacts` for pairs now touching, and go on with the rest of the step.
  * When nothing meets this is dWorldStep(world, h) after one dSpaceCollide:
- * the same state as plain ODE.
+ * the same state as plain ODE.  In a simple or a hash space the near
+ * callback meets the pairs in plain ODE's order, as long as the space is
+ * collided only through these calls (a dSpaceCollide of the application's
+ * own between two steps can change the order of the next one); it may also
+ * meet pairs that are only near, since a box's bounds cover its motion over
+ * the step, and boxes about to touch (within min_substep) get contacts
+ * where ODE's box collider gives none yet.
  *
  * Details:
+ *  - a pair is looked after only when one of its geoms has a dynamic body
+ *    (enabled or not: a contact wakes a disabled body).  ODE moves a
+ *    kinematic body, and a geom without a body, through whatever it meets,
+ *    and contact joints between those change nothing: such pairs are
+ *    neither stepped to nor checked, and the near callback gets them as
+ *    without the plugin;
  *  - an impact is a first contact of a pair apart now that would get
  *    deeper than rest_depth by the end of the step, or that closes faster
  *    than rest_depth per step where it first touches (its speed along the

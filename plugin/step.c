@@ -995,6 +995,11 @@ int bt_step_ended(dGeomID o1, dGeomID o2)
     return same_geoms(pp->ended_o1, pp->ended_o2, o1, o2);
 }
 
+/* A pair the stepper looks after: a boxtoi box in it, on different bodies
+   not joined otherwise, and a dynamic body in it (ODE moves a kinematic
+   body, and a body-less geom, through whatever it meets: contact joints
+   between them change nothing, so there is no impact to step to; a
+   disabled body counts, as a contact wakes it). */
 static int pair_is_candidate(dGeomID o1, dGeomID o2)
 {
     int boxtoi1 = dGeomIsBoxtoiBox(o1), boxtoi2 = dGeomIsBoxtoiBox(o2);
@@ -1002,6 +1007,8 @@ static int pair_is_candidate(dGeomID o1, dGeomID o2)
         return 0;
     dBodyID b1 = dGeomGetBody(o1), b2 = dGeomGetBody(o2);
     if (b1 && b1 == b2)
+        return 0;
+    if (!(b1 && !dBodyIsKinematic(b1)) && !(b2 && !dBodyIsKinematic(b2)))
         return 0;
     if (b1 && b2 && dAreConnectedExcluding(b1, b2, dJointTypeContact))
         return 0;
@@ -1515,7 +1522,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
         restore_forces(&bodies);
     }
     if (st.substeps > 1 || saved)
-        bt_arm(space, h, 0, 0.0);
+        bt_rearm(space, h);
     set_free(&bodies);
     free(pp.v);
     free(pp.slots);

@@ -259,6 +259,210 @@ static void test_identical(int quick)
     sim_free(&b);
 }
 
+/* ---- the near callback meets the pairs of plain ODE ----------------------- */
+
+/* A sim that records the pairs given to the near callback that touch, as
+   indices in its table of geoms (the same index for a geom and its twin in
+   the other world).  The callback meets more pairs with the plugin, whose
+   boxes' bounds cover their motion over the step, but those give no
+   contacts. */
+typedef struct order_sim {
+    sim s;
+    dGeomID geoms[8];
+    int ngeoms;
+    int pairs[2048];
+    int npairs;
+} order_sim;
+
+static int geom_index(const order_sim *o, dGeomID g)
+{
+    for (int i = 0; i < o->ngeoms; i++)
+        if (o->geoms[i] == g)
+            return i;
+    return 99;
+}
+
+static void order_cb(void *data, dGeomID o1, dGeomID o2)
+{
+    order_sim *o = data;
+    dContactGeom c[MAXC];
+    if (o->npairs < 2048 && dCollide(o1, o2, MAXC, c, sizeof c[0]) > 0)
+        o->pairs[o->npairs++] = 100 * geom_index(o, o1) + geom_index(o, o2);
+    near_cb(&o->s, o1, o2);
+}
+
+static dBodyID order_box(order_sim *o, int boxtoi, double x, double z, double lz)
+{
+    double side[3] = {0.2, 0.3, lz};
+    dGeomID g;
+    dBodyID b = add_body(&o->s, boxtoi, side, &g);
+    dBodySetPosition(b, x, 0, z);
+    o->geoms[o->ngeoms++] = g;
+    return b;
+}
+
+/*
+ * Plain ODE (dBoxes, dSpaceCollide and dWorldStep) and the plugin (boxtoi
+ * boxes, dWorldStepToContact with the default parameters), where nothing
+ * meets: a static table with three boxes resting on it (0.1 mm deep: ODE's box collider
+ * gives boxes exactly touching no contact, the plugin's colliders those
+ * about to touch), and a sphere body
+ * rising slowly into a fourth box falling onto it.  The callback must meet
+ * the touching pairs in the same order, with the same arguments, and the
+ * states must stay the same bit for bit.  Marking every box moved for each
+ * step (the static table too) put the boxes at the front of the space's
+ * list, and the pairs came in another order, with rounding differences in
+ * ODE's contact solution that then grew.
+ */
+static void test_pair_order(int space_kind)
+{
+    enum { STEPS = 90 };
+    order_sim *o = calloc(2, sizeof *o);
+    dBodyID bodies[2][5];
+    for (int w = 0; w < 2; w++) {
+        sim_init(&o[w].s, space_kind);
+        dGeomID table = w ? dCreateBoxtoiBox(o[w].s.space, 2, 1, 0.1)
+                          : dCreateBox(o[w].s.space, 2, 1, 0.1);
+        dGeomSetPosition(table, 0, 0, -0.05);
+        o[w].geoms[o[w].ngeoms++] = table;
+        for (int i = 0; i < 3; i++)
+            bodies[w][i] = order_box(&o[w], w, -0.6 + 0.4 * i, 0.0499 + 0.01 * i,
+                                     0.1 + 0.02 * i);
+        bodies[w][3] = order_box(&o[w], w, 2, 0.576, 0.25);
+        dBodyID ball = dBodyCreate(o[w].s.world);
+        dMass m;
+        dMassSetSphere(&m, 500, 0.15);
+        dBodySetMass(ball, &m);
+        dGeomID sph = dCreateSphere(o[w].s.space, 0.15);
+        dGeomSetBody(sph, ball);
+        dBodySetPosition(ball, 2.05, 0.02, 0.3);
+        dBodySetGravityMode(ball, 0);
+        dBodySetLinearVel(ball, 0, 0, 0.1);
+        o[w].geoms[o[w].ngeoms++] = sph;
+        bodies[w][4] = ball;
+    }
+    int extra = 0, same_pairs = 1, same_state = 1, first_diff = -1, touching = 0;
+    for (int step = 0; step < STEPS; step++) {
+        o[0].npairs = o[1].npairs = 0;
+        dSpaceCollide(o[0].s.space, &o[0], order_cb);
+        dWorldStep(o[0].s.world, H);
+        dJointGroupEmpty(o[0].s.contacts);
+        dBoxtoiStepStats st;
+        dWorldStepToContact(o[1].s.world, o[1].s.space, H, order_cb, &o[1],
+                            o[1].s.contacts, NULL, &st);
+        if (st.substeps != 1 || st.impacts != 0 || st.redos != 0) {
+            extra++;
+            diag("step %d: %d sub-steps %d impacts %d redos", step, st.substeps, st.impacts, st.redos);
+        }
+        int sp = o[0].npairs == o[1].npairs
+                 && !memcmp(o[0].pairs, o[1].pairs, (size_t)o[0].npairs * sizeof(int));
+        int ss = 1;
+        for (int i = 0; i < 5; i++)
+            ss &= same_body(bodies[0][i], bodies[1][i]);
+        if ((!sp || !ss) && first_diff < 0) {
+            first_diff = step;
+            for (int w = 0; w < 2; w++) {
+                char buf[512]; int k = 0;
+                for (int i = 0; i < o[w].npairs && k < 480; i++) k += sprintf(buf + k, " %d", o[w].pairs[i]);
+                diag("world %d pairs:%s", w, buf);
+            }
+        }
+        same_pairs &= sp;
+        same_state &= ss;
+        for (int i = 0; i < o[0].npairs; i++)
+            touching += o[0].pairs[i] == 100 * 4 + 5 || o[0].pairs[i] == 100 * 5 + 4;
+    }
+    const char *name = space_kind == 1 ? "hash space" : "simple space";
+    is_int(extra, 0, "pair order, %s: one sub-step per step, no impact", name);
+    ok(touching > 10, "pair order, %s: the ball meets the box (%d steps)", name, touching);
+    ok(same_pairs, "pair order, %s: the callback meets the touching pairs of plain ODE, in its order "
+       "(first difference at step %d)", name, first_diff);
+    ok(same_state, "pair order, %s: bodies bit-identical to plain ODE", name);
+    for (int w = 0; w < 2; w++)
+        sim_free(&o[w].s);
+    free(o);
+}
+
+/* ---- kinematic bodies ------------------------------------------------------ */
+
+/*
+ * A kinematic boxtoi box (a lift, a door) moves at 5 m/s through a thin
+ * static boxtoi wall, a dBox wall and a plane, as ODE moves kinematic bodies
+ * through whatever they meet: contact joints between it and the static
+ * geoms change nothing, so there is nothing to step to.  The stepper used
+ * to count those meetings as impacts and escapes: every sub-step and redo
+ * of every step spent, stats->unverified reporting passes, and a free body
+ * far away, stepped in pieces, off from plain ODE.  A kinematic box
+ * pushing a dynamic box is still an impact.
+ */
+static void test_kinematic(void)
+{
+    for (int wall = 0; wall < 3; wall++) {
+        sim s;
+        sim_init(&s, 0);
+        dGeomID w = wall == 2 ? dCreatePlane(s.space, -1, 0, 0, 0)
+                    : wall == 1 ? dCreateBox(s.space, 0.01, 4, 4)
+                                : dCreateBoxtoiBox(s.space, 0.01, 4, 4);
+        if (wall < 2)
+            dGeomSetPosition(w, 0.005, 0, 0);
+        double side[3] = {0.2, 0.2, 0.2};
+        dBodyID lift = add_body(&s, 1, side, NULL);
+        dBodySetKinematic(lift);
+        dBodySetPosition(lift, -0.5, 0, 0);
+        dBodySetLinearVel(lift, 5, 0, 0);
+        /* a free body far away (x = -50: the plane's normal is -x) */
+        double fside[3] = {0.1, 0.1, 0.1};
+        dBodyID f = add_body(&s, 1, fside, NULL);
+        dBodySetPosition(f, -50, 50, 0);
+        dWorldID pw = dWorldCreate();
+        dWorldSetGravity(pw, 0, 0, -9.81);
+        dBodyID pf = dBodyCreate(pw);
+        dMass m;
+        dBodyGetMass(f, &m);
+        dBodySetMass(pf, &m);
+        dBodySetPosition(pf, -50, 50, 0);
+        int extra = 0, unverified = 0;
+        for (int step = 0; step < 30; step++) {
+            dBoxtoiStepStats st;
+            dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
+            dWorldStep(pw, H);
+            extra += st.substeps - 1 + st.redos;
+            unverified += st.unverified;
+        }
+        const char *name = wall == 2 ? "a plane" : wall == 1 ? "a dBox wall" : "a boxtoi wall";
+        is_int(extra, 0, "kinematic box through %s: one sub-step per step, no redo", name);
+        is_int(unverified, 0, "kinematic box through %s: nothing reported unverified", name);
+        is_double(dBodyGetPosition(lift)[0], -0.5 + 30 * 5 * H, 1e-12,
+                  "kinematic box through %s: moved as its velocity says", name);
+        ok(same_body(f, pf), "kinematic box through %s: a free body elsewhere as plain ODE",
+           name);
+        dWorldDestroy(pw);
+        sim_free(&s);
+    }
+
+    sim s;
+    sim_init(&s, 0);
+    dWorldSetGravity(s.world, 0, 0, 0);
+    double side[3] = {0.2, 0.2, 0.2};
+    dBodyID pusher = add_body(&s, 1, side, NULL);
+    dBodySetKinematic(pusher);
+    dBodySetPosition(pusher, -0.5, 0, 0);
+    dBodySetLinearVel(pusher, 5, 0, 0);
+    dBodyID box = add_body(&s, 1, side, NULL);
+    dBodySetPosition(box, 0.5, 0, 0);
+    int impacts = 0;
+    for (int step = 0; step < 30; step++) {
+        dBoxtoiStepStats st;
+        dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
+        impacts += st.impacts;
+    }
+    ok(impacts >= 1, "kinematic box pushing a dynamic box: an impact (%d)", impacts);
+    ok(dBodyGetPosition(box)[0] >= dBodyGetPosition(pusher)[0] + 0.2 - 1e-3,
+       "kinematic box pushing a dynamic box: the box stays ahead (%.6f, pusher %.6f)",
+       dBodyGetPosition(box)[0], dBodyGetPosition(pusher)[0]);
+    sim_free(&s);
+}
+
 /* ---- landing on the analytic first contact -------------------------------- */
 
 /* A 0.1 m box flies along +x at 120 m/s, spinning about x (its front face
@@ -1967,6 +2171,9 @@ int main(void)
     dBoxtoiInit();
     test_identical(0);
     test_identical(1);
+    test_pair_order(0);
+    test_pair_order(1);
+    test_kinematic();
     test_analytic(0, 0);
     test_analytic(1, 0);
     test_analytic(0, 1);
