@@ -231,11 +231,13 @@ BOXTOI_API boxtoi_reason boxtoi_validate(const boxtoi_box *box,
                                          const boxtoi_motion *motion,
                                          double t0, double t1);
 
-/** M(t) at one t, entry m[row][col]. */
+/** M(t) at one t, entry m[row][col]; NaN entries when the motion's degree
+    is not within 0 to BOXTOI_MAX_DEGREE. */
 BOXTOI_API void boxtoi_motion_eval(const boxtoi_motion *motion, double t,
                                    double m[4][4]);
 
-/** World position of local point p at time t (P / w). */
+/** World position of local point p at time t (P / w); NaN for a degree as
+    above. */
 BOXTOI_API void boxtoi_motion_apply(const boxtoi_motion *motion, double t,
                                     const double p[3], double out[3]);
 

@@ -512,7 +512,8 @@ boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
  * The motion times the power of two that brings the largest magnitude of w
  * (its scaled Bernstein coefficients on the interval, as preparing it
  * converted them before asking for rescaling) into [1/2, 1); 0 when it is
- * there already.
+ * there already, or when that would take a coefficient past the largest
+ * double (a subnormal w: the motion is left as it is, out of range).
  */
 static int rescale_by_w(boxtoi_motion *motion, const double *w)
 {
@@ -520,10 +521,16 @@ static int rescale_by_w(boxtoi_motion *motion, const double *w)
     frexp(bxp_max_abs(w, d), &ex);
     if (!ex)
         return 0;
+    double c[BXM_CAP][4][4], z = 0.0;
     for (int k = 0; k <= d; k++)
         for (int r = 0; r < 4; r++)
-            for (int c = 0; c < 4; c++)
-                motion->c[k][r][c] = ldexp(motion->c[k][r][c], -ex);
+            for (int j = 0; j < 4; j++) {
+                c[k][r][j] = ldexp(motion->c[k][r][j], -ex);
+                z += c[k][r][j] - c[k][r][j];
+            }
+    if (z != 0.0)
+        return 0;
+    memcpy(motion->c, c, (size_t)(d + 1) * sizeof c[0]);
     return 1;
 }
 
@@ -1613,10 +1620,12 @@ BOXTOI_API boxtoi_reason boxtoi_swept_aabb(const boxtoi_box *box,
 BOXTOI_API void boxtoi_motion_eval(const boxtoi_motion *motion, double t,
                                    double m[4][4])
 {
+    /* a degree out of range has no coefficients to read: NaN entries */
+    int bad = motion->degree < 0 || motion->degree > BOXTOI_MAX_DEGREE;
     for (int r = 0; r < 4; r++)
         for (int c = 0; c < 4; c++) {
-            double v = 0.0;
-            for (int k = motion->degree; k >= 0; k--)
+            double v = bad ? NAN : 0.0;
+            for (int k = bad ? -1 : motion->degree; k >= 0; k--)
                 v = v * t + motion->c[k][r][c];
             m[r][c] = v;
         }
@@ -1708,7 +1717,9 @@ BOXTOI_API boxtoi_reason boxtoi_motion_rigid(boxtoi_motion *motion,
 {
     if (!motion || !q || (pdeg >= 0 && !p))
         return BOXTOI_REASON_NULL;
-    if (qdeg < 0 || 2 * qdeg + (pdeg > 0 ? pdeg : 0) > BOXTOI_MAX_DEGREE)
+    /* each degree alone first: their sum could overflow */
+    if (qdeg < 0 || qdeg > BOXTOI_MAX_DEGREE / 2 || pdeg > BOXTOI_MAX_DEGREE
+        || 2 * qdeg + (pdeg > 0 ? pdeg : 0) > BOXTOI_MAX_DEGREE)
         return BOXTOI_REASON_DEGREE;
     double c[4][BXM_CAP]; /* quaternion components w x y z as series */
     for (int j = 0; j < 4; j++)
@@ -1743,8 +1754,8 @@ BOXTOI_API boxtoi_reason boxtoi_motion_multiply(boxtoi_motion *out,
 {
     if (!out || !a || !b)
         return BOXTOI_REASON_NULL;
-    if (a->degree < 0 || b->degree < 0 ||
-        a->degree + b->degree > BOXTOI_MAX_DEGREE)
+    if (a->degree < 0 || b->degree < 0 || a->degree > BOXTOI_MAX_DEGREE
+        || b->degree > BOXTOI_MAX_DEGREE || a->degree + b->degree > BOXTOI_MAX_DEGREE)
         return BOXTOI_REASON_DEGREE;
     boxtoi_motion r;
     memset(&r, 0, sizeof r);

@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* pthread_attr_setstack */
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -885,6 +886,35 @@ static void test_rigid(void)
     is_int(boxtoi_motion_rigid(&m, q5, 4, p1, 0), BOXTOI_REASON_NONE,
            "rigid: degree 8 accepted");
     is_int(m.degree, 8, "rigid: degree 8");
+
+    /* degrees whose sum overflows an int (2 qdeg + pdeg wrapped to a small
+       or negative total, and the helper wrote far past its arrays) */
+    static const int huge[][2] = {{0x40000000, 0}, {1, INT_MAX}, {INT_MAX, -1},
+                                  {INT_MAX / 2 + 1, 1}, {5, 0}, {0, 9}};
+    for (size_t k = 0; k < sizeof huge / sizeof huge[0]; k++) {
+        memset(&m, 0x33, sizeof m);
+        copy = m;
+        int r = boxtoi_motion_rigid(&m, q5, huge[k][0], p1, huge[k][1]);
+        ok(r == BOXTOI_REASON_DEGREE && memcmp(&m, &copy, sizeof m) == 0,
+           "rigid: qdeg %d, pdeg %d refused, motion untouched (%d)", huge[k][0],
+           huge[k][1], r);
+    }
+
+    /* eval and apply have no reason to give: a degree out of range reads
+       no coefficient and gives NaN */
+    static const int bad[] = {-1, 9, 100000, INT_MAX, INT_MIN};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        boxtoi_motion_identity(&m);
+        m.degree = bad[k];
+        double e[4][4], x[3] = {1, 2, 3}, out[3];
+        boxtoi_motion_eval(&m, 0.5, e);
+        boxtoi_motion_apply(&m, 0.5, x, out);
+        int all_nan = isnan(out[0]) && isnan(out[1]) && isnan(out[2]);
+        for (int r = 0; r < 4; r++)
+            for (int c = 0; c < 4; c++)
+                all_nan &= isnan(e[r][c]);
+        ok(all_nan, "eval, apply: degree %d gives NaN", bad[k]);
+    }
 }
 
 static void test_multiply(void)
@@ -938,6 +968,19 @@ static void test_multiply(void)
     b.degree = 3;
     is_int(boxtoi_motion_multiply(&out, &a, &b), BOXTOI_REASON_NONE,
            "multiply: degree 8 accepted");
+
+    /* degrees whose sum overflows an int */
+    static const int huge[][2] = {{INT_MAX, 1}, {1, INT_MAX}, {INT_MAX, INT_MAX}, {9, -1}};
+    for (size_t k = 0; k < sizeof huge / sizeof huge[0]; k++) {
+        a.degree = huge[k][0];
+        b.degree = huge[k][1];
+        memset(&out, 0x44, sizeof out);
+        copy = out;
+        int r = boxtoi_motion_multiply(&out, &a, &b);
+        ok(r == BOXTOI_REASON_DEGREE && memcmp(&out, &copy, sizeof out) == 0,
+           "multiply: degrees %d and %d refused, output untouched (%d)", huge[k][0],
+           huge[k][1], r);
+    }
 }
 
 /* ---------- reentrancy ---------- */
@@ -1360,6 +1403,36 @@ static void test_scale(void)
      * the solver answered an overlap at a point of NaN).
      */
     static const double w0s[] = {1.5e-323, 1e-300, 1e-61, 1e-59, 1e-3};
+
+    /*
+     * A constant w alone made tiny: the box is 1 / w across and out of
+     * range.  Below about 2^-1040 the power of two that brings w to 1 took
+     * the other coefficients past the largest double, and the answer was
+     * "a coefficient is NaN or infinite", which none was.
+     */
+    static const double tiny[] = {0x1p-1074, 0x1p-1060, 0x1p-1040, 0x1p-1023, 1e-300, 1e-61};
+    for (size_t k = 0; k < sizeof tiny / sizeof tiny[0]; k++) {
+        for (int which = 1; which <= 2; which++) {
+            boxtoi_query y = boxtoi_default_query();
+            boxtoi_motion *m = which == 1 ? &y.motion_a : &y.motion_b;
+            m->c[0][3][3] = tiny[k];
+            boxtoi_result r = boxtoi_solve(&y);
+            double lo[3], hi[3];
+            const boxtoi_box *bx = which == 1 ? &y.a : &y.b;
+            boxtoi_reason why_v = boxtoi_validate(bx, m, 0.0, 1.0);
+            boxtoi_reason why_s = boxtoi_swept_aabb(bx, m, 0.0, 1.0, lo, hi);
+            boxtoi_reason why_o = BOXTOI_REASON_NONE;
+            int at = boxtoi_overlap_at(&y, 0.5, &why_o);
+            ok(r.state == BOXTOI_INVALID && r.reason == BOXTOI_REASON_OUT_OF_RANGE
+                   && r.which == which && why_v == BOXTOI_REASON_OUT_OF_RANGE
+                   && why_s == BOXTOI_REASON_OUT_OF_RANGE && at == -1
+                   && why_o == BOXTOI_REASON_OUT_OF_RANGE,
+               "scale: w = %a alone on %c is out of range (reasons: solve %d, validate %d, "
+               "swept box %d, overlap %d)", tiny[k], which == 1 ? 'A' : 'B', (int)r.reason,
+               (int)why_v, (int)why_s, (int)why_o);
+        }
+    }
+
     for (size_t k = 0; k < sizeof w0s / sizeof w0s[0]; k++) {
         boxtoi_query y = boxtoi_default_query();
         memset(&y.motion_b, 0, sizeof y.motion_b);
