@@ -662,7 +662,8 @@ void bt_arm(dSpaceID space, double h, int reset_toi, double shift)
  * ones lead the list (ODE cleans a space from its front), so when those
  * geoms lead it to begin with, the list keeps its order.  A quadtree
  * cannot list its geoms: its boxes are marked as bt_arm marks them.
- * Returns 0 when out of memory (nothing is marked then in that space).
+ * Returns 0 when out of memory, a space it could not list left unmarked
+ * (the caller then marks the boxes as bt_arm does).
  */
 static int mark_stepped(dSpaceID space)
 {
