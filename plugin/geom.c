@@ -689,8 +689,8 @@ static int mark_stepped(dSpaceID space)
             ok &= mark_stepped((dSpaceID)g);
             continue;
         }
-        dBodyID b = dGeomGetBody(g);
-        if ((b && dBodyIsEnabled(b)) || ((d = bt_get(g)) && d->has_motion))
+        dBodyID b;
+        if ((d = bt_get(g)) ? armed_bounds(d) : (b = dGeomGetBody(g)) && dBodyIsEnabled(b))
             dGeomMoved(g);
     }
     free(list);
