@@ -2677,15 +2677,17 @@ static void describe_contact(const solver *S, const sat *st, double tau, int arr
     /* the axes within the face bias of the best (and the touching tolerance,
        so that an edge axis as separated as a face is level with it in both
        orders, not by rounding); not a face the boxes cross by more than
-       the face bias, which an edge axis best by less than that would
-       otherwise bring in (its preference and the bias added: edges turning
-       parallel as they met had a face named that the boxes crossed by
-       2e-9 of their size) */
+       the face bias beyond the least penetration (0 at a first contact;
+       every face of an overlap is crossed), which an edge axis best by
+       less than that would otherwise bring in (its preference and the bias
+       added: edges turning parallel as they met had a face named that the
+       boxes crossed by 2e-9 of their size) */
     uint32_t level = 0;
+    double floor_d = fmin(0.0, most_separation(st)) - S->face_bias - S->tol;
     for (int axis = 0; axis < NAXES; axis++)
         if (st->valid[axis] && !(barred & (1u << axis)) &&
             axis_score(S, st, axis) >= best_score - S->face_bias - S->tol &&
-            !(axis < 6 && st->d[axis] < -S->face_bias - S->tol))
+            !(axis < 6 && st->d[axis] < floor_d))
             level |= 1u << axis;
     /* a tie (or a face probed for a tied edge) orients as tie_separation */
     int was_tied = probed != 0 || (level & (level - 1)) != 0;

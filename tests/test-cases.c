@@ -3544,6 +3544,56 @@ static void case_t0(void)
     run_case("moving apart after 0.25", &q, &g);
 }
 
+/*
+ * Deep overlaps at t0 whose least penetration is along a face: A = [-1,1]^3
+ * at rest, B a box turned about one of A's face normals by a random angle,
+ * its section within that face, d into A through it (d at most 0.15; every
+ * other direction, edge axes included, overlaps by at least B's smallest
+ * width, 0.4).  Edge axes lie along the face normal too (A's edges in the
+ * face crossed with B's), as deep: faces are preferred, so the contact is
+ * face-vertex on that face of A, normal along it, depth d; swapped, the
+ * mirror (docs/method.md, Features).
+ */
+static void case_deep_overlap(void)
+{
+    unsigned long long rng = 0xdee9;
+    static const char *const face_name[3][2] = {{"X", "X'"}, {"Y", "Y'"}, {"Z", "Z'"}};
+    boxtoi_motion ma, mb;
+    double id[3][3];
+    tu_identity3(id);
+    motion_static(&ma, id, 0, 0, 0);
+    for (int i = 0; i < 60; i++) {
+        int axis = i % 3, up = (i / 3) % 2;
+        double s = up ? 1.0 : -1.0, r[3][3], h[3], c[3];
+        double th = tu_rand(&rng, -TU_PI, TU_PI), d = tu_rand(&rng, 0.02, 0.15);
+        if (axis == 0)
+            tu_rot_x(r, th);
+        else if (axis == 1)
+            tu_rot_y(r, th);
+        else
+            tu_rot_z(r, th);
+        for (int k = 0; k < 3; k++)
+            h[k] = k == axis ? tu_rand(&rng, 0.2, 0.5) : tu_rand(&rng, 0.2, 0.4);
+        int u = (axis + 1) % 3, v = (axis + 2) % 3;
+        double room = 0.95 - sqrt(h[u] * h[u] + h[v] * h[v]);
+        c[axis] = s * (1.0 + h[axis] - d);
+        c[u] = tu_rand(&rng, -room, room);
+        c[v] = tu_rand(&rng, -room, room);
+        motion_static(&mb, r, c[0], c[1], c[2]);
+        boxtoi_query q = tu_query(cube(1), &ma, tu_box(-h[0], -h[1], -h[2], h[0], h[1], h[2]),
+                                  &mb, 0.0, 1.0);
+        expect e = {.state = BOXTOI_OVERLAP, .reference = 1, .check_kind = 1,
+                    .kind = BOXTOI_FACE_VERTEX, .fa = face_name[axis][up], .check_normal = 1,
+                    .check_depth = 1, .depth = d};
+        e.normal[axis] = s;
+        char name[80];
+        snprintf(name, sizeof name, "overlap %.3f deep through A's face %s (%d)", d,
+                 face_name[axis][up], i);
+        boxtoi_result res = run_case(name, &q, &e);
+        check_swap(name, &q, &res);
+    }
+}
+
 static void case_miss(void)
 {
     /* B = [-1,1]^3 centre (5 - 4t, 3, 0): y ranges [2,4] and [-1,1] never
@@ -3745,6 +3795,7 @@ static void case_far_from_zero(void)
         diag("worst %.3g of the step", worst_late);
     if (!is_int(early, 0, "steps far from 0: no time earlier than the spacing of doubles allows"))
         diag("worst %.3g of the step", worst_early);
+
 }
 
 /*
@@ -4265,6 +4316,7 @@ int main(void)
     case_degenerate_literals();
     case_plate();
     case_t0();
+    case_deep_overlap();
     case_miss();
     case_both_moving();
     case_interval();
