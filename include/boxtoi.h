@@ -25,24 +25,25 @@
  * positions they give, rounding leaves the time a little early, and fast
  * boxes are apart by that much time times their closing speed).
  * Distances are only as exact as the coordinates they come from: boxes
- * that no axis of the separating-axis test parts by more than 8
- * DBL_EPSILON times the largest coordinate of their
- * swept bounds (about 1e-8 at 5e6 from the origin) count as touching (their
- * distance can be a few times that: two points apart along a diagonal, 1.7
- * times), so far from the origin both distances above grow by about that
- * much; work in a local frame to keep them small.  Times are
- * doubles, rounded toward t0: where t0 is far from 0 against the interval
- * (t0 = 1e6 with a 1/60 step), their spacing exceeds 1e-9 of the interval,
- * and the boxes at the time reported can be apart by that spacing times
- * their closing speed; use times near 0 where that matters.  Grazing
- * contacts (the boxes touch without penetrating) lie inside that tolerance
- * and may be reported either way.  Swapping A and B gives exactly the
- * mirrored answer: the same times, point and depth, bit for bit, the kind
- * and features exchanged and the normal negated.  The pair is solved in
- * one order whichever box is A (an order of their corners' and motions'
- * bits), so rounding cannot decide a name, a time or a point differently
- * in the other order; bad input is still reported as given, A's reason
- * first.  Where the contact allows several answers (parallel faces meeting
+ * that no axis of the separating-axis test parts by more than 1e-12 of
+ * their size (the larger box's diagonal) plus 8 DBL_EPSILON times the
+ * largest coordinate of their swept bounds (about 1e-8 at 5e6 from the
+ * origin) count as touching (their distance can be a few times that: two
+ * points apart along a diagonal, 1.7 times), so far from the origin both
+ * distances above grow by about that much; work in a local frame to keep
+ * them small.  Times are doubles, rounded toward t0: where t0 is far from 0
+ * against the interval (t0 = 1e6 with a 1/60 step), their spacing exceeds
+ * 1e-9 of the interval, and the boxes at the time reported can be apart by
+ * that spacing times their closing speed (and a contact less than that
+ * spacing after t0 is reported at t0 itself); use times near 0 where that
+ * matters.  Grazing contacts (the boxes touch without penetrating) lie
+ * inside that tolerance and may be reported either way.  Swapping A and B
+ * gives exactly the mirrored answer: the same times, point and depth, bit
+ * for bit, the kind and features exchanged and the normal negated.  The
+ * pair is solved in one order whichever box is A (an order of their
+ * corners' and motions' bits), so rounding cannot decide a name, a time or
+ * a point differently in the other order; bad input is still reported as
+ * given, A's reason first.  Where the contact allows several answers (parallel faces meeting
  * flat, parallel edges meeting, flat boxes in one plane, plates in one
  * plane or points at one place already touching at t0) the choice comes
  * from the geometry, so that nearby queries name alike: the face chosen
@@ -118,7 +119,10 @@ typedef struct boxtoi_query {
 /** Outcome of a query.  The zero value means "not answered". */
 typedef enum boxtoi_state {
     BOXTOI_UNKNOWN = 0, /**< not answered (a zeroed result) */
-    BOXTOI_HIT,         /**< separated at t0, first contact at toi in (t0, t1] */
+    BOXTOI_HIT,         /**< separated at t0, first contact at toi in [t0, t1]
+                             (t0 itself only for a contact less than the
+                             spacing of doubles after t0: times are rounded
+                             toward t0) */
     BOXTOI_MISS,        /**< no contact anywhere in [t0, t1] */
     BOXTOI_OVERLAP,     /**< touching or overlapping at t0 already; toi = t0 */
     BOXTOI_INVALID,     /**< bad input; see boxtoi_result.reason */
@@ -150,7 +154,9 @@ typedef enum boxtoi_reason {
                                         after 24 halvings of the interval; and a
                                         motion that still needs rescaling once
                                         scaled by the power of two that brings its
-                                        w near 1 (which that power rules out) */
+                                        w near 1 (which that power rules out); and
+                                        an interval whose length t1 - t0 overflows,
+                                        for a motion of degree 1 or more */
 } boxtoi_reason;
 
 /** Which pair of features touches at first contact. */

@@ -206,6 +206,17 @@ static void test_invalid(void)
        "huge translation (1e300): out of range or a miss (got %s, reason %d)",
        boxtoi_state_name(r.state), (int)r.reason);
 
+    /* an interval longer than the largest double: out of range for a motion
+       of degree 1 (even one that does not move), answered for degree 0 */
+    q = base_query();
+    q.t0 = -9e307;
+    q.t1 = 9e307;
+    q.motion_b.c[1][0][3] = 0.0;
+    expect_invalid("t1 - t0 overflows, B of degree 1 at rest", &q,
+                   BOXTOI_REASON_OUT_OF_RANGE, 2);
+    q.motion_b.degree = 0;
+    expect_valid("t1 - t0 overflows, both motions of degree 0", &q);
+
     /* boxtoi_validate directly */
     q = base_query();
     is_int(boxtoi_validate(&q.b, &q.motion_b, 0.0, 1.0), BOXTOI_REASON_NONE,

@@ -3796,6 +3796,17 @@ static void case_far_from_zero(void)
     if (!is_int(early, 0, "steps far from 0: no time earlier than the spacing of doubles allows"))
         diag("worst %.3g of the step", worst_early);
 
+    /* Points 2^-42 apart at t0 = 1024, where doubles are 2^-42 apart,
+     * closing at 2: they meet 2^-43 after t0, between two doubles.  Rounded
+     * toward t0, that is t0 itself: a HIT at t0 (boxtoi.h), apart there. */
+    double p = 0x1p-42, pa2[2][3] = {{-1024.0 - p, 0, 0}, {1, 0, 0}},
+           pb2[2][3] = {{1024.0, 0, 0}, {-1, 0, 0}};
+    boxtoi_box dot = {{0, 0, 0}, {0, 0, 0}};
+    boxtoi_query q = translating(dot, pa2, dot, pb2, 1024.0, 1024.0 + 1.0 / 64.0);
+    boxtoi_result res = boxtoi_solve(&q);
+    ok(res.state == BOXTOI_HIT && res.toi == 1024.0 && boxtoi_overlap_at(&q, 1024.0, NULL) == 0,
+       "a contact half a double's spacing after t0: a hit at t0, apart there (got %s at "
+       "%.17g)", boxtoi_state_name(res.state), res.toi);
 }
 
 /*
