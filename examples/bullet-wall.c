@@ -21,10 +21,10 @@
  * leading point of the box along x, p_x(s) + sum_j |R_xj(s)| l/2, reaches X.
  * That root is found by bisection; the box must then lie within the wall's
  * extent in y and z (shots that would not are redrawn).  Gyroscopic mode is
- * switched off for the bullets: ODE's gyroscopic term makes the rotation over
- * a step non-polynomial, and with it off the angular velocity of a free body
- * stays constant, so both the plugin's prediction and this reference are the
- * exact path dWorldStep follows.
+ * switched off for the bullets: with it off the angular velocity of a free
+ * body stays constant over a step, as this reference assumes (the plugin's
+ * prediction follows the gyroscopic term too), so both are the exact path
+ * dWorldStep follows.
  *
  * The reference is the path of ODE's integrator, not the continuous
  * ballistic curve p0 + v0 t + g t^2 / 2: ODE's semi-implicit Euler step

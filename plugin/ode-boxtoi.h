@@ -35,11 +35,12 @@
  * Motion over a step of size h, t in [0, h]:
  *  - body-driven (default when the geom has a body): predicted from the
  *    body's state exactly as dWorldStep moves a free body (see
- *    dBoxtoiPredict).  Exact to rounding with the body's gyroscopic mode
- *    and finite rotation mode off, unless torque acts on it while a maximum
- *    angular speed is set; otherwise (the gyroscopic mode is on by default),
- *    and for bodies held by joints (the prediction is the free-body path),
- *    it only approximates the real one within the step.
+ *    dBoxtoiPredict).  Exact to rounding with the body's finite rotation
+ *    mode off, unless torque acts on it while its gyroscopic mode is on (the
+ *    default) or a maximum angular speed is set, or the gyroscopic mode is
+ *    on and a maximum angular speed may be reached within the step;
+ *    otherwise, and for bodies held by joints (the prediction is the
+ *    free-body path), it only approximates the real one within the step.
  *  - explicit: dGeomBoxtoiBoxSetMotion, a 4x4 polynomial matrix in t.
  *  - static (no body, no explicit motion): stays where the geom is.
  *
@@ -402,9 +403,9 @@ typedef struct dBoxtoiStepStats {
  *    the geoms' reach times the difference of the rotations), for the
  *    pairs with such a body: contacts that were resting at the sub-step's start
  *    can still change velocities much (small boxes spinning at thousands of
- *    rad/s with the gyroscopic term on, whose predictions only approximate
- *    their turn, bouncing off each other), and the sub-step's end came from
- *    the predictions.  Each
+ *    rad/s bouncing off each other), a prediction may only approximate the
+ *    turn (the gyroscopic term on while a torque acts), and the sub-step's
+ *    end came from the predictions.  Each
  *    body's actual path over it is known then (ODE moved it by
  *    p0 + t v1 and normalize(q0 + (t/2) (0, w1) q0), recovered from the
  *    saved start pose and the end pose, so it holds with the gyroscopic

@@ -15,19 +15,25 @@
  *   q(h) ~ q0 + h D(w0) + h^2 D(alpha),  D(w) = (1/2) (0, w) * q0,
  * a polynomial quaternion path of degree 2 (1 without torque), which
  * boxtoi_motion_rigid turns into an exact rational motion of degree <= 6.
+ * With the gyroscopic mode on and no other torque, the gyroscopic torque
+ * depends on the step length, and the quaternion ODE reaches after a step
+ * of any length t is that of a cubic (gyro_exact): a motion of degree <= 8.
  *
  * What is exact and what is not:
- *  - gyroscopic mode off, no joints, no angular speed cap: the motion is the
- *    integrator's path for every step length in [0, h] (to rounding), so a
- *    sub-step of any length lands on it;
- *  - gyroscopic mode on (ODE's default): ODE adds an implicit gyroscopic
- *    torque that depends on the step length; it is computed here for the
- *    full step h and held constant, so the motion is exact at t = h and an
- *    approximation for shorter steps (the error is second order in the
- *    angular velocity and vanishes for spheres and for rotation about a
- *    principal axis);
+ *  - no joints, no angular speed cap, and the gyroscopic mode off or no
+ *    torque acting (ODE's default mode, for a body no torque is applied
+ *    to): the motion is the integrator's path for every step length in
+ *    [0, h] (to rounding), so a sub-step of any length lands on it;
+ *  - gyroscopic mode on with a torque: ODE's implicit gyroscopic torque is
+ *    computed here for the full step h and held constant, so the motion
+ *    is exact at t = h and an approximation for shorter steps (the error
+ *    is second order in the angular velocity and vanishes for spheres and
+ *    for rotation about a principal axis).  A point's error grows with its
+ *    distance from the body's centre of mass (a geom offset);
  *  - angular speed cap: applied as ODE does at t = h (exact when there is no
- *    torque, approximate inside the step otherwise);
+ *    torque, approximate inside the step otherwise; with the gyroscopic
+ *    mode on, a cap the angular speed may reach within the step makes the
+ *    motion the approximation above);
  *  - finite rotation mode: treated as the default infinitesimal update
  *    (approximate);
  *  - joints and contacts: their constraint forces are unknown before the
@@ -37,6 +43,7 @@
  * Damping is applied by ODE to the velocities after the positions have been
  * updated, so it does not change the current step's path.
  */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -134,6 +141,115 @@ static void gyro_torque(const double I[3][3], const double w[3], double h,
     mul3v(K, Lh, tau);
 }
 
+/* Smallest eigenvalue of a symmetric 3x3 matrix (closed form, to a few
+   DBL_EPSILON times the largest); NaN when the matrix is not finite. */
+static double min_eigen_sym3(const double A[3][3])
+{
+    double p1 = A[0][1] * A[0][1] + A[0][2] * A[0][2] + A[1][2] * A[1][2];
+    double q = (A[0][0] + A[1][1] + A[2][2]) / 3;
+    if (p1 == 0)
+        return fmin(A[0][0], fmin(A[1][1], A[2][2]));
+    double p2 = (A[0][0] - q) * (A[0][0] - q) + (A[1][1] - q) * (A[1][1] - q)
+                + (A[2][2] - q) * (A[2][2] - q) + 2 * p1;
+    double p = sqrt(p2 / 6);
+    double B[3][3];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            B[i][j] = (A[i][j] - (i == j ? q : 0)) / p;
+    double detB = B[0][0] * (B[1][1] * B[2][2] - B[1][2] * B[2][1])
+                  - B[0][1] * (B[1][0] * B[2][2] - B[1][2] * B[2][0])
+                  + B[0][2] * (B[1][0] * B[2][1] - B[1][1] * B[2][0]);
+    double r = detB / 2;
+    double phi = r <= -1 ? M_PI / 3 : r >= 1 ? 0 : acos(r) / 3;
+    return q + 2 * p * cos(phi + 2 * M_PI / 3);
+}
+
+/*
+ * The gyroscopic step in closed form for every step length t.  ODE's
+ * velocity after a step of t with no torque but the gyroscopic one is
+ * w1(t) = w0 + t Iw^-1 tau(t) = (Iw + t [-L]x)^-1 L, L = Iw w0 (see
+ * gyro_torque), = adj(M(t)) L / det(M(t)) with M(t) = Iw + t [-L]x, whose
+ * adjugate is quadratic in t and whose determinant, det(Iw) + t^2 L.Iw L,
+ * is positive.  The quaternion ODE reaches, normalize(q0 + (t/2) (0, w1(t))
+ * q0), is therefore that of the cubic det(M(t)) q0 + (t/2) (0, adj(M(t)) L)
+ * q0 (divided by det(Iw) here): qc[0..3].  And |w1(t)| never exceeds
+ * sqrt(w0.Iw w0 / lambda_min(Iw)) (Iw w1 + t w1 x L = L, dotted with w1:
+ * w1.Iw w1 = w1.Iw w0, so |w1|_Iw <= |w0|_Iw), returned in *wbound.
+ *
+ * The torque of the whole step h held constant (gyro_torque) gives the
+ * velocity wh(t) = w0 - t M(h)^-1 g, g = w0 x L, against w1(t) = w0 -
+ * t M(t)^-1 g: they differ by t (h - t) M(t)^-1 [-L]x M(h)^-1 g, at most
+ * t (h - t) |L| |g| / lambda_min^2 (|M^-1 v| <= |v| / lambda_min, the
+ * skew part adding nothing to v.M v), and the two rotations by t times
+ * that, at most (4/27) h^3 |L| |g| / lambda_min^2.  That is all but 0 for
+ * a body spinning slowly or about a principal axis, and for a cube, whose
+ * inertia is isotropic: where it is below GYRO_HELD_TOL the degree-6
+ * motion of the held torque is as exact, and this returns 0 too.
+ * Returns 0 when Iw is not positive definite (then nothing is written).
+ */
+#define GYRO_HELD_TOL 1e-13
+static int gyro_exact(const double Iw[3][3], const double w0[3], double h,
+                      const double q0[4], double qc[4][4], double *wbound)
+{
+    double L[3];
+    mul3v(Iw, w0, L);
+    /* lambda_min taken low by the closed form's rounding: a few
+       DBL_EPSILON times the largest eigenvalue, and where lambda_min is
+       nearly repeated about sqrt(DBL_EPSILON) times the spread, which for
+       an inertia (no principal moment above the sum of the other two) is
+       far below 1e-6 of lambda_min itself */
+    double lmin = min_eigen_sym3(Iw);
+    lmin = lmin * (1 - 1e-6) - 64 * DBL_EPSILON * (Iw[0][0] + Iw[1][1] + Iw[2][2]);
+    if (!(lmin > 0) || !isfinite(lmin))
+        return 0;
+    double g[3] = {w0[1] * L[2] - w0[2] * L[1], w0[2] * L[0] - w0[0] * L[2],
+                   w0[0] * L[1] - w0[1] * L[0]};
+    double nL = sqrt(L[0] * L[0] + L[1] * L[1] + L[2] * L[2]);
+    double nw = sqrt(w0[0] * w0[0] + w0[1] * w0[1] + w0[2] * w0[2]);
+    /* g less its rounding (and L's, Iw's: a cube's Iw is only isotropic
+       to rounding once turned into the world) */
+    double ng = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) - 16 * DBL_EPSILON * nw * nL;
+    double held = 4.0 / 27.0 * h * h * h * nL * fmax(ng, 0.0) / (lmin * lmin);
+    if (!(held > GYRO_HELD_TOL))
+        return 0;
+    /* M(t) = A + t K, K = [-L]x: K v = v x L */
+    double K[3][3] = {{0, L[2], -L[1]}, {-L[2], 0, L[0]}, {L[1], -L[0], 0}};
+    /* signed cofactors C[i][j] = c0 + c1 t + c2 t^2 */
+    double C[3][3][3];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+            double a1 = Iw[i1][j1], b1 = K[i1][j1], a2 = Iw[i2][j2], b2 = K[i2][j2];
+            double a3 = Iw[i1][j2], b3 = K[i1][j2], a4 = Iw[i2][j1], b4 = K[i2][j1];
+            C[i][j][0] = a1 * a2 - a3 * a4;
+            C[i][j][1] = a1 * b2 + b1 * a2 - (a3 * b4 + b3 * a4);
+            C[i][j][2] = b1 * b2 - b3 * b4;
+        }
+    double d0 = Iw[0][0] * C[0][0][0] + Iw[0][1] * C[0][1][0] + Iw[0][2] * C[0][2][0];
+    double LIL = L[0] * L[0] * Iw[0][0] + L[1] * L[1] * Iw[1][1] + L[2] * L[2] * Iw[2][2]
+                 + 2 * (L[0] * L[1] * Iw[0][1] + L[0] * L[2] * Iw[0][2] + L[1] * L[2] * Iw[1][2]);
+    if (!(d0 > 0) || !isfinite(d0) || !isfinite(LIL))
+        return 0;
+    /* adj(M(t)) L, adj = C^T, over det(Iw) */
+    double aL[3][3];
+    for (int k = 0; k < 3; k++)
+        for (int j = 0; j < 3; j++)
+            aL[k][j] = (C[0][j][k] * L[0] + C[1][j][k] * L[1] + C[2][j][k] * L[2]) / d0;
+    double dd[4] = {1, 0, LIL / d0, 0};
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < 4; i++)
+            qc[k][i] = dd[k] * q0[i];
+    for (int k = 1; k < 4; k++) {
+        double hq[4];
+        half_wq(aL[k - 1], q0, hq);
+        for (int i = 0; i < 4; i++)
+            qc[k][i] += hq[i];
+    }
+    double e = w0[0] * L[0] + w0[1] * L[1] + w0[2] * L[2];
+    *wbound = sqrt(fmax(e, 0) / lmin) * (1 + 1e-9);
+    return isfinite(*wbound);
+}
+
 static void pose_rigid(const dReal *pos, const dReal *q, boxtoi_motion *m)
 {
     double qq[1][4] = {{q[0], q[1], q[2], q[3]}};
@@ -177,6 +293,8 @@ int bt_predict_body_terms(dWorldID world, dBodyID body, double h,
             R[i][j] = Rr[i * 4 + j];
 
     double a[3] = {0, 0, 0}, alpha[3] = {0, 0, 0};
+    int exact_gyro = 0;
+    double gq[4][4], gbound = 0;
     if (!dBodyIsKinematic(body)) {
         dMass mass;
         dBodyGetMass(body, &mass);
@@ -208,14 +326,47 @@ int bt_predict_body_terms(dWorldID world, dBodyID body, double h,
         if (dBodyGetGyroscopicMode(body) && mm > 0) {
             double g[3];
             rotate_tensor(R, Ib, Iw);
-            gyro_torque(Iw, w0, h, g);
-            for (int i = 0; i < 3; i++)
-                tau[i] += g[i];
+            /* no torque but the gyroscopic one: the closed form, exact for
+               every step length (unless the angular speed cap may act, or
+               the torque held constant is as exact) */
+            if (h > 0 && tau[0] == 0 && tau[1] == 0 && tau[2] == 0
+                && gyro_exact(Iw, w0, h, q0, gq, &gbound)
+                && !(gbound > dBodyGetMaxAngularSpeed(body)))
+                exact_gyro = 1;
+            else {
+                gyro_torque(Iw, w0, h, g);
+                for (int i = 0; i < 3; i++)
+                    tau[i] += g[i];
+            }
         }
         mul3v(Iwinv, tau, alpha);
     }
 
     double maxw = dBodyGetMaxAngularSpeed(body);
+    if (exact_gyro) {
+        if (terms) {
+            memcpy(terms->v, v0, sizeof v0);
+            memcpy(terms->a, a, sizeof a);
+            terms->wn = gbound;
+            terms->alphan = 0;
+        }
+        double pc[3][3];
+        int pdeg = 0;
+        for (int i = 0; i < 3; i++) {
+            pc[0][i] = pos[i];
+            pc[1][i] = v0[i];
+            pc[2][i] = a[i];
+            if (a[i] != 0)
+                pdeg = 2;
+            else if (v0[i] != 0 && pdeg < 1)
+                pdeg = 1;
+        }
+        if (boxtoi_motion_rigid(m, (const double(*)[4])gq, 3,
+                                (const double(*)[3])pc, pdeg)
+            != BOXTOI_REASON_NONE)
+            pose_rigid(pos, q0r, m);
+        return m->degree;
+    }
     if (isfinite(maxw)) {
         double w1[3], n2 = 0;
         for (int i = 0; i < 3; i++) {
