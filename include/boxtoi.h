@@ -112,7 +112,11 @@ typedef struct boxtoi_query {
 /**
  * Query flag: do not compute the exit time (boxtoi_result.exit is NaN and
  * exit_after_t1 is 0); saves work for callers that only need the first
- * contact, such as a physics step.
+ * contact, such as a physics step.  The first contact is searched the same
+ * way, but the exit's search can find rigid motions' edges nearly parallel
+ * and have the query solved again as general motions, so the two answers
+ * can differ within the promise above (a graze at t1 reported or not, the
+ * last digits of a time or a normal).
  */
 #define BOXTOI_SKIP_EXIT 1u
 
@@ -189,7 +193,11 @@ typedef struct boxtoi_result {
                                     for a graze); NaN for MISS, and when
                                     exit_after_t1 is set */
     int exit_after_t1;         /**< 1 when the first contact lasts through t1 */
-    boxtoi_kind kind;          /**< features in contact at toi */
+    boxtoi_kind kind;          /**< features in contact at toi (faces meeting
+                                    flat: a face, and a vertex standing for the
+                                    other box's face or edge lying in it, which
+                                    need not itself lie over the face, as for
+                                    bars crossing; docs/method.md) */
     boxtoi_feature feature_a;  /**< feature of A (vertex, edge or face) */
     boxtoi_feature feature_b;  /**< feature of B */
     double point[3];           /**< a world point common to both boxes at toi */
