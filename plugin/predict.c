@@ -257,6 +257,36 @@ static void pose_rigid(const dReal *pos, const dReal *q, boxtoi_motion *m)
     boxtoi_motion_rigid(m, qq, 0, pp, 0);
 }
 
+/*
+ * The rigid motion of quaternion path qc[0] + qc[1] t + ... + qc[3] t^3
+ * and position pos + v t + a t^2, each of the degree its last nonzero
+ * coefficient gives (at most 3 and 2: a motion of degree <= 8, within
+ * boxtoi_motion_rigid's range; were it refused, the pose q0r at pos).
+ * Returns the motion's degree.
+ */
+static int rigid_paths(boxtoi_motion *m, const double qc[4][4], const dReal *pos,
+                       const double v[3], const double a[3], const dReal *q0r)
+{
+    double pc[3][3];
+    int qdeg = 0, pdeg = 0;
+    for (int k = 1; k < 4; k++)
+        for (int i = 0; i < 4; i++)
+            if (qc[k][i] != 0)
+                qdeg = k;
+    for (int i = 0; i < 3; i++) {
+        pc[0][i] = pos[i];
+        pc[1][i] = v[i];
+        pc[2][i] = a[i];
+        if (a[i] != 0)
+            pdeg = 2;
+        else if (v[i] != 0 && pdeg < 1)
+            pdeg = 1;
+    }
+    if (boxtoi_motion_rigid(m, qc, qdeg, (const double(*)[3])pc, pdeg) != BOXTOI_REASON_NONE)
+        pose_rigid(pos, q0r, m);
+    return m->degree;
+}
+
 static double norm3(const double x[3])
 {
     return sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
@@ -342,7 +372,6 @@ int bt_predict_body_terms(dWorldID world, dBodyID body, double h,
         mul3v(Iwinv, tau, alpha);
     }
 
-    double maxw = dBodyGetMaxAngularSpeed(body);
     if (exact_gyro) {
         if (terms) {
             memcpy(terms->v, v0, sizeof v0);
@@ -350,23 +379,9 @@ int bt_predict_body_terms(dWorldID world, dBodyID body, double h,
             terms->wn = gbound;
             terms->alphan = 0;
         }
-        double pc[3][3];
-        int pdeg = 0;
-        for (int i = 0; i < 3; i++) {
-            pc[0][i] = pos[i];
-            pc[1][i] = v0[i];
-            pc[2][i] = a[i];
-            if (a[i] != 0)
-                pdeg = 2;
-            else if (v0[i] != 0 && pdeg < 1)
-                pdeg = 1;
-        }
-        if (boxtoi_motion_rigid(m, (const double(*)[4])gq, 3,
-                                (const double(*)[3])pc, pdeg)
-            != BOXTOI_REASON_NONE)
-            pose_rigid(pos, q0r, m);
-        return m->degree;
+        return rigid_paths(m, (const double(*)[4])gq, pos, v0, a, q0r);
     }
+    double maxw = dBodyGetMaxAngularSpeed(body);
     if (isfinite(maxw)) {
         double w1[3], n2 = 0;
         for (int i = 0; i < 3; i++) {
@@ -389,33 +404,11 @@ int bt_predict_body_terms(dWorldID world, dBodyID body, double h,
         terms->alphan = norm3(alpha);
     }
 
-    double qc[3][4], pc[3][3];
+    double qc[4][4] = {{0}};
     memcpy(qc[0], q0, sizeof q0);
     half_wq(w0, q0, qc[1]);
     half_wq(alpha, q0, qc[2]);
-    for (int i = 0; i < 3; i++) {
-        pc[0][i] = pos[i];
-        pc[1][i] = v0[i];
-        pc[2][i] = a[i];
-    }
-    int qdeg = 0, pdeg = 0;
-    for (int i = 0; i < 4; i++) {
-        if (qc[2][i] != 0)
-            qdeg = 2;
-        else if (qc[1][i] != 0 && qdeg < 1)
-            qdeg = 1;
-    }
-    for (int i = 0; i < 3; i++) {
-        if (pc[2][i] != 0)
-            pdeg = 2;
-        else if (pc[1][i] != 0 && pdeg < 1)
-            pdeg = 1;
-    }
-    if (boxtoi_motion_rigid(m, (const double(*)[4])qc, qdeg,
-                            (const double(*)[3])pc, pdeg)
-        != BOXTOI_REASON_NONE)
-        pose_rigid(pos, q0r, m); /* cannot happen: degree <= 6 */
-    return m->degree;
+    return rigid_paths(m, (const double(*)[4])qc, pos, v0, a, q0r);
 }
 
 void bt_path_motion(const bt_body_path *path, boxtoi_motion *m,
