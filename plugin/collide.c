@@ -498,14 +498,14 @@ static double touch_margin(dGeomID o1, dGeomID o2, const dReal *side1,
  * meets a face with a tilt of rounding size would give the points of one
  * edge, about which the box would then pivot.  Both boxes are inflated by
  * e (touch_margin); the contacts (depth 0) are kept when their normal
- * agrees with ref (dBoxBox's sense, from o1 to o2).  Returns their count,
- * or 0.
+ * agrees with ref (dBoxBox's sense, from o1 to o2), or, with either set,
+ * lies along it, then taking ref's sense.  Returns their count, or 0.
  */
 static int touching_manifold(dGeomID o1, dGeomID o2, const dReal *p1,
                              const dReal *R1, const dReal *side1,
                              const dReal *p2, const dReal *R2,
                              const dReal *side2, double e,
-                             const double ref[3], int flags,
+                             const double ref[3], int either, int flags,
                              dContactGeom *contact, int skip)
 {
     dVector3 s1, s2, normal;
@@ -518,11 +518,63 @@ static int touching_manifold(dGeomID o1, dGeomID o2, const dReal *p1,
     int m = dBoxBox(p1, R1, s1, p2, R2, s2, normal, &depth, &code, flags,
                     contact, skip);
     double dot = normal[0] * ref[0] + normal[1] * ref[1] + normal[2] * ref[2];
+    /* either: dBoxBox's sense is a guess there (flat_sense); ref's holds */
+    if (either && dot < -0.99) {
+        dot = -dot;
+        for (int i = 0; i < 3; i++)
+            normal[i] = -normal[i];
+    }
     if (m <= 0 || !(dot > 0.99))
         return 0;
     dReal nn[3] = {-normal[0], -normal[1], -normal[2]};
     finish_contacts(o1, o2, contact, skip, m, nn, 1);
     return m;
+}
+
+/*
+ * Two boxes of no thickness along dBoxBox's normal (o1 to o2), in one plane
+ * (plates meeting flat): their centres lie in that plane, so the normal's
+ * sense is a guess, and ODE pushing them apart along the wrong one sends
+ * one through the other.  The impact's sense is the one they approach
+ * along: the normal is turned to it, from the two motions' velocities at
+ * the contact point x.  Returns 1 for such boxes (the sense then decided
+ * here), else 0, the normal as it was.
+ */
+static int point_velocity(const bt_moving *m, const double x[3], double t, double tmax,
+                          double v[3]);
+static int flat_sense(dGeomID o1, dGeomID o2, const dReal *side1, const dReal *side2,
+                      const bt_moving *a, const bt_moving *b, const dReal *x,
+                      dReal *normal)
+{
+    const dReal *R[2] = {dGeomGetRotation(o1), dGeomGetRotation(o2)};
+    const dReal *side[2] = {side1, side2};
+    double size = 0;
+    for (int k = 0; k < 3; k++)
+        size = fmax(size, fmax(side1[k], side2[k]));
+    for (int g = 0; g < 2; g++) {
+        double extent = 0;
+        for (int k = 0; k < 3; k++)
+            extent += fabs(normal[0] * R[g][k] + normal[1] * R[g][4 + k]
+                           + normal[2] * R[g][8 + k]) * side[g][k];
+        if (!(extent <= 1e-12 * size))
+            return 0;
+    }
+    const dReal *p1 = dGeomGetPosition(o1), *p2 = dGeomGetPosition(o2);
+    double off = 0;
+    for (int i = 0; i < 3; i++)
+        off += (p2[i] - p1[i]) * normal[i];
+    if (!(fabs(off) <= 1e-12 * size))
+        return 0;
+    double T = pair_interval(a, b), xp[3] = {x[0], x[1], x[2]}, v1[3], v2[3];
+    if (!(T > 0) || !point_velocity(a, xp, 0, T, v1) || !point_velocity(b, xp, 0, T, v2))
+        return 1;
+    double closing = 0;
+    for (int i = 0; i < 3; i++)
+        closing += (v2[i] - v1[i]) * normal[i];
+    if (closing > 0)
+        for (int i = 0; i < 3; i++)
+            normal[i] = -normal[i];
+    return 1;
 }
 
 /* box-box: o1 boxtoi, o2 boxtoi or dBox */
@@ -547,13 +599,14 @@ static int box_box(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
     if (n > 0 && !force && bt_step_ended(o1, o2)) {
         /* the impact that ended the sub-step before: the boxes touch to
            rounding, and a face on a face needs all of its points */
-        double ref[3] = {normal[0], normal[1], normal[2]};
         bt_moving a, b;
         pair_motions(o1, o2, &a, &b);
+        int either = flat_sense(o1, o2, side1, side2, &a, &b, contact->pos, normal);
+        double ref[3] = {normal[0], normal[1], normal[2]};
         double e = touch_margin(o1, o2, side1, side2, &a, &b);
         int m = touching_manifold(o1, o2, dGeomGetPosition(o1), dGeomGetRotation(o1),
                                   side1, dGeomGetPosition(o2), dGeomGetRotation(o2),
-                                  side2, e, ref, flags, contact, skip);
+                                  side2, e, ref, either, flags, contact, skip);
         if (m > 0)
             n = m;
     }
@@ -623,7 +676,7 @@ static int box_box(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
     if (pose_at(&a.motion, r.toi, p1, R1) && pose_at(&b.motion, r.toi, p2, R2)) {
         int m = touching_manifold(o1, o2, p1, R1, side1, p2, R2, side2,
                                   touch_margin(o1, o2, side1, side2, &a, &b), r.normal,
-                                  flags, contact, skip);
+                                  0, flags, contact, skip);
         if (m > 0) {
             note_toi(o1, o2, toi);
             return m;
@@ -1492,7 +1545,8 @@ int bt_pair_escape(dGeomID o1, dGeomID o2, const bt_toi_params *p,
     double margin = fmax(p->deep_rel * fmin(min_side(&a.box), min_side(&b.box)),
                          p->deep_abs);
     double half = shrink_for(margin);
-    /* d0: the depth at the start where the boxes touch then, else -1 */
+    /* d0: the depth at the start where the boxes touch then, else -1;
+       nrm: the normal of that touch, from o1 towards o2 (dBoxBox's) */
     dVector3 p0a, p0b, side1, side2, nrm;
     dMatrix3 R0a, R0b;
     dReal depth0;
@@ -1511,9 +1565,14 @@ int bt_pair_escape(dGeomID o1, dGeomID o2, const bt_toi_params *p,
             return 0;
         r = solve_pair(&a, &b, T);
         /* touching within the solver's tolerance, not dBoxBox's (a box
-           leaving a wall it bounced off, which may then pass through it) */
-        if (r.state == BOXTOI_OVERLAP)
+           leaving a wall it bounced off, which may then pass through it;
+           plates of no thickness; motions that are not rigid, which
+           dBoxBox does not take): the solver's normal, A's to B's */
+        if (r.state == BOXTOI_OVERLAP) {
             d0 = 0;
+            for (int i = 0; i < 3; i++)
+                nrm[i] = (dReal)r.normal[i];
+        }
     }
     if (d0 >= 0) {
         /* touching at the start: deeper than then by the margin */

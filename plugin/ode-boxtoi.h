@@ -125,9 +125,16 @@ ODE_BOXTOI_API int dBoxtoiGetClass(void);
  * Create a boxtoi box with full side lengths lx, ly, lz (like dCreateBox).
  * Returns NULL, creating nothing, when a length is negative, NaN or
  * infinite (ODE's dCreateBox asserts on negative and NaN lengths and
- * accepts infinite ones).  Attach it to a body directly (with a geom offset
- * if needed): inside a dGeomTransform (deprecated in ODE) it has no body of
- * its own and is treated as a box at rest at its current pose.
+ * accepts infinite ones).  A length may be 0 (a flat panel, a rod).  Two
+ * boxes of no thickness meeting flat in one plane have no inside to tell
+ * their sides apart: at an impact the contacts' normal takes the side they
+ * approach from, but once they rest on each other nothing keeps a steady
+ * push (gravity) from moving one through the other (plain ODE's dBoxBox
+ * has no sound contact for them either); give a body's box some thickness
+ * where it is to rest on a panel.  Attach it to a body directly (with a
+ * geom offset if needed): inside a dGeomTransform (deprecated in ODE) it
+ * has no body of its own and is treated as a box at rest at its current
+ * pose.
  */
 ODE_BOXTOI_API dGeomID dCreateBoxtoiBox(dSpaceID space, dReal lx, dReal ly,
                                         dReal lz);
@@ -497,7 +504,9 @@ typedef struct dBoxtoiStepStats {
  * contacts may be NULL when the callback manages its own group (it is then
  * never emptied by the step, and no sub-step is checked or redone).  params
  * may be NULL for defaults; stats may be NULL.  Returns 1 on success, 0 when
- * ODE's step failed.
+ * ODE's step failed, or, doing nothing (stats: no sub-step, first_toi -1),
+ * when world is NULL or h is not positive and finite (which dWorldStep
+ * would stop the program for).
  */
 ODE_BOXTOI_API int dWorldStepToContact(dWorldID world, dSpaceID space, dReal h,
                                        dNearCallback *near_callback, void *data,

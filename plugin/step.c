@@ -1253,6 +1253,13 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
     pair_pass pp;
     memset(&pp, 0, sizeof pp);
     int saved = 0, ok = 1;
+    /* what dWorldStep would stop the program for, refused before anything
+       is done (stats: no sub-step) */
+    if (!world || !(h > 0) || !isfinite(h)) {
+        if (stats)
+            *stats = st;
+        return 0;
+    }
     dReal erp = dWorldGetERP(world);
     dVector3 grav;
     dWorldGetGravity(world, grav);

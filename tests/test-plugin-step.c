@@ -2164,6 +2164,122 @@ static void test_damping_and_sleep(void)
        "steps, not 10 sub-steps (%d calls and redos)", calls[1]);
 }
 
+/* near_cb for contacts whose normals are checked first: a normal that is not
+   a finite unit vector is counted and its contact dropped (ODE would abort
+   on it). */
+static int bad_normals;
+
+static void normal_cb(void *data, dGeomID o1, dGeomID o2)
+{
+    sim *s = data;
+    dBodyID b1 = dGeomGetBody(o1), b2 = dGeomGetBody(o2);
+    dContact c[MAXC];
+    memset(c, 0, sizeof c);
+    int n = dCollide(o1, o2, MAXC, &c[0].geom, sizeof c[0]);
+    for (int i = 0; i < n; i++) {
+        const dReal *nv = c[i].geom.normal;
+        double len = sqrt(nv[0] * nv[0] + nv[1] * nv[1] + nv[2] * nv[2]);
+        if (!(fabs(len - 1) <= 1e-6)) {
+            bad_normals++;
+            continue;
+        }
+        c[i].surface.mode = dContactApprox1;
+        c[i].surface.mu = s->mu;
+        dJointAttach(dJointCreateContact(s->world, s->contacts, &c[i]), b1, b2);
+    }
+}
+
+/*
+ * Pairs the check of a sub-step finds touching by the solver but not by
+ * dBoxBox (plates of no thickness in one plane), or whose motion dBoxBox
+ * cannot take (an explicit motion that scales the box), still get
+ * contacts with a sound normal; and a plate of no thickness hitting a
+ * panel of none stops on it, the normal taking the side it came from
+ * (their centres in one plane do not tell).
+ */
+static void test_flat_and_scaled(void)
+{
+    for (int fast = 0; fast < 2; fast++) {
+        sim s;
+        sim_init(&s, 0);
+        dCreateBoxtoiBox(s.space, 4, 4, 0);
+        double mside[3] = {0.2, 0.2, 0.01};
+        dGeomID tile;
+        dBodyID b = add_body(&s, 1, mside, &tile);
+        dGeomBoxtoiBoxSetLengths(tile, 0.2, 0.2, 0);
+        dBodySetPosition(b, 0, 0, 0.3);
+        dBodySetLinearVel(b, 0, 0, fast ? -20 : 0);
+        bad_normals = 0;
+        double z_after = 0, vz_after = 0;
+        int steps = fast ? 1 : 120;
+        for (int step = 0; step < steps; step++) {
+            dWorldStepToContact(s.world, s.space, H, normal_cb, &s, s.contacts, NULL, NULL);
+            z_after = dBodyGetPosition(b)[2];
+            vz_after = dBodyGetLinearVel(b)[2];
+        }
+        is_int(bad_normals, 0, "a plate of no thickness %s a panel of none: sound normals",
+               fast ? "hitting" : "dropped on");
+        if (fast)
+            ok(z_after >= -1e-9 && vz_after >= -1e-6,
+               "a plate of no thickness hitting a panel of none at 20 m/s stops on it "
+               "(z %.3g, vz %.3g)", z_after, vz_after);
+        sim_free(&s);
+    }
+
+    sim s;
+    sim_init(&s, 0);
+    dWorldSetGravity(s.world, 0, 0, 0);
+    dGeomID big = dCreateBoxtoiBox(s.space, 1, 1, 1);
+    boxtoi_motion m;
+    boxtoi_motion_identity(&m);
+    m.degree = 1;
+    memset(m.c[1], 0, sizeof m.c[1]);
+    for (int i = 0; i < 3; i++)
+        m.c[1][i][i] = 1; /* 1 + t times the box's own size */
+    ok(dGeomBoxtoiBoxSetMotion(big, &m, H) == BOXTOI_REASON_NONE,
+       "a static box scaling by 1 + t: motion set");
+    double side[3] = {0.1, 0.1, 0.1};
+    dBodyID b = add_body(&s, 1, side, NULL);
+    dBodySetPosition(b, 0.1, 0, 0);
+    dBodySetLinearVel(b, 1, 0, 0);
+    bad_normals = 0;
+    for (int step = 0; step < 5; step++)
+        dWorldStepToContact(s.world, s.space, H, normal_cb, &s, s.contacts, NULL, NULL);
+    is_int(bad_normals, 0, "a box inside a box that scales: sound normals");
+    ok(isfinite(dBodyGetPosition(b)[0]), "a box inside a box that scales: a finite position");
+    sim_free(&s);
+}
+
+/* A step size that is not positive and finite, or no world: nothing done,
+   0 returned (dWorldStep would stop the program). */
+static void test_bad_step(void)
+{
+    sim s;
+    sim_init(&s, 0);
+    double side[3] = {0.1, 0.1, 0.1};
+    dBodyID b = add_body(&s, 1, side, NULL);
+    dBodySetLinearVel(b, 1, 0, 0);
+    const double hs[4] = {0, -H, NAN, INFINITY};
+    for (int k = 0; k < 5; k++) {
+        dBoxtoiStepStats st;
+        memset(&st, 0x5a, sizeof st);
+        s.ncallbacks = 0;
+        int r = dWorldStepToContact(k < 4 ? s.world : NULL, s.space, k < 4 ? hs[k] : H,
+                                    near_cb, &s, s.contacts, NULL, &st);
+        const dReal *p = dBodyGetPosition(b);
+        ok(r == 0 && st.substeps == 0 && st.impacts == 0 && st.first_toi == -1 &&
+               s.ncallbacks == 0 && p[0] == 0 && p[1] == 0 && p[2] == 0,
+           "dWorldStepToContact with %s: 0, nothing done (returned %d, %d sub-steps, "
+           "%d callbacks)", k == 0 ? "h = 0" : k == 1 ? "h < 0" : k == 2 ? "h NaN"
+                            : k == 3 ? "h infinite" : "no world", r, st.substeps,
+           s.ncallbacks);
+    }
+    ok(dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, NULL) == 1 &&
+           dBodyGetPosition(b)[0] > 0,
+       "dWorldStepToContact then steps as usual");
+    sim_free(&s);
+}
+
 int main(void)
 {
     plan(0);
@@ -2193,6 +2309,8 @@ int main(void)
     test_breaking_joint();
     test_jump_pad();
     test_deep_plate();
+    test_flat_and_scaled();
+    test_bad_step();
     test_subspace_twice();
     test_hinge2_cars();
     test_shots();
