@@ -180,7 +180,10 @@ ODE_BOXTOI_API void dGeomBoxtoiBoxGetMotion(dGeomID g, boxtoi_motion *motion,
  * swept AABB.  The body-driven motion itself is computed from the body's
  * state (position, velocities, accumulated force and torque, gravity) each
  * time the AABB or a collider needs it, so it follows changes made after
- * this call; dBox geoms attached to bodies are predicted the same way by the
+ * this call (ODE recomputes an AABB only for a geom marked moved: after
+ * setting a body's velocity or force, call this again before the next
+ * dSpaceCollide, or the space may propose pairs from the old AABB); dBox
+ * geoms attached to bodies are predicted the same way by the
  * collider of their pair with a boxtoi box, over that box's step (h for a
  * static one).  Also resets every box's last time of impact to -1.  Call before
  * dSpaceCollide when stepping with plain dWorldStep (the colliders then
@@ -287,7 +290,17 @@ typedef struct dBoxtoiStepParams {
                              a wall just before the step ends); a slower
                              approach, such as a box settling onto another
                              or onto the ground, is left to ODE's contacts
-                             of the next step, as plain ODE does */
+                             of the next step, as plain ODE does.
+                             For two boxes each is shrunk by at most a
+                             quarter of its own smallest side (a thin box
+                             keeps half its thickness), so depths beyond
+                             half the two thicknesses together count
+                             whatever rest_depth says: a box thinner than
+                             about 4 |gravity| h^2 (5 mm at 60 Hz) resting
+                             on a box as thin is an impact every step (one
+                             more sub-step), and a large rest_depth does not
+                             stop impacts of thin boxes, as it does against
+                             a plane */
     int max_redos;      /**< times one sub-step may be redone after the
                              check of the paths the bodies actually took
                              (see dWorldStepToContact; default 4); 0 turns
@@ -494,6 +507,11 @@ typedef struct dBoxtoiStepStats {
  *    after the callback: a destroyed geom is read after it is freed), nor
  *    destroy a body (the step keeps the bodies reached from the space
  *    across the callback); do it after dWorldStepToContact returns;
+ *  - the near callback runs inside the step, whose state the colliders of
+ *    its thread read: a dCollide there answers for the sub-step's window
+ *    (min_substep), pairs of another world or space included, and it must
+ *    not call dWorldStepToContact itself, which would break the step that
+ *    called it;
  *  - a redone sub-step calls the near callback again, after the bodies
  *    were put back: a change it makes to a body (a jump pad setting a
  *    velocity) is undone by a redo and must be made each time it is
