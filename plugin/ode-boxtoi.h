@@ -291,12 +291,11 @@ typedef struct dBoxtoiStepParams {
                              approach, such as a box settling onto another
                              or onto the ground, is left to ODE's contacts
                              of the next step, as plain ODE does.
-                             For two boxes each is shrunk by at most a
-                             quarter of its own smallest side (a thin box
-                             keeps half its thickness), so depths beyond
-                             half the two thicknesses together count
+                             For two boxes each is shrunk on every face by
+                             at most a quarter of its own smallest side, so
+                             depths beyond those two quarters together count
                              whatever rest_depth says: a box thinner than
-                             about 4 |gravity| h^2 (5 mm at 60 Hz) resting
+                             about 2 |gravity| h^2 (5 mm at 60 Hz) resting
                              on a box as thin is an impact every step (one
                              more sub-step), and a large rest_depth does not
                              stop impacts of thin boxes, as it does against
