@@ -531,6 +531,9 @@ static int touching_manifold(dGeomID o1, dGeomID o2, const dReal *p1,
     return m;
 }
 
+static int point_velocity(const bt_moving *m, const double x[3], double t, double tmax,
+                          double v[3]);
+
 /*
  * Two boxes of no thickness along dBoxBox's normal (o1 to o2), in one plane
  * (plates meeting flat): their centres lie in that plane, so the normal's
@@ -540,8 +543,6 @@ static int touching_manifold(dGeomID o1, dGeomID o2, const dReal *p1,
  * the contact point x.  Returns 1 for such boxes (the sense then decided
  * here), else 0, the normal as it was.
  */
-static int point_velocity(const bt_moving *m, const double x[3], double t, double tmax,
-                          double v[3]);
 static int flat_sense(dGeomID o1, dGeomID o2, const dReal *side1, const dReal *side2,
                       const bt_moving *a, const bt_moving *b, const dReal *x,
                       dReal *normal)
