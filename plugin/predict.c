@@ -141,6 +141,11 @@ static void gyro_torque(const double I[3][3], const double w[3], double h,
     mul3v(K, Lh, tau);
 }
 
+static double norm3(const double x[3])
+{
+    return sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+}
+
 /* Smallest eigenvalue of a symmetric 3x3 matrix (closed form, to a few
    DBL_EPSILON times the largest); NaN when the matrix is not finite. */
 static double min_eigen_sym3(const double A[3][3])
@@ -204,11 +209,10 @@ static int gyro_exact(const double Iw[3][3], const double w0[3], double h,
         return 0;
     double g[3] = {w0[1] * L[2] - w0[2] * L[1], w0[2] * L[0] - w0[0] * L[2],
                    w0[0] * L[1] - w0[1] * L[0]};
-    double nL = sqrt(L[0] * L[0] + L[1] * L[1] + L[2] * L[2]);
-    double nw = sqrt(w0[0] * w0[0] + w0[1] * w0[1] + w0[2] * w0[2]);
+    double nL = norm3(L), nw = norm3(w0);
     /* g less its rounding (and L's, Iw's: a cube's Iw is only isotropic
        to rounding once turned into the world) */
-    double ng = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) - 16 * DBL_EPSILON * nw * nL;
+    double ng = norm3(g) - 16 * DBL_EPSILON * nw * nL;
     double held = 4.0 / 27.0 * h * h * h * nL * fmax(ng, 0.0) / (lmin * lmin);
     if (!(held > GYRO_HELD_TOL))
         return 0;
@@ -285,11 +289,6 @@ static int rigid_paths(boxtoi_motion *m, const double qc[4][4], const dReal *pos
     if (boxtoi_motion_rigid(m, qc, qdeg, (const double(*)[3])pc, pdeg) != BOXTOI_REASON_NONE)
         pose_rigid(pos, q0r, m);
     return m->degree;
-}
-
-static double norm3(const double x[3])
-{
-    return sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
 }
 
 int bt_predict_body(dWorldID world, dBodyID body, double h, boxtoi_motion *m)
