@@ -3512,6 +3512,134 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
 }
 
 /*
+ * How far from 0 is the polynomial with scaled Bernstein coefficients g
+ * (degree n) proved above err?  Its Bernstein coefficients on halves,
+ * quarters... of [0, 1] (de Casteljau, at most BALL_DEPTH halvings, each
+ * halving's rounding, a few ulps of the largest coefficient, added to err)
+ * are tested from the left: returns the left end of the first piece not
+ * shown above (its end value not above, or no halvings left), 1 when none.
+ */
+#define BALL_DEPTH 4
+static BX_NOINLINE double bern_above(const double *g, int n, double err)
+{
+    double stack[BALL_DEPTH + 1][PCAP], big = 0.0, at[BALL_DEPTH + 1];
+    int depth[BALL_DEPTH + 1], top = 0;
+    for (int k = 0; k <= n; k++) {
+        stack[0][k] = g[k] / bxp_binomial_table[n][k];
+        big = fabs(stack[0][k]) > big ? fabs(stack[0][k]) : big;
+    }
+    err += 4.0 * (n + 1) * BALL_DEPTH * DBL_EPSILON * big;
+    depth[0] = 0;
+    at[0] = 0.0;
+    while (top >= 0) {
+        double *b = stack[top];
+        int lvl = depth[top], k;
+        if (!(b[0] > err))
+            return at[top];
+        for (k = 1; k <= n && b[k] > err; k++)
+            ;
+        if (k > n) {
+            top--;
+            continue;
+        }
+        if (lvl >= BALL_DEPTH)
+            return at[top];
+        /* halve: the left half goes on top; b becomes the right half, each
+           b[n - i] left as it is from round i on */
+        double *left = stack[top + 1];
+        for (int i = 0; i <= n; i++) {
+            left[i] = b[0];
+            for (int j = 0; j < n - i; j++)
+                b[j] = 0.5 * (b[j] + b[j + 1]);
+        }
+        depth[top] = depth[top + 1] = lvl + 1;
+        at[top + 1] = at[top];
+        at[top] += ldexp(1.0, -(lvl + 1));
+        top++;
+    }
+    return 1.0;
+}
+
+/*
+ * A ball about each box's centre through its corners, for rigid motions:
+ * |u_k| = w within the rigidity test's rounding (motion_is_rigid: each entry
+ * of U^T U - w^2 I stays below 2 lim on [0, 1], so |U x|^2 <= (w^2 + 6 lim)
+ * |x|^2, Gershgorin), the radius is |half| sqrt(1 + 6 lim / wmin^2) with
+ * wmin the least Bernstein coefficient of w.  Returns -1 where w comes so
+ * near 0 that the factor exceeds 1 + 1e-6.
+ */
+static double ball_radius(const bx_moving *M, const double (*umax)[3], double W)
+{
+    double U = 0.0;
+    for (int k = 0; k < 3; k++)
+        for (int r = 0; r < 3; r++)
+            U = umax[k][r] > U ? umax[k][r] : U;
+    double lim = 64.0 * DBL_EPSILON * (M->e + 1) * (3.0 * U * U + W * W);
+    double wmin = bx_gap_wmin(M->we, M->e);
+    if (!(wmin > 0.0))
+        return -1.0;
+    double f = 6.0 * lim / (wmin * wmin);
+    if (!(f <= 1e-6))
+        return -1.0;
+    const double *h = M->half;
+    return sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]) * (1.0 + f);
+}
+
+/*
+ * How far from 0 are the balls through the boxes' corners proved apart
+ * (rigid motions; bern_above's answer, 1 for all of [0, 1], 0 for no part)?
+ * Where they are, so are the boxes: all of [0, 1] is a miss with no axis
+ * searched, and otherwise no contact comes before that point.  With D =
+ * pB wA - pA wB and W = wA wB (both positive), the centres are |D| / W
+ * apart, and g = |D|^2 - R^2 W^2 > 0 with R the sum of the radii says so.
+ * R takes 1e-9 of itself more, and twice the face preference (1e-9 of the
+ * size beyond the touching tolerance), so that the boxes are apart there by
+ * more than the solver's touching tolerance: a miss settled here is the
+ * answer the axes would give.
+ *
+ * g's scaled Bernstein coefficients of degree 2 dD are formed from D's and
+ * W's, and all of them must exceed a bound of the rounding times the
+ * binomial (a constant in that basis): D's coefficients are within E_r =
+ * 16 (dD + 1) eps dmax_r of the exact products of the converted motions
+ * (dmax_r bounds both their terms and |D_r(s)|, the scaled basis summing to
+ * at most 1), which moves |D|^2 by at most 2 sum_r E_r dmax_r, and each of
+ * g's coefficients is a sum of at most dD + 1 products of magnitude up to
+ * dmax_r^2 (R^2 Wmax^2), rounded within (dD + 2) eps of that.  W's own
+ * rounding is relative, far inside R's 1e-9.
+ */
+static BX_NOINLINE double balls_apart(solver *S)
+{
+    double ra = ball_radius(S->A, (const double(*)[3])S->umax[0], S->wscale[W_A]);
+    double rb = ball_radius(S->B, (const double(*)[3])S->umax[1], S->wscale[W_B]);
+    if (!(ra >= 0.0) || !(rb >= 0.0))
+        return 0.0;
+    double R = (ra + rb) * (1.0 + 1e-9) + 2.0 * S->face_bias;
+    int n = S->dD, m = S->dA + S->dB, n2 = 2 * n;
+    double we[PCAP], g[PCAP], t[PCAP];
+    need_D(S);
+    if (m < n)
+        bxp_sbern_elevate(S->wAB, m, n - m, we);
+    else
+        memcpy(we, S->wAB, (size_t)(n + 1) * sizeof *we);
+    double wmax = bxp_max_abs(we, n);
+    bxp_sbern_mul(we, n, we, n, g);
+    for (int k = 0; k <= n2; k++)
+        g[k] *= -R * R;
+    double err = 0.0, big = R * R * wmax * wmax;
+    for (int r = 0; r < 3; r++) {
+        const double *d = S->D + r * S->stride;
+        bxp_sbern_mul(d, n, d, n, t);
+        for (int k = 0; k <= n2; k++)
+            g[k] += t[k];
+        double e = 16.0 * (n + 1) * DBL_EPSILON * S->dmax[r];
+        err += 2.0 * e * S->dmax[r];
+        big += S->dmax[r] * S->dmax[r];
+    }
+    err += 2.0 * (n + 2) * (n + 1) * DBL_EPSILON * big;
+    return bern_above(g, n2, err);
+}
+
+/*
  * boxtoi_solve, cutting the interval into pieces when mode has SOLVE_SPLIT
  * and the motions need it (solve_pieces), once: sets *again, and its answer
  * means nothing, when rigid motions met two nearly parallel edges
@@ -3634,9 +3762,15 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
     /* Polynomial slots sized by the degrees (a few KB for low degrees). */
     double arena[arena_size(S.rigid, S.dA, S.dB, S.dD)];
     solver_arena(&S, arena);
+    /* rigid motions: no contact before `ball`, none at all when it is 1 */
+    double ball = S.rigid ? balls_apart(&S) : 0.0;
+    if (ball >= 1.0) {
+        res.state = BOXTOI_MISS;
+        return res;
+    }
 
     sat st;
-    double tau = 0.0, from = 0.0; /* from: the point before tau */
+    double tau = ball, from = ball; /* from: the point before tau */
     int iter, touching = -1; /* the axis whose run ended at tau */
     for (iter = 0; iter < MAX_ADVANCE; iter++) {
         unsigned stuck = 0;

@@ -3594,6 +3594,137 @@ static void case_deep_overlap(void)
     }
 }
 
+/* The quaternion product a b (w, x, y, z). */
+static void quat_mul(const double a[4], const double b[4], double o[4])
+{
+    o[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
+    o[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
+    o[2] = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
+    o[3] = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
+}
+
+/* The unit quaternion's rotation of v. */
+static void quat_rotate(const double q[4], const double v[3], double o[3])
+{
+    const double p[4] = {0, v[0], v[1], v[2]}, c[4] = {q[0], -q[1], -q[2], -q[3]};
+    double t[4], r[4];
+    quat_mul(q, p, t);
+    quat_mul(t, c, r);
+    for (int i = 0; i < 3; i++)
+        o[i] = r[i + 1];
+}
+
+/*
+ * Corner to corner: at tc each box has a corner on the line through the
+ * two centres, pointing at the other box, with a gap eps between the two
+ * corners along it.  The balls about the centres through the corners are
+ * then eps apart at tc, and B's centre path (along the line, quadratic,
+ * plus a sideways drift, linear) is nearest A's centre there, so the balls
+ * are farther apart at every other time: the pair is as near as a pair can
+ * be to one that the balls prove apart.  Boxes centred in their frames;
+ * with probability 1/2 both turn (linear quaternion paths through their
+ * poses at tc), else they keep their orientation.  eps runs from -1e-6 to
+ * 1e-6 of the size, 0 included: overlaps by more than 1e-9 of the size must
+ * be hits by tc, gaps a miss past the touching tolerance; every answer is
+ * judged against the reference in both orders and mirrored.
+ */
+static void case_corner_to_corner(void)
+{
+    static const double epss[] = {-0.03, -1e-3,  -1e-4, -1e-6, -1e-8, -3e-9, -1.5e-9, -1e-10,
+                                  0.0,   1e-10, 1.5e-9, 3e-9, 1e-8,  1e-6, 1e-4,   1e-3, 0.03};
+    const int n_eps = (int)(sizeof epss / sizeof epss[0]), per = 30;
+    unsigned long long st = 0x5eed0c0c;
+    int bad = 0, late = 0, missed = 0, kept_apart = 0, mirrored = 0, total = 0;
+    for (int c = 0; c < n_eps * per; c++) {
+        double eps_rel = epss[c % n_eps], ha[3], hb[3], qa[2][4], qb[2][4], pa[1][3] = {{0}};
+        double pb[3][3], qr[4], dir[3], va[3], vb[3];
+        for (int i = 0; i < 3; i++) {
+            ha[i] = tu_rand(&st, 0.1, 1.0);
+            hb[i] = tu_rand(&st, 0.1, 1.0);
+        }
+        tu_rand_unit_quaternion(&st, qa[0]);
+        tu_rand_unit_quaternion(&st, qr);
+        /* A's corner (signs from the draw) gives the line's direction */
+        double ca[3], cb[3];
+        for (int i = 0; i < 3; i++) {
+            ca[i] = tu_rand(&st, -1, 1) < 0 ? -ha[i] : ha[i];
+            cb[i] = tu_rand(&st, -1, 1) < 0 ? -hb[i] : hb[i];
+        }
+        quat_rotate(qa[0], ca, va);
+        double ra = tu_norm(va), rb = tu_norm(cb);
+        for (int i = 0; i < 3; i++)
+            dir[i] = va[i] / ra;
+        /* B: a random turn, then the shortest turn taking its corner's
+           direction v to -dir */
+        quat_rotate(qr, cb, vb);
+        double v[3] = {vb[0] / rb, vb[1] / rb, vb[2] / rb}, x[3], md[3];
+        for (int i = 0; i < 3; i++)
+            md[i] = -dir[i];
+        tu_cross(v, md, x);
+        double align[4] = {1.0 + tu_dot(v, md), x[0], x[1], x[2]};
+        double an = sqrt(align[0] * align[0] + tu_dot(x, x));
+        for (int i = 0; i < 4; i++)
+            align[i] /= an;
+        quat_mul(align, qr, qb[0]);
+        int turning = tu_rand(&st, 0, 1) < 0.5;
+        for (int i = 0; i < 4; i++) {
+            qa[1][i] = turning ? tu_rand(&st, -0.5, 0.5) : 0.0;
+            qb[1][i] = turning ? tu_rand(&st, -0.5, 0.5) : 0.0;
+        }
+        double size = 2.0 * (ra > rb ? ra : rb), gap = eps_rel * size;
+        double side[3], r3[3] = {tu_rand(&st, -1, 1), tu_rand(&st, -1, 1), tu_rand(&st, -1, 1)};
+        tu_cross(dir, r3, side);
+        double a = tu_rand(&st, 0.5, 4.0), b = tu_rand(&st, 0.0, 3.0), sl = tu_norm(side);
+        for (int i = 0; i < 3; i++) {
+            pb[0][i] = dir[i] * (ra + rb + gap);
+            pb[1][i] = b * side[i] / sl;
+            pb[2][i] = a * dir[i];
+        }
+        double tc = tu_rand(&st, 0.3, 0.7);
+        boxtoi_motion ma, mb;
+        tu_rigid_motion(&ma, (const double(*)[4])qa, 1, (const double(*)[3])pa, 0, tc);
+        tu_rigid_motion(&mb, (const double(*)[4])qb, 1, (const double(*)[3])pb, 2, tc);
+        boxtoi_query q = tu_query(tu_box(-ha[0], -ha[1], -ha[2], ha[0], ha[1], ha[2]), &ma,
+                                  tu_box(-hb[0], -hb[1], -hb[2], hb[0], hb[1], hb[2]), &mb,
+                                  0.0, 1.0),
+                     y = tu_swapped(&q);
+        boxtoi_result r = boxtoi_solve(&q), w = boxtoi_solve(&y);
+        ref_answer ref;
+        check ck[2];
+        ref_solve(&q, REL_TOL * ref_size(&q, q.t0), &ref);
+        judge(&q, &r, &ref, &ck[0]);
+        judge(&y, &w, &ref, &ck[1]);
+        total++;
+        int this_bad = !ref.valid || ref.inconsistent || ck[0].verdict == V_DISAGREE ||
+                       ck[0].geom_bad || ck[1].verdict == V_DISAGREE || ck[1].geom_bad;
+        if (eps_rel <= -1.5e-9 && !(r.state == BOXTOI_HIT && r.toi <= tc + 1e-9)) {
+            this_bad = 1;
+            if (r.state == BOXTOI_HIT)
+                late++;
+            else
+                missed++;
+        }
+        if (eps_rel >= 1.5e-9 && r.state != BOXTOI_MISS) {
+            this_bad = 1;
+            kept_apart++;
+        }
+        if (!swap_mirrors(&q, &r, &w)) {
+            this_bad = 1;
+            mirrored++;
+        }
+        if (this_bad && bad++ < 3) {
+            diag("corner to corner, eps %g of the size, %s: %s %s", eps_rel,
+                 turning ? "turning" : "not turning", ck[0].why, ck[1].why);
+            print_query(&q);
+            print_answers(&r, &ref);
+        }
+    }
+    ok(bad == 0,
+       "corner to corner, the balls' gap = the corners' gap: %d of %d wrong (overlaps not hit "
+       "by tc: %d late, %d missed; gaps not a miss: %d; not mirrored: %d)",
+       bad, total, late, missed, kept_apart, mirrored);
+}
+
 static void case_miss(void)
 {
     /* B = [-1,1]^3 centre (5 - 4t, 3, 0): y ranges [2,4] and [-1,1] never
@@ -4329,6 +4460,7 @@ int main(void)
     case_t0();
     case_deep_overlap();
     case_miss();
+    case_corner_to_corner();
     case_both_moving();
     case_interval();
     case_far_from_zero();
