@@ -709,6 +709,14 @@ void bt_rearm(dSpaceID space, double h)
         each_box(space, mark_armed, NULL);
 }
 
+void bt_disarm(dSpaceID space)
+{
+    if (!space || box_class < 0)
+        return;
+    arming a = {0.0, 0.0, 0};
+    each_box(space, arm_quietly, &a);
+}
+
 void dBoxtoiPredict(dWorldID world, dSpaceID space, dReal h)
 {
     (void)world;

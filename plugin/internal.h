@@ -85,6 +85,11 @@ void bt_arm(dSpaceID space, double h, int reset_toi, double shift);
    are marked again in an order that leaves each space's list as the step
    left it. */
 void bt_rearm(dSpaceID space, double h);
+/* Set every boxtoi box of the space to a step of 0 (current poses, no
+   search in time; explicit motions keep theirs, from their start) without
+   marking any moved: for the end of a step whose dWorldStep marked the
+   geoms of the bodies it moved, the only boxes whose bounds this changes. */
+void bt_disarm(dSpaceID space);
 
 /* Call fn(d, ctx) for each boxtoi box inside space (directly or through
    sub-spaces), found in the list of all of them, of every thread (for a

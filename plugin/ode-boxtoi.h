@@ -170,7 +170,12 @@ ODE_BOXTOI_API boxtoi_reason dGeomBoxtoiBoxSetMotion(dGeomID g,
 /** Back to body-driven (or static) motion. */
 ODE_BOXTOI_API void dGeomBoxtoiBoxClearMotion(dGeomID g);
 
-/** The motion the geom will use for the coming step, and that step's size. */
+/**
+ * The motion the geom will use for the coming step, and that step's size:
+ * as dBoxtoiPredict or dWorldStepToContact armed it (a body-driven box after
+ * dWorldStepToContact returns: its pose, and 0; an explicit motion: its own,
+ * from its start).
+ */
 ODE_BOXTOI_API void dGeomBoxtoiBoxGetMotion(dGeomID g, boxtoi_motion *motion,
                                             dReal *h);
 
@@ -259,7 +264,13 @@ typedef struct dBoxtoiStepParams {
                              reached from the space's geoms (directly or
                              through joints), noted just before each sub-step.
                              A contact whose surface sets dContactSoftERP
-                             keeps its soft_erp.  0: unchanged */
+                             keeps its soft_erp, which ODE applies to the
+                             sub-step (soft_erp * depth / s, h / s times a
+                             full step's speed: a box resting on such
+                             contacts is thrown up when an impact elsewhere
+                             splits the step); multiply it by
+                             dBoxtoiERPScale() in the near callback to keep
+                             a full step's speed.  0: unchanged */
     dReal rest_depth;   /**< metres; a pair touching at a sub-step's start is a
                              resting contact, and becomes a new impact (a
                              sub-step ends there) only when it would get
@@ -307,6 +318,23 @@ typedef struct dBoxtoiStepParams {
 } dBoxtoiStepParams;
 
 ODE_BOXTOI_API dBoxtoiStepParams dBoxtoiDefaultStepParams(void);
+
+/**
+ * Called from the near callback of dWorldStepToContact: the factor s / h by
+ * which the step scales the world's and the joints' ERPs for the sub-step
+ * (of length s, of a step h) whose contacts the callback is making, when
+ * scale_erp is on; 1 when it is off, for a sub-step taking the whole step,
+ * and outside the callback (in plain dSpaceCollide, or in another thread).
+ * A contact with dContactSoftERP keeps the soft_erp it is given, so a
+ * callback that sets one keeps a full step's correction speed with
+ *
+ *     c.surface.soft_erp = 0.2 * dBoxtoiERPScale();
+ *
+ * The factor is that of the sub-step as planned when the callback runs: one
+ * that the step then lengthens or shortens because the callback ignored a
+ * pair that was to end it (a sensor) keeps the contacts made for it.
+ */
+ODE_BOXTOI_API dReal dBoxtoiERPScale(void);
 
 /** Statistics of the last dWorldStepToContact call. */
 typedef struct dBoxtoiStepStats {
@@ -520,10 +548,13 @@ typedef struct dBoxtoiStepStats {
  *  - threads: see the top of this file.
  * contacts may be NULL when the callback manages its own group (it is then
  * never emptied by the step, and no sub-step is checked or redone).  params
- * may be NULL for defaults; stats may be NULL.  Returns 1 on success, 0 when
- * ODE's step failed, or, doing nothing (stats: no sub-step, first_toi -1),
- * when world is NULL or h is not positive and finite (which dWorldStep
- * would stop the program for).
+ * may be NULL for defaults; stats may be NULL.  After it returns, the boxes
+ * collide at their poses, as dBoxes do (no contacts of the step to come),
+ * and their bounds are their poses', until dBoxtoiPredict or the next step;
+ * a box with an explicit motion keeps it, from its start.  Returns 1 on
+ * success, 0 when ODE's step failed, or, doing nothing (stats: no sub-step,
+ * first_toi -1), when world is NULL or h is not positive and finite (which
+ * dWorldStep would stop the program for).
  */
 ODE_BOXTOI_API int dWorldStepToContact(dWorldID world, dSpaceID space, dReal h,
                                        dNearCallback *near_callback, void *data,

@@ -51,6 +51,15 @@
 
 #include "internal.h"
 
+/* The factor the ERPs of the sub-step whose contacts the near callback is
+   making in this thread are scaled by (dBoxtoiERPScale); 1 outside one. */
+static _Thread_local double erp_scale_ = 1.0;
+
+dReal dBoxtoiERPScale(void)
+{
+    return (dReal)erp_scale_;
+}
+
 dBoxtoiStepParams dBoxtoiDefaultStepParams(void)
 {
     dBoxtoiStepParams p;
@@ -1365,6 +1374,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
         for (int redo = 0;; redo++) {
             size_t ignored_before = pp.ignored.n;
             if (space && near_callback) {
+                erp_scale_ = p.scale_erp && s != h ? (double)s / (double)h : 1.0;
                 pp.window = speculative ? (double)rem : min_sub;
                 pp.ended_o1 = ended_o1;
                 pp.ended_o2 = ended_o2;
@@ -1430,6 +1440,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                     }
                 }
                 active_ = NULL;
+                erp_scale_ = 1.0;
                 bt_set_window(-1);
                 bt_set_speculative(-1, -1);
             }
@@ -1528,8 +1539,13 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
         elapsed += (double)s;
         restore_forces(&bodies);
     }
+    /* after the step the boxes collide at their poses, as dBoxes do (no
+       contacts of the step to come), until dBoxtoiPredict or the next step
+       arms them again */
     if (st.substeps > 1 || saved)
-        bt_rearm(space, h);
+        bt_rearm(space, 0);
+    else
+        bt_disarm(space);
     set_free(&bodies);
     free(pp.v);
     free(pp.slots);

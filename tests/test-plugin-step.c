@@ -2252,6 +2252,149 @@ static void test_flat_and_scaled(void)
 
 /* A step size that is not positive and finite, or no world: nothing done,
    0 returned (dWorldStep would stop the program). */
+/*
+ * Between steps the boxes collide at their poses, as dBoxes do: a box 50 m/s
+ * short of a wall by less than a step's travel touches nothing after
+ * dWorldStepToContact returns, its bounds are its pose's, and only
+ * dBoxtoiPredict brings back the step's contacts to come.  Once after a
+ * step of one sub-step (no impact in it), once after one with an impact
+ * elsewhere (another box meeting another wall, which splits the step).
+ */
+static void test_between_steps(void)
+{
+    for (int split = 0; split < 2; split++) {
+        sim s;
+        sim_init(&s, 0);
+        dWorldSetGravity(s.world, 0, 0, 0);
+        s.bounce = 0.5;
+        const double side[3] = {0.1, 0.1, 0.1}, p[3] = {0, 0, 0}, v[3] = {50, 0, 0};
+        dGeomID box, wall = dCreateBoxtoiBox(s.space, 0.1, 1, 1);
+        dGeomSetPosition(wall, 1, 0, 0); /* its face 0.9 m away: 1.8 steps at 50 m/s */
+        launched_box(&s, side, &box, p, v);
+        if (split) {
+            const double p2[3] = {0, 3, 0};
+            dGeomID other, wall2 = dCreateBoxtoiBox(s.space, 0.1, 1, 1);
+            dGeomSetPosition(wall2, 0.5, 3, 0);
+            launched_box(&s, side, &other, p2, v);
+        }
+        dBoxtoiStepStats st;
+        int r = dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
+        const dReal *bp = dGeomGetPosition(box);
+        dContactGeom c[MAXC];
+        dReal toi = 0, aabb[6];
+        int n = dBoxtoiCollide(box, wall, MAXC, c, sizeof c[0], &toi);
+        dGeomGetAABB(box, aabb);
+        const char *what = split ? "after a step split by an impact elsewhere"
+                                 : "after a step of one sub-step";
+        ok(r == 1 && (split ? st.substeps > 1 && st.impacts >= 1 : st.substeps == 1),
+           "between steps, %s: %d sub-steps, %d impacts", what, st.substeps, st.impacts);
+        ok(n == 0 && toi == -1,
+           "between steps, %s: a box %.3g m short of the wall touches nothing (%d contacts, "
+           "toi %g)", what, 0.9 - (double)bp[0], n, (double)toi);
+        ok(aabb[1] <= bp[0] + 0.05 + 1e-9 && aabb[0] >= bp[0] - 0.05 - 1e-9,
+           "between steps, %s: the box's bounds are its pose's (x from %.9g to %.9g, box at "
+           "%.9g)", what, (double)aabb[0], (double)aabb[1], (double)bp[0]);
+        dBoxtoiPredict(s.world, s.space, H);
+        n = dBoxtoiCollide(box, wall, MAXC, c, sizeof c[0], &toi);
+        ok(n > 0 && toi > 0 && toi < H,
+           "between steps, %s: after dBoxtoiPredict the contact to come is there (%d "
+           "contacts, toi %g)", what, n, (double)toi);
+        sim_free(&s);
+    }
+}
+
+/* Contacts with a soft ERP of 0.2 (times dBoxtoiERPScale() when scaled) and
+   a soft CFM of 1e-2; notes the least scale seen. */
+typedef struct soft_sim {
+    sim s;
+    int scaled;
+    double least_scale, most_scale;
+} soft_sim;
+
+static void soft_cb(void *data, dGeomID o1, dGeomID o2)
+{
+    soft_sim *ss = data;
+    double k = dBoxtoiERPScale();
+    ss->least_scale = fmin(ss->least_scale, k);
+    ss->most_scale = fmax(ss->most_scale, k);
+    dContact c[MAXC];
+    memset(c, 0, sizeof c);
+    int n = dCollide(o1, o2, MAXC, &c[0].geom, sizeof c[0]);
+    for (int i = 0; i < n; i++) {
+        c[i].surface.mode = dContactSoftERP | dContactSoftCFM;
+        c[i].surface.soft_erp = 0.2 * (ss->scaled ? k : 1.0);
+        c[i].surface.soft_cfm = 1e-2;
+        c[i].surface.mu = 0.5;
+        dJointAttach(dJointCreateContact(ss->s.world, ss->s.contacts, &c[i]),
+                     dGeomGetBody(o1), dGeomGetBody(o2));
+    }
+}
+
+/*
+ * A box resting on the ground on soft-ERP contacts while a bullet 15 m away
+ * hits a wall, which splits the steps into short sub-steps: with the soft
+ * ERP times dBoxtoiERPScale() the box stays where it rests; with the soft
+ * ERP as it is, ODE corrects the same depth h / s times as fast in a short
+ * sub-step and throws the box up (what ode-boxtoi.h says of scale_erp).
+ */
+static void test_soft_erp(void)
+{
+    ok(dBoxtoiERPScale() == 1, "dBoxtoiERPScale outside a step: 1");
+    double rise[2];
+    for (int scaled = 1; scaled >= 0; scaled--) {
+        soft_sim ss;
+        sim_init(&ss.s, 0);
+        ss.scaled = scaled;
+        ss.least_scale = INFINITY;
+        ss.most_scale = -INFINITY;
+        dCreatePlane(ss.s.space, 0, 0, 1, 0);
+        dMass m;
+        dBodyID box = dBodyCreate(ss.s.world);
+        dMassSetBoxTotal(&m, 1, 0.2, 0.2, 0.2);
+        dBodySetMass(box, &m);
+        dBodySetPosition(box, 0, 0, 0.1);
+        dGeomSetBody(dCreateBoxtoiBox(ss.s.space, 0.2, 0.2, 0.2), box);
+        dGeomID wall = dCreateBoxtoiBox(ss.s.space, 0.05, 2, 2);
+        dGeomSetPosition(wall, 20, 0, 1.5);
+        double rest = 0, top = -INFINITY;
+        int split = 0;
+        for (int k = 0; k < 180; k++) {
+            if (k == 120) {
+                dBodyID bullet = dBodyCreate(ss.s.world);
+                dMassSetBoxTotal(&m, 0.1, 0.05, 0.05, 0.05);
+                dBodySetMass(bullet, &m);
+                dBodySetPosition(bullet, 15.1, 0, 1.5);
+                dBodySetLinearVel(bullet, 300, 0, 0);
+                dGeomSetBody(dCreateBoxtoiBox(ss.s.space, 0.05, 0.05, 0.05), bullet);
+                ss.least_scale = INFINITY;
+                ss.most_scale = -INFINITY;
+            }
+            dBoxtoiStepStats st;
+            dWorldStepToContact(ss.s.world, ss.s.space, H, soft_cb, &ss, ss.s.contacts, NULL,
+                                &st);
+            double z = dBodyGetPosition(box)[2];
+            if (k == 119)
+                rest = z;
+            if (k >= 120) {
+                top = fmax(top, z);
+                split += st.substeps > 1;
+            }
+        }
+        rise[scaled] = top - rest;
+        if (scaled)
+            ok(split > 0 && ss.least_scale > 0 && ss.least_scale < 0.1 && ss.most_scale == 1,
+               "soft ERP: the bullet splits %d steps; dBoxtoiERPScale in the callback from %g "
+               "to %g", split, ss.least_scale, ss.most_scale);
+        sim_free(&ss.s);
+    }
+    ok(fabs(rise[1]) < 2e-3,
+       "soft ERP times dBoxtoiERPScale: the resting box stays (rises %.3g m while a bullet "
+       "splits the steps)", rise[1]);
+    ok(rise[0] > 1e-2,
+       "soft ERP as given: the box is thrown up in the short sub-steps (%.3g m), as "
+       "ode-boxtoi.h says", rise[0]);
+}
+
 static void test_bad_step(void)
 {
     sim s;
@@ -2311,6 +2454,8 @@ int main(void)
     test_deep_plate();
     test_flat_and_scaled();
     test_bad_step();
+    test_between_steps();
+    test_soft_erp();
     test_subspace_twice();
     test_hinge2_cars();
     test_shots();
