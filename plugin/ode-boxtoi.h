@@ -74,7 +74,8 @@
  * pairs of boxes 2 to 80 cm wide near the origin (tests/test-plugin.c
  * shows the count), with the usual levels or others.  A boxtoi box's bounding box covers its path over the step,
  * so a pair left out is an impact missed, and the boxes pass through each
- * other.  In the same check, dSimpleSpace, dSweepAndPruneSpace and
+ * other, or sink into each other until the space reports the pair again,
+ * whose deep contacts then throw them apart.  In the same check, dSimpleSpace, dSweepAndPruneSpace and
  * dQuadTreeSpace reported every such pair.
  *
  * Threads: as in ODE, each thread may use its own worlds and spaces (after
