@@ -3520,8 +3520,9 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
  * shown above (its end value not above, or no halvings left), 1 when none.
  */
 #define BALL_DEPTH 4
-static BX_NOINLINE double bern_above(const double *g, int n, double err)
+BXP_INLINE double bern_above_n(const double *g, int n, double err)
 {
+    DEGREE_IN_RANGE(n);
     double stack[BALL_DEPTH + 1][PCAP], big = 0.0, at[BALL_DEPTH + 1];
     int depth[BALL_DEPTH + 1], top = 0;
     for (int k = 0; k <= n; k++) {
@@ -3558,6 +3559,17 @@ static BX_NOINLINE double bern_above(const double *g, int n, double err)
         top++;
     }
     return 1.0;
+}
+
+/* bern_above_n at the degrees of the usual rigid motions unrolled. */
+static BX_NOINLINE double bern_above(const double *g, int n, double err)
+{
+    switch (n) {
+    case 4: return bern_above_n(g, 4, err);
+    case 8: return bern_above_n(g, 8, err);
+    case 12: return bern_above_n(g, 12, err);
+    default: return bern_above_n(g, n, err);
+    }
 }
 
 /*
@@ -3602,10 +3614,12 @@ static double ball_radius(const bx_moving *M, const double (*umax)[3], double W)
  * binomial (a constant in that basis): D's coefficients are within E_r =
  * 16 (dD + 1) eps dmax_r of the exact products of the converted motions
  * (dmax_r bounds both their terms and |D_r(s)|, the scaled basis summing to
- * at most 1), which moves |D|^2 by at most 2 sum_r E_r dmax_r, and each of
- * g's coefficients is a sum of at most dD + 1 products of magnitude up to
- * dmax_r^2 (R^2 Wmax^2), rounded within (dD + 2) eps of that.  W's own
- * rounding is relative, far inside R's 1e-9.
+ * at most 1), which moves |D|^2 by at most 2 sum_r E_r dmax_r; each of g's
+ * coefficients is a sum of 4 (dD + 1) products at most, whose rounding,
+ * summed over the basis, is below 8 (dD + 2)^2 eps times big = sum_r dmax_r^2
+ * + R^2 Wmax^2 (the products' sums over the basis are those of D's and W's
+ * coefficients, each below dmax_r and Wmax).  W's own rounding is relative,
+ * far inside R's 1e-9.
  */
 static BX_NOINLINE double balls_apart(solver *S)
 {
@@ -3615,27 +3629,30 @@ static BX_NOINLINE double balls_apart(solver *S)
         return 0.0;
     double R = (ra + rb) * (1.0 + 1e-9) + 2.0 * S->face_bias;
     int n = S->dD, m = S->dA + S->dB, n2 = 2 * n;
-    double we[PCAP], g[PCAP], t[PCAP];
+    double we[PCAP], g[PCAP];
     need_D(S);
     if (m < n)
         bxp_sbern_elevate(S->wAB, m, n - m, we);
     else
         memcpy(we, S->wAB, (size_t)(n + 1) * sizeof *we);
-    double wmax = bxp_max_abs(we, n);
-    bxp_sbern_mul(we, n, we, n, g);
+    double wmax = bxp_max_abs(we, n), R2 = R * R;
+    const double *d0 = S->D, *d1 = d0 + S->stride, *d2 = d1 + S->stride;
+    /* g_k = sum over i + j = k of the products, each pair i < j twice */
     for (int k = 0; k <= n2; k++)
-        g[k] *= -R * R;
-    double err = 0.0, big = R * R * wmax * wmax;
+        g[k] = 0.0;
+    for (int i = 0; i <= n; i++) {
+        g[2 * i] += d0[i] * d0[i] + d1[i] * d1[i] + d2[i] * d2[i] - R2 * we[i] * we[i];
+        for (int j = i + 1; j <= n; j++)
+            g[i + j] += 2.0 * (d0[i] * d0[j] + d1[i] * d1[j] + d2[i] * d2[j] -
+                               R2 * we[i] * we[j]);
+    }
+    double err = 0.0, big = R2 * wmax * wmax;
     for (int r = 0; r < 3; r++) {
-        const double *d = S->D + r * S->stride;
-        bxp_sbern_mul(d, n, d, n, t);
-        for (int k = 0; k <= n2; k++)
-            g[k] += t[k];
         double e = 16.0 * (n + 1) * DBL_EPSILON * S->dmax[r];
         err += 2.0 * e * S->dmax[r];
         big += S->dmax[r] * S->dmax[r];
     }
-    err += 2.0 * (n + 2) * (n + 1) * DBL_EPSILON * big;
+    err += 8.0 * (n + 2) * (n + 2) * DBL_EPSILON * big;
     return bern_above(g, n2, err);
 }
 
