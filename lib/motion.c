@@ -61,6 +61,13 @@ static int rescale_exponent(double wmax)
 #define BX_UNROLL
 #endif
 
+/* A rare path kept out of line, so that its frame does not add to the usual one. */
+#if defined(__GNUC__)
+#define BX_NOINLINE __attribute__((noinline))
+#else
+#define BX_NOINLINE
+#endif
+
 
 boxtoi_reason bx_check_interval(double t0, double t1)
 {
@@ -284,12 +291,17 @@ static int vanishes(const double *sb, int n)
     return bxp_bern_first(b, n, 0.0, 1.0, 0, &s);
 }
 
+static void centre_entries_sbern(const boxtoi_motion *motion, int d, const double centre[3],
+                                 const double centre_lo[3], double t0, double t1,
+                                 double sb[][16]);
+
 /*
  * bx_prepare_partial after check_box, for any input: the motion's tests in
  * order, then the conversion with the tests that need it.
  */
 static boxtoi_reason prepare_general(const boxtoi_motion *motion,
-                                     const double centre[3], double t0,
+                                     const double centre[3],
+                                     const double *centre_lo, double t0,
                                      double t1, bx_moving *out)
 {
     boxtoi_reason why;
@@ -298,7 +310,10 @@ static boxtoi_reason prepare_general(const boxtoi_motion *motion,
     int d = motion->degree;
     double scale = 0.0;
     double sb[d + 1][16];
-    entries_sbern(motion, d, t0, t1, sb);
+    if (centre_lo)
+        centre_entries_sbern(motion, d, centre, centre_lo, t0, t1, sb);
+    else
+        entries_sbern(motion, d, t0, t1, sb);
     for (int i = 0; i <= d; i++)
         out->w[i] = sb[i][15];
     scale = bxp_max_abs(out->w, d); /* finite: check_motion */
@@ -321,7 +336,8 @@ static boxtoi_reason prepare_general(const boxtoi_motion *motion,
             u0[i] = a0;
             u1[i] = a1;
             u2[i] = a2;
-            p[i] = flip * e[3] + centre[0] * a0 + centre[1] * a1 + centre[2] * a2;
+            p[i] = centre_lo ? flip * e[3]
+                             : flip * e[3] + centre[0] * a0 + centre[1] * a1 + centre[2] * a2;
             double m0 = fabs(a0), m1 = fabs(a1), m2 = fabs(a2), m3 = fabs(p[i]);
             scale = m0 > scale ? m0 : scale;
             scale = m1 > scale ? m1 : scale;
@@ -451,18 +467,61 @@ static int prepare_t0_any(const boxtoi_motion *motion, const double centre[3],
     }
 }
 
-/* d, half, size and the centre of the box, for any path. */
-static void box_setup(const boxtoi_box *box, int d, bx_moving *out,
-                      double centre[3])
+/*
+ * d, half, size and the centre of the box, for any path; centre_lo gets
+ * what the centre's rounding left out (the centre is exact in double-double
+ * as centre + centre_lo).  Returns 1 for a box far from its frame's origin:
+ * a coordinate of its centre above FAR_CENTRE times its largest half
+ * extent.  Its centre's path, t + U centre, is then formed from the caller's
+ * coefficients in double-double (prepare_general), since in doubles it
+ * would cancel to the box's own scale with the rounding of the far
+ * centre's: eps |centre| |U|, beyond the promise's 1e-9 of the size once
+ * the centre is a few million sizes away (a unit cube with corners at
+ * 1e10, turned 30 degrees and brought back to the origin, was placed 2e-6
+ * off, and a contact 1.6e-7 deep was missed).  Nearer, that rounding stays
+ * below 1e-13 of the size (times |U| / w).
+ */
+#define FAR_CENTRE 1024.0
+static int box_setup(const boxtoi_box *box, int d, bx_moving *out,
+                     double centre[3], double centre_lo[3])
 {
+    double cmax = 0.0, hmax = 0.0;
     out->d = d;
     for (int i = 0; i < 3; i++) {
-        centre[i] = 0.5 * (box->lo[i] + box->hi[i]);
+        double s, e;
+        bxp_two_sum(box->lo[i], box->hi[i], &s, &e);
+        centre[i] = 0.5 * s;
+        centre_lo[i] = 0.5 * e;
         out->half[i] = 0.5 * (box->hi[i] - box->lo[i]);
+        cmax = fmax(cmax, fabs(centre[i]));
+        hmax = fmax(hmax, out->half[i]);
     }
     out->size = sqrt(4.0 * (out->half[0] * out->half[0] +
                             out->half[1] * out->half[1] +
                             out->half[2] * out->half[2]));
+    return cmax > FAR_CENTRE * hmax;
+}
+
+/*
+ * The scaled Bernstein coefficients of the motion's entries (entries_sbern)
+ * with column 3 replaced by the path of the box's centre, t + U centre,
+ * each power coefficient formed in double-double from the caller's
+ * coefficients and the centre (centre + centre_lo) and rounded once.
+ */
+static BX_NOINLINE void centre_entries_sbern(const boxtoi_motion *motion, int d,
+                                             const double centre[3],
+                                             const double centre_lo[3], double t0,
+                                             double t1, double sb[][16])
+{
+    boxtoi_motion m = *motion;
+    for (int k = 0; k <= d; k++)
+        for (int r = 0; r < 3; r++) {
+            double hi = motion->c[k][r][3], lo = 0.0;
+            for (int j = 0; j < 3; j++)
+                bxp_dd_mul_add(&hi, &lo, motion->c[k][r][j], centre[j], centre_lo[j]);
+            m.c[k][r][3] = hi + lo;
+        }
+    entries_sbern(&m, d, t0, t1, sb);
 }
 
 double bx_world_size(const bx_moving *m)
@@ -495,17 +554,17 @@ boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
     if ((why = check_box(box)))
         return why;
     int d = motion->degree;
-    double centre[3];
+    double centre[3], centre_lo[3];
     out->box_known = 0;
     out->src = motion;
     out->t0 = t0;
     out->t1 = t1;
     out->qbound = -1.0;
-    box_setup(box, d, out, centre);
-    if (t0 == 0.0 && d >= 0 && d <= 4 &&
+    int far = box_setup(box, d, out, centre, centre_lo);
+    if (!far && t0 == 0.0 && d >= 0 && d <= 4 &&
         prepare_t0_any(motion, centre, t1 - t0, out))
         return BOXTOI_REASON_NONE;
-    return prepare_general(motion, centre, t0, t1, out);
+    return prepare_general(motion, centre, far ? centre_lo : NULL, t0, t1, out);
 }
 
 /*
@@ -644,13 +703,19 @@ BXP_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
     }
     if (ok != 3)
         return 0;
+    bx_v2 cmax = {0.0, 0.0}, hmax = {0.0, 0.0};
     BX_UNROLL
     for (int i = 0; i < 3; i++) {
         centre[i] = 0.5 * (lo[i] + hi[i]);
         half[i] = 0.5 * (hi[i] - lo[i]);
         a->half[i] = half[i][0];
         b->half[i] = half[i][1];
+        cmax = bx_vmax(bx_vabs(centre[i]), cmax);
+        hmax = bx_vmax(half[i], hmax);
     }
+    /* box_setup's far boxes: prepare_general */
+    if (bx_bits(cmax > FAR_CENTRE * hmax))
+        return 0;
     bx_v2 size = bx_vsqrt(4.0 * (half[0] * half[0] + half[1] * half[1] +
                                  half[2] * half[2]));
     a->d = b->d = d;

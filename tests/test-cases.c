@@ -3725,6 +3725,72 @@ static void case_corner_to_corner(void)
        bad, total, late, missed, kept_apart, mirrored);
 }
 
+/*
+ * A box far from its own frame's origin: a unit cube with corners [C, C+1]^3,
+ * turned 30 degrees about z and brought back near the world origin by a
+ * translation -R centre rounded to doubles, as a caller would form it.  The
+ * cube's world centre is then t + R centre exactly (each product split
+ * exactly by fma, the sums by TwoSum), up to 3e-5 from the origin at
+ * C = 1e12.  A second unit cube, axis-aligned, comes
+ * along x (its first contact with the cube's leading vertex is known in
+ * closed form, held to 1e-9 of the interval), or passes along y with its
+ * face 2e-8 inside or outside the leading vertex's path (a hit, a miss).
+ * For C from 1e4 to 1e12; each answer mirrored when swapped.
+ */
+static void case_far_local_frame(void)
+{
+    const double cs[5] = {1e4, 1e6, 1e8, 1e10, 1e12};
+    double rz[3][3];
+    tu_rot_z(rz, M_PI / 6);
+    for (int k = 0; k < 5; k++) {
+        double C = cs[k], centre = C + 0.5, t[3];
+        boxtoi_box a = tu_box(C, C, C, C + 1, C + 1, C + 1);
+        for (int i = 0; i < 3; i++)
+            t[i] = -(rz[i][0] * centre + rz[i][1] * centre + rz[i][2] * centre);
+        long double ca[3];
+        for (int i = 0; i < 3; i++) {
+            /* each product exact as p + pe (fma), each sum as s + e1 */
+            double sum = t[i], err = 0.0;
+            for (int j = 0; j < 3; j++) {
+                double p = rz[i][j] * centre, pe = fma(rz[i][j], centre, -p);
+                double x = sum + p, z = x - sum, e1 = (sum - (x - z)) + (p - z);
+                sum = x;
+                err += e1 + pe;
+            }
+            ca[i] = (long double)sum + err;
+        }
+        /* the cube's reach along +x from its centre */
+        long double sx = 0.5L * (fabsl(rz[0][0]) + fabsl(rz[0][1]) + fabsl(rz[0][2]));
+        boxtoi_motion ma, mb;
+        motion_static(&ma, rz, t[0], t[1], t[2]);
+        /* head on: B's face X at 2.5 - 3 t meets the vertex at ca.x + sx */
+        double pb[2][3] = {{3.0, (double)ca[1] - 0.1, 0.0}, {-3.0, 0.0, 0.0}};
+        tu_motion_trans(&mb, pb, 1);
+        boxtoi_query q = tu_query(a, &ma, cube(0.5), &mb, 0.0, 1.0), y = tu_swapped(&q);
+        boxtoi_result r = boxtoi_solve(&q), w = boxtoi_solve(&y);
+        double toi = (double)((2.5L - ca[0] - sx) / 3.0L);
+        ok(r.state == BOXTOI_HIT && fabs(r.toi - toi) <= 1e-9 && swap_mirrors(&q, &r, &w),
+           "a cube with corners at %g, turned, at the origin: first contact %.17g, exactly "
+           "%.17g (its centre %.3Lg off the origin), mirrored when swapped",
+           C, r.toi, toi, ca[0]);
+        /* passing along y, the face 2e-8 inside or outside the vertex's x */
+        for (int in = 0; in < 2; in++) {
+            double gap = in ? -2e-8 : 2e-8;
+            double px[2][3] = {{(double)(ca[0] + sx + 0.5L + gap), -3.0, 0.0},
+                               {0.0, 6.0, 0.0}};
+            tu_motion_trans(&mb, px, 1);
+            q = tu_query(a, &ma, cube(0.5), &mb, 0.0, 1.0);
+            y = tu_swapped(&q);
+            r = boxtoi_solve(&q);
+            w = boxtoi_solve(&y);
+            ok(r.state == (in ? BOXTOI_HIT : BOXTOI_MISS) && swap_mirrors(&q, &r, &w),
+               "a cube with corners at %g, turned, at the origin: a cube passing %s its "
+               "leading vertex by 2e-8: %s", C, in ? "into" : "clear of",
+               boxtoi_state_name(r.state));
+        }
+    }
+}
+
 static void case_miss(void)
 {
     /* B = [-1,1]^3 centre (5 - 4t, 3, 0): y ranges [2,4] and [-1,1] never
@@ -4461,6 +4527,7 @@ int main(void)
     case_deep_overlap();
     case_miss();
     case_corner_to_corner();
+    case_far_local_frame();
     case_both_moving();
     case_interval();
     case_far_from_zero();
