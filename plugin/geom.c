@@ -697,24 +697,14 @@ static int mark_stepped(dSpaceID space)
     return ok;
 }
 
-void bt_rearm(dSpaceID space, double h)
-{
-    if (!space || box_class < 0)
-        return;
-    if (!(h >= 0) || !isfinite(h))
-        h = 0;
-    arming a = {h, 0.0, 0};
-    each_box(space, arm_quietly, &a);
-    if (!mark_stepped(space))
-        each_box(space, mark_armed, NULL);
-}
-
-void bt_disarm(dSpaceID space)
+void bt_disarm(dSpaceID space, int mark)
 {
     if (!space || box_class < 0)
         return;
     arming a = {0.0, 0.0, 0};
     each_box(space, arm_quietly, &a);
+    if (mark && !mark_stepped(space))
+        each_box(space, mark_armed, NULL);
 }
 
 void dBoxtoiPredict(dWorldID world, dSpaceID space, dReal h)

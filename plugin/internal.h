@@ -79,17 +79,15 @@ void bt_moving_dbox(dGeomID g, double h, bt_moving *mv);
    and mark moved those whose bounds this changes (explicit motions, enabled
    bodies); reset_toi clears the last time of impact. */
 void bt_arm(dSpaceID space, double h, int reset_toi, double shift);
-/* bt_arm(space, h, 0, 0) at the end of a step, after a collide pass: the
-   boxes are armed without being marked moved, then the geoms ODE's step
-   marks (those of enabled bodies), and the boxes with explicit motions,
-   are marked again in an order that leaves each space's list as the step
-   left it. */
-void bt_rearm(dSpaceID space, double h);
-/* Set every boxtoi box of the space to a step of 0 (current poses, no
-   search in time; explicit motions keep theirs, from their start) without
-   marking any moved: for the end of a step whose dWorldStep marked the
-   geoms of the bodies it moved, the only boxes whose bounds this changes. */
-void bt_disarm(dSpaceID space);
+/* At the end of a step: every boxtoi box of the space set to a step of 0
+   (current poses, no search in time; explicit motions keep theirs, from
+   their start) without being marked moved.  After one dWorldStep, which
+   marked the geoms of the bodies it moved (the only boxes whose bounds this
+   changes), mark is 0; after sub-steps and collide passes it is 1: the
+   geoms ODE's step marks (those of enabled bodies), and the boxes with
+   explicit motions, are then marked again in an order that leaves each
+   space's list as the step left it. */
+void bt_disarm(dSpaceID space, int mark);
 
 /* Call fn(d, ctx) for each boxtoi box inside space (directly or through
    sub-spaces), found in the list of all of them, of every thread (for a

@@ -1542,10 +1542,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
     /* after the step the boxes collide at their poses, as dBoxes do (no
        contacts of the step to come), until dBoxtoiPredict or the next step
        arms them again */
-    if (st.substeps > 1 || saved)
-        bt_rearm(space, 0);
-    else
-        bt_disarm(space);
+    bt_disarm(space, st.substeps > 1 || saved);
     set_free(&bodies);
     free(pp.v);
     free(pp.slots);
