@@ -124,6 +124,7 @@ typedef struct solver {
     double noise_poly[PCAP];                /* axis_noise_poly of noise_axis */
     /* Largest absolute coefficient of each row: 3x3 parts, D, uB_j x D. */
     double umax[2][3][3], dmax[3], vmax[3][3];
+    double spread[2]; /* motion_is_rigid's of A and B (rigid motions) */
 } solver;
 
 #define HAVE_D 1u
@@ -409,9 +410,12 @@ static void scales_of(const bx_moving *M, entry_scales *sc)
  * is also required to be far from 0 relative to w, and, so that the
  * determinant test of bx_check_det would certainly pass, its cube above 32
  * times that test's margin: with w^2 > 8 lim, |det U| >= (w^2 - 6 lim)^(3/2)
- * >= w^3 / 8, more than twice the margin.
+ * >= w^3 / 8, more than twice the margin.  For a rigid motion, *spread gets
+ * 6 lim / wmin^2 (infinite for wmin <= 0): |U x|^2 <= (w^2 + 6 lim) |x|^2,
+ * so |U x| / w <= sqrt(1 + spread) |x| on [0, 1] (balls_apart).
  */
-static int motion_is_rigid(const bx_moving *M, const entry_scales *sc, int *nonsingular)
+static int motion_is_rigid(const bx_moving *M, const entry_scales *sc, int *nonsingular,
+                           double *spread)
 {
     int d = M->e;
     double U = 0.0, W = sc->w, ww[2 * BXM_CAP];
@@ -427,6 +431,7 @@ static int motion_is_rigid(const bx_moving *M, const entry_scales *sc, int *nons
     if (!ok)
         return 0;
     double wmin = bx_gap_wmin(M->we, d);
+    *spread = wmin > 0.0 ? 6.0 * lim / (wmin * wmin) : INFINITY;
     *nonsingular = wmin >= 1e-3 * W && wmin * wmin > 8.0 * lim &&
                    wmin * wmin * wmin > 32.0 * bx_det_margin_max(M);
     return 1;
@@ -3574,27 +3579,16 @@ static BX_NOINLINE double bern_above(const double *g, int n, double err)
 
 /*
  * A ball about each box's centre through its corners, for rigid motions:
- * |u_k| = w within the rigidity test's rounding (motion_is_rigid: each entry
- * of U^T U - w^2 I stays below 2 lim on [0, 1], so |U x|^2 <= (w^2 + 6 lim)
- * |x|^2, Gershgorin), the radius is |half| sqrt(1 + 6 lim / wmin^2) with
- * wmin the least Bernstein coefficient of w.  Returns -1 where w comes so
- * near 0 that the factor exceeds 1 + 1e-6.
+ * |u_k| = w within the rigidity test's rounding, so the radius is |half|
+ * sqrt(1 + spread) <= |half| (1 + spread), spread from motion_is_rigid.
+ * Returns -1 where w comes so near 0 that spread exceeds 1e-6.
  */
-static double ball_radius(const bx_moving *M, const double (*umax)[3], double W)
+static double ball_radius(const bx_moving *M, double spread)
 {
-    double U = 0.0;
-    for (int k = 0; k < 3; k++)
-        for (int r = 0; r < 3; r++)
-            U = umax[k][r] > U ? umax[k][r] : U;
-    double lim = 64.0 * DBL_EPSILON * (M->e + 1) * (3.0 * U * U + W * W);
-    double wmin = bx_gap_wmin(M->we, M->e);
-    if (!(wmin > 0.0))
-        return -1.0;
-    double f = 6.0 * lim / (wmin * wmin);
-    if (!(f <= 1e-6))
+    if (!(spread <= 1e-6))
         return -1.0;
     const double *h = M->half;
-    return sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]) * (1.0 + f);
+    return sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]) * (1.0 + spread);
 }
 
 /*
@@ -3623,8 +3617,7 @@ static double ball_radius(const bx_moving *M, const double (*umax)[3], double W)
  */
 static BX_NOINLINE double balls_apart(solver *S)
 {
-    double ra = ball_radius(S->A, (const double(*)[3])S->umax[0], S->wscale[W_A]);
-    double rb = ball_radius(S->B, (const double(*)[3])S->umax[1], S->wscale[W_B]);
+    double ra = ball_radius(S->A, S->spread[0]), rb = ball_radius(S->B, S->spread[1]);
     if (!(ra >= 0.0) || !(rb >= 0.0))
         return 0.0;
     double R = (ra + rb) * (1.0 + 1e-9) + 2.0 * S->face_bias;
@@ -3704,13 +3697,14 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
     }
     int rigid_a = 0, rigid_b = 0, det_a = 0, det_b = 0;
     entry_scales scale_a, scale_b; /* set when near */
+    double spread_a = INFINITY, spread_b = INFINITY;
     if (swept && !apart) {
         bx_trim(A.src, query->t0, query->t1, &A);
         bx_trim(B.src, query->t0, query->t1, &B);
         scales_of(&A, &scale_a);
         scales_of(&B, &scale_b);
-        rigid_a = motion_is_rigid(&A, &scale_a, &det_a);
-        rigid_b = rigid_a && motion_is_rigid(&B, &scale_b, &det_b);
+        rigid_a = motion_is_rigid(&A, &scale_a, &det_a, &spread_a);
+        rigid_b = rigid_a && motion_is_rigid(&B, &scale_b, &det_b, &spread_b);
     }
     int singular = bx_check_det2(det_a ? NULL : &A, det_b ? NULL : &B);
     double l[3], u[3];
@@ -3774,6 +3768,8 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
     S.wscale[W_A] = sa->w;
     S.wscale[W_B] = sb->w;
     S.wscale[W_AB] = S.wscale[W_A] * S.wscale[W_B];
+    S.spread[0] = swapped ? spread_b : spread_a;
+    S.spread[1] = swapped ? spread_a : spread_b;
     if (S.rigid)
         bxp_sbern_mul(pa->we, pa->e, pb->we, pb->e, S.wAB);
     /* Polynomial slots sized by the degrees (a few KB for low degrees). */
