@@ -300,6 +300,26 @@ void tu_rand_unit_quaternion(unsigned long long *state, double q[4])
         q[c] /= sqrt(n);
 }
 
+void tu_quat_mul(const double a[4], const double b[4], double p[4])
+{
+    p[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
+    p[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
+    p[2] = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
+    p[3] = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
+}
+
+void tu_quat_rotate(const double q[4], const double x[3], double out[3])
+{
+    double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    double w = q[0] / n, u[3] = {q[1] / n, q[2] / n, q[3] / n};
+    /* x' = x + 2 w (u x x) + 2 u x (u x x) */
+    double c1[3], c2[3];
+    tu_cross(u, x, c1);
+    tu_cross(u, c1, c2);
+    for (int i = 0; i < 3; i++)
+        out[i] = x[i] + 2.0 * w * c1[i] + 2.0 * c2[i];
+}
+
 long double tu_binom(int n, int k)
 {
     long double r = 1.0L;

@@ -131,6 +131,10 @@ boxtoi_kind tu_swapped_kind(boxtoi_kind kind);
 double tu_rand(unsigned long long *state, double lo, double hi);
 /* A unit quaternion from four such numbers in [-1, 1), normalised. */
 void tu_rand_unit_quaternion(unsigned long long *state, double q[4]);
+/* p = a b (quaternions w x y z). */
+void tu_quat_mul(const double a[4], const double b[4], double p[4]);
+/* R(q) x for q not necessarily unit: rotated by the normalised quaternion. */
+void tu_quat_rotate(const double q[4], const double x[3], double out[3]);
 
 /* The binomial coefficient C(n, k), 0 <= k <= n, in long double (exact here). */
 long double tu_binom(int n, int k);

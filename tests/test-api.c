@@ -828,19 +828,6 @@ static void test_overlap_at(void)
 
 /* ---------- rigid motions and products ---------- */
 
-/* R(q) x for q not necessarily unit: rotate by the normalised quaternion. */
-static void quat_rotate(const double q[4], const double x[3], double out[3])
-{
-    double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    double w = q[0] / n, u[3] = {q[1] / n, q[2] / n, q[3] / n};
-    /* x' = x + 2 w (u x x) + 2 u x (u x x) */
-    double c1[3], c2[3];
-    tu_cross(u, x, c1);
-    tu_cross(u, c1, c2);
-    for (int i = 0; i < 3; i++)
-        out[i] = x[i] + 2.0 * w * c1[i] + 2.0 * c2[i];
-}
-
 static void test_rigid(void)
 {
     unsigned long long st = 777;
@@ -871,7 +858,7 @@ static void test_rigid(void)
                     pt[i] = pt[i] * t + pc[k][i];
             double x[3] = {tu_rand(&st, -2, 2), tu_rand(&st, -2, 2), tu_rand(&st, -2, 2)};
             double want[3], got[3], got2[3];
-            quat_rotate(qt, x, want);
+            tu_quat_rotate(qt, x, want);
             for (int i = 0; i < 3; i++)
                 want[i] += pt[i];
             boxtoi_motion_apply(&m, t, x, got);

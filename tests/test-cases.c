@@ -3594,26 +3594,6 @@ static void case_deep_overlap(void)
     }
 }
 
-/* The quaternion product a b (w, x, y, z). */
-static void quat_mul(const double a[4], const double b[4], double o[4])
-{
-    o[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
-    o[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
-    o[2] = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
-    o[3] = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
-}
-
-/* The unit quaternion's rotation of v. */
-static void quat_rotate(const double q[4], const double v[3], double o[3])
-{
-    const double p[4] = {0, v[0], v[1], v[2]}, c[4] = {q[0], -q[1], -q[2], -q[3]};
-    double t[4], r[4];
-    quat_mul(q, p, t);
-    quat_mul(t, c, r);
-    for (int i = 0; i < 3; i++)
-        o[i] = r[i + 1];
-}
-
 /*
  * Corner to corner: at tc each box has a corner on the line through the
  * two centres, pointing at the other box, with a gap eps between the two
@@ -3650,13 +3630,13 @@ static void case_corner_to_corner(void)
             ca[i] = tu_rand(&st, -1, 1) < 0 ? -ha[i] : ha[i];
             cb[i] = tu_rand(&st, -1, 1) < 0 ? -hb[i] : hb[i];
         }
-        quat_rotate(qa[0], ca, va);
+        tu_quat_rotate(qa[0], ca, va);
         double ra = tu_norm(va), rb = tu_norm(cb);
         for (int i = 0; i < 3; i++)
             dir[i] = va[i] / ra;
         /* B: a random turn, then the shortest turn taking its corner's
            direction v to -dir */
-        quat_rotate(qr, cb, vb);
+        tu_quat_rotate(qr, cb, vb);
         double v[3] = {vb[0] / rb, vb[1] / rb, vb[2] / rb}, x[3], md[3];
         for (int i = 0; i < 3; i++)
             md[i] = -dir[i];
@@ -3665,7 +3645,7 @@ static void case_corner_to_corner(void)
         double an = sqrt(align[0] * align[0] + tu_dot(x, x));
         for (int i = 0; i < 4; i++)
             align[i] /= an;
-        quat_mul(align, qr, qb[0]);
+        tu_quat_mul(align, qr, qb[0]);
         int turning = tu_rand(&st, 0, 1) < 0.5;
         for (int i = 0; i < 4; i++) {
             qa[1][i] = turning ? tu_rand(&st, -0.5, 0.5) : 0.0;

@@ -223,15 +223,6 @@ static void make_body(body *b, double S, double L, int rot_kind, int pdeg,
     }
 }
 
-/* p = a b (quaternions w x y z). */
-static void quat_mul(const double a[4], const double b[4], double p[4])
-{
-    p[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
-    p[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
-    p[2] = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
-    p[3] = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
-}
-
 /*
  * B turned as A is, then by th about a random axis of its own (th from
  * 1e-9 to 1e-2 rad, log-uniform): every edge of B stays within th of
@@ -247,7 +238,7 @@ static void align_with(body *b, const body *a)
         r[i + 1] = sin(0.5 * th) * ax[i];
     b->rot_kind = a->rot_kind;
     for (int k = 0; k <= a->rot_kind; k++)
-        quat_mul(a->q[k], r, b->q[k]);
+        tu_quat_mul(a->q[k], r, b->q[k]);
 }
 
 /*
@@ -268,8 +259,8 @@ static void turn_through(body *b, const body *a, double s, double taup, const do
     for (int i = 0; i <= a->rot_kind; i++)
         for (int j = 0; j < 2; j++) {
             double ar[4], arc[4];
-            quat_mul(a->q[i], r[j], ar);
-            quat_mul(ar, c, arc);
+            tu_quat_mul(a->q[i], r[j], ar);
+            tu_quat_mul(ar, c, arc);
             for (int l = 0; l < 4; l++)
                 b->q[i + j][l] += arc[l];
         }
@@ -789,7 +780,7 @@ static double turn_angle(const scene *sc, double t)
     r[0] = 1.0;
     for (int i = 0; i < 3; i++)
         r[i + 1] = sc->turn_s * (tau - sc->turn_taup) * sc->turn_k[i];
-    quat_mul(r, sc->turn_c, rc);
+    tu_quat_mul(r, sc->turn_c, rc);
     return 2.0 * atan2(sqrt(rc[1] * rc[1] + rc[2] * rc[2] + rc[3] * rc[3]), fabs(rc[0]));
 }
 
