@@ -2360,12 +2360,9 @@ static void test_soft_erp(void)
         int split = 0;
         for (int k = 0; k < 180; k++) {
             if (k == 120) {
-                dBodyID bullet = dBodyCreate(ss.s.world);
-                dMassSetBoxTotal(&m, 0.1, 0.05, 0.05, 0.05);
-                dBodySetMass(bullet, &m);
-                dBodySetPosition(bullet, 15.1, 0, 1.5);
-                dBodySetLinearVel(bullet, 300, 0, 0);
-                dGeomSetBody(dCreateBoxtoiBox(ss.s.space, 0.05, 0.05, 0.05), bullet);
+                const double side[3] = {0.05, 0.05, 0.05}, p[3] = {15.1, 0, 1.5},
+                             v[3] = {300, 0, 0};
+                launched_box(&ss.s, side, NULL, p, v);
                 ss.least_scale = INFINITY;
                 ss.most_scale = -INFINITY;
             }
