@@ -3394,10 +3394,14 @@ static void piece_query(const boxtoi_motion *ma, const boxtoi_motion *mb, const 
     bx_motion_piece(mb, t[k], t[k + 1], &q->motion_b);
 }
 
-/* Time in [t0, t1] of s in a piece [ta, tb] (s in [0, 1]). */
+/*
+ * Time in [t0, t1] of s in a piece [ta, tb] (s in [0, 1]).  The ends are
+ * exact: tb - ta overflows for an interval longer than the largest double,
+ * which two motions of degree 0 may have (only s = 0 or past 1 then).
+ */
 static double piece_time(double ta, double tb, double s)
 {
-    return s >= 1.0 ? tb : ta + (tb - ta) * s;
+    return s >= 1.0 ? tb : s <= 0.0 ? ta : ta + (tb - ta) * s;
 }
 
 /*

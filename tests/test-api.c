@@ -216,6 +216,14 @@ static void test_invalid(void)
                    BOXTOI_REASON_OUT_OF_RANGE, 2);
     q.motion_b.degree = 0;
     expect_valid("t1 - t0 overflows, both motions of degree 0", &q);
+    /* ... where an overlap is at t0 (toi t0, not t0 + inf * 0) through t1 */
+    q.motion_b.c[0][0][3] = 1.5;
+    q.motion_b.c[0][1][3] = -1.5;
+    r = boxtoi_solve(&q);
+    ok(r.state == BOXTOI_OVERLAP && r.toi == q.t0 && r.exit_after_t1 && isnan(r.exit),
+       "t1 - t0 overflows, degree 0, B into A: overlap at t0 through t1 "
+       "(got %s, toi %g, exit %g, after t1 %d)",
+       boxtoi_state_name(r.state), r.toi, r.exit, r.exit_after_t1);
 
     /* boxtoi_validate directly */
     q = base_query();
