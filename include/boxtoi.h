@@ -106,7 +106,8 @@ typedef struct boxtoi_query {
     boxtoi_motion motion_b;  /**< motion of B */
     double t0;               /**< interval start */
     double t1;               /**< interval end, t1 >= t0 */
-    unsigned flags;          /**< 0, or BOXTOI_SKIP_EXIT */
+    unsigned flags;          /**< 0, or BOXTOI_SKIP_EXIT; any other bit is
+                                  BOXTOI_REASON_FLAGS */
 } boxtoi_query;
 
 /**
@@ -147,7 +148,7 @@ typedef enum boxtoi_reason {
                                         (its determinant within rounding of zero) */
     BOXTOI_REASON_INTERVAL_NOT_FINITE, /**< t0 or t1 is NaN or infinite */
     BOXTOI_REASON_INTERVAL_REVERSED,   /**< t0 > t1 */
-    BOXTOI_REASON_OUT_OF_RANGE     /**< numbers so large that the polynomials would overflow:
+    BOXTOI_REASON_OUT_OF_RANGE,    /**< numbers so large that the polynomials would overflow:
                                         lengths beyond about 1e60 (corners; the
                                         motion's 3x3 part and translation, over w);
                                         a motion times any positive constant is the
@@ -161,6 +162,8 @@ typedef enum boxtoi_reason {
                                         w near 1 (which that power rules out); and
                                         an interval whose length t1 - t0 overflows,
                                         for a motion of degree 1 or more */
+    BOXTOI_REASON_FLAGS            /**< the query's flags have a bit that no BOXTOI_ flag
+                                        names (reserved for later ones) */
 } boxtoi_reason;
 
 /** Which pair of features touches at first contact. */
@@ -298,10 +301,11 @@ BOXTOI_API const char *boxtoi_kind_name(boxtoi_kind kind);
 BOXTOI_API const char *boxtoi_reason_message(boxtoi_reason reason);
 
 /**
- * Write the feature's name ("X'YZ", "X-Z'", "Y'") into buf (at most
- * BOXTOI_FEATURE_NAME_MAX bytes with the terminating NUL).  Returns buf;
- * writes "" for an empty feature (all sides 0) or a NULL/short buffer-safe
- * truncation when size is smaller.
+ * Write the feature's name ("X'YZ", "X-Z'", "Y'"; "" for a feature with
+ * every side 0) into buf of size bytes, NUL-terminated, and return buf.  A
+ * side is read by its sign.  A name needs at most BOXTOI_FEATURE_NAME_MAX
+ * bytes with its NUL; a smaller size gets the name cut to size - 1 bytes.
+ * With buf NULL or size 0 nothing is written (returns buf).
  */
 #define BOXTOI_FEATURE_NAME_MAX 8
 BOXTOI_API char *boxtoi_feature_name(boxtoi_feature feature, char *buf,

@@ -42,6 +42,7 @@ BOXTOI_API const char *boxtoi_reason_message(boxtoi_reason reason)
     case BOXTOI_REASON_INTERVAL_NOT_FINITE: return "interval end t0 or t1 is NaN or infinite";
     case BOXTOI_REASON_INTERVAL_REVERSED: return "interval is reversed (t0 > t1)";
     case BOXTOI_REASON_OUT_OF_RANGE: return "numbers too large: the motion polynomials would overflow";
+    case BOXTOI_REASON_FLAGS: return "the query's flags have an unknown bit";
     }
     return "unknown reason";
 }

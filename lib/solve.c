@@ -3667,6 +3667,8 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
     boxtoi_reason why;
     if (!query)
         return invalid(BOXTOI_REASON_NULL, 0);
+    if (query->flags & ~BOXTOI_SKIP_EXIT)
+        return invalid(BOXTOI_REASON_FLAGS, 0);
     if ((why = bx_check_interval(query->t0, query->t1)))
         return invalid(why, 0);
     /*

@@ -191,6 +191,16 @@ static void test_invalid(void)
     q.t0 = 0.7;
     q.t1 = 0.2;
     expect_invalid("t0 > t1", &q, BOXTOI_REASON_INTERVAL_REVERSED, 0);
+    /* flags: only BOXTOI_SKIP_EXIT is known; any other bit is refused first */
+    q = base_query();
+    q.flags = 2u;
+    expect_invalid("flags 2", &q, BOXTOI_REASON_FLAGS, 0);
+    q.flags = BOXTOI_SKIP_EXIT | 0x80000000u;
+    q.t0 = NAN;
+    expect_invalid("flags SKIP_EXIT | 1 << 31, interval NaN", &q, BOXTOI_REASON_FLAGS, 0);
+    q = base_query();
+    q.flags = BOXTOI_SKIP_EXIT;
+    expect_valid("flags BOXTOI_SKIP_EXIT", &q);
     q = base_query();
     q.t0 = q.t1 = 0.75;
     expect_valid("t0 == t1", &q);
@@ -449,14 +459,16 @@ static void test_full_turn(void)
 static void test_names(void)
 {
     int good = 1, distinct = 1;
-    const char *msg[BOXTOI_REASON_OUT_OF_RANGE + 1];
-    for (int i = 0; i <= BOXTOI_REASON_OUT_OF_RANGE; i++) {
+    const char *msg[BOXTOI_REASON_FLAGS + 1];
+    for (int i = 0; i <= BOXTOI_REASON_FLAGS; i++) {
         msg[i] = boxtoi_reason_message((boxtoi_reason)i);
         if (!msg[i] || !msg[i][0])
             good = 0;
     }
     ok(good, "every reason has a non-empty message");
-    for (int i = 0; i <= BOXTOI_REASON_OUT_OF_RANGE; i++)
+    is_string(boxtoi_reason_message((boxtoi_reason)(BOXTOI_REASON_FLAGS + 1)), "unknown reason",
+              "the reason after the last has none");
+    for (int i = 0; i <= BOXTOI_REASON_FLAGS; i++)
         for (int j = 0; j < i; j++)
             if (msg[i] && msg[j] && strcmp(msg[i], msg[j]) == 0) {
                 distinct = 0;
