@@ -732,14 +732,18 @@ static int read_line_within(int fd, char *buf, size_t cap);
 /* Start the tool (with args) as a co-process: write its input to in[1],
  * read its output from out[0].  The first npre bytes of pre (at most a
  * pipe's capacity) are in the pipe before it starts, so that its first read
- * takes them all. */
+ * takes them all.  nonblocking: 1 sets the tool's standard input
+ * O_NONBLOCK, 2 its standard output, 3 both. */
 static pid_t start_coprocess_pre(const char *args, const char *pre, size_t npre,
                                  int nonblocking, int in[2], int out[2])
 {
     signal(SIGPIPE, SIG_IGN);
     if (pipe(in) != 0 || pipe(out) != 0)
         bail("pipe failed");
-    if (nonblocking && fcntl(in[0], F_SETFL, fcntl(in[0], F_GETFL) | O_NONBLOCK) != 0)
+    if ((nonblocking & 1) && fcntl(in[0], F_SETFL, fcntl(in[0], F_GETFL) | O_NONBLOCK) != 0)
+        bail("fcntl failed");
+    if ((nonblocking & 2) &&
+        fcntl(out[1], F_SETFL, fcntl(out[1], F_GETFL) | O_NONBLOCK) != 0)
         bail("fcntl failed");
     if (npre && write(in[1], pre, npre) != (ssize_t)npre)
         bail("writing %zu bytes into a pipe failed", npre);
@@ -999,6 +1003,50 @@ static void test_nonblocking_stdin(void)
        WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 }
 
+/* Standard output set non-blocking, read slower than it is written (the
+ * pipe fills): written as a blocking one, every answer whole. */
+static void test_nonblocking_stdout(void)
+{
+    enum { N = 6000 };
+    static const char q[] = "{\"id\": 1, \"a\": {\"min\": [0,0,0], \"max\": [1,1,1]}, "
+                            "\"b\": {\"min\": [5,0,0], \"max\": [6,1,1]}}\n";
+    FILE *f = fopen("test-tool-nb.jsonl", "w");
+    if (!f)
+        bail("cannot write test-tool-nb.jsonl");
+    for (int i = 0; i < N; i++)
+        fputs(q, f);
+    if (fclose(f) != 0)
+        bail("cannot write test-tool-nb.jsonl");
+    int in[2], out[2];
+    pid_t pid = start_coprocess_pre("test-tool-nb.jsonl", NULL, 0, 3, in, out);
+    close(in[1]);
+    struct timespec pause = {0, 300000000};
+    nanosleep(&pause, NULL); /* the tool fills the pipe and finds it full */
+    char buf[65536];
+    long lines = 0, whole = 0;
+    size_t have = 0;
+    ssize_t n;
+    while ((n = read(out[0], buf + have, sizeof buf - have)) > 0) {
+        have += (size_t)n;
+        char *s = buf, *nl;
+        while ((nl = memchr(s, '\n', have - (size_t)(s - buf))) != NULL) {
+            lines++;
+            whole += strncmp(s, "{\"id\": 1, \"status\": \"miss\"", 26) == 0 && nl[-1] == '}';
+            s = nl + 1;
+        }
+        have -= (size_t)(s - buf);
+        memmove(buf, s, have);
+    }
+    close(out[0]);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    ok(lines == N && whole == N && have == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+       "non-blocking standard output, slow reader: %d whole answers, status 0 "
+       "(%ld lines, %ld whole, %zu bytes left over, status %d)",
+       (int)N, lines, whole, have, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    remove("test-tool-nb.jsonl");
+}
+
 /* --help and --version that cannot be written: status 2 and a message. */
 static void test_help_unwritable(void)
 {
@@ -1103,6 +1151,7 @@ int main(void)
     test_coprocess_batch();
     test_coprocess_after_file();
     test_nonblocking_stdin();
+    test_nonblocking_stdout();
     test_help_unwritable();
     test_nul_bytes();
     return tap_failures() ? 1 : 0;

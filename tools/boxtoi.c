@@ -150,6 +150,29 @@ static void *worker_thread(void *arg)
 }
 
 /*
+ * Write all n bytes to standard output, waiting where it is set
+ * non-blocking and full (a reader slower than the answers).  0, or -1 with
+ * errno set.
+ */
+static int write_out(const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(STDOUT_FILENO, p, n);
+        if (w > 0) {
+            p += w;
+            n -= (size_t)w;
+        } else if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            struct pollfd q = {.fd = STDOUT_FILENO, .events = POLLOUT};
+            if (poll(&q, 1, -1) < 0 && errno != EINTR)
+                return -1;
+        } else if (w < 0 && errno != EINTR) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/*
  * Answer the chunk's lines with nthreads threads (the calling one
  * included), then write the answers in order.  Returns the number of error
  * answers, or -1 when writing failed.
@@ -188,9 +211,7 @@ static long flush_chunk(chunk *c, int nthreads)
     long errors = 0;
     for (size_t b = 0; b < nblocks; b++) {
         errors += c->errors[b];
-        if (c->outs[b].len &&
-            fwrite(c->outs[b].data, 1, c->outs[b].len, stdout) !=
-                c->outs[b].len)
+        if (write_out(c->outs[b].data, c->outs[b].len) < 0)
             return -1;
     }
     c->nlines = 0;
@@ -214,8 +235,9 @@ static int input_ready(int fd)
 /*
  * Read one input (fd) to its end into the chunk, answering the lines read
  * so far whenever CHUNK_LINES of them are waiting, CHUNK_BYTES of complete
- * lines are held, or the input pauses (every answer written so far then
- * goes out at once), and the rest at the end.
+ * lines are held, or the input pauses (so that every answer to the lines
+ * read so far goes out then), and the rest at the end; answers are written
+ * straight to standard output, unbuffered.
  * label names the input in error answers (NULL: standard input).  Returns
  * 0, 1 when reading failed (reported here), or -1 when writing failed;
  * adds the number of error answers to *errors.
@@ -227,7 +249,6 @@ static int answer_input(chunk *c, int fd, const char *label, int nthreads,
     size_t start = 0; /* offset of the line being read */
     size_t scan = 0;  /* bytes before this offset hold no line end */
     int failed = 0;
-    int unflushed = 0; /* answers written since stdout was last flushed */
     c->text.len = 0;
     for (;;) {
         tool_buf_reserve(&c->text, READ_BLOCK);
@@ -258,15 +279,13 @@ static int answer_input(chunk *c, int fd, const char *label, int nthreads,
         }
         scan = c->text.len;
         int full = c->nlines >= CHUNK_LINES || start >= CHUNK_BYTES;
-        /* The input pauses: everything answered so far goes out now,
-           also what full chunks wrote before the pause. */
-        int pause = (c->nlines > 0 || unflushed || full) && !input_ready(fd);
-        if (full || pause) {
+        /* The input pauses: everything read so far is answered now
+           (answers are written as soon as they are made). */
+        if (full || (c->nlines > 0 && !input_ready(fd))) {
             long e = flush_chunk(c, nthreads);
-            if (e < 0 || (pause && fflush(stdout) != 0))
+            if (e < 0)
                 return -1;
             *errors += e;
-            unflushed = !pause;
         }
         if (c->nlines == 0 && start > 0) {
             /* No line waits for an answer (blank lines do not): keep the
@@ -375,14 +394,11 @@ int main(int argc, char **argv)
             close(fd);
         else
             stdin_done = 1;
-        if (r < 0 || fflush(stdout) != 0)
+        if (r < 0)
             goto write_error;
         if (r > 0)
             io_failed = 1;
     }
-    if (fflush(stdout) != 0 || ferror(stdout))
-        goto write_error;
-
     tool_thread_done();
     tool_buf_free(&c.text);
     for (size_t b = 0; b < c.blocks_cap; b++)
