@@ -44,6 +44,13 @@ static void placed(boxtoi_motion *m, const double axis[3], double angle,
     boxtoi_motion_rigid(m, q, 0, p, 0);
 }
 
+/* v as printed with 6 decimals: a rounding residue (-1e-17) shows as 0,
+   not -0.000000. */
+static double six(double v)
+{
+    return fabs(v) < 5e-7 ? 0.0 : v;
+}
+
 static void show(const char *title, const boxtoi_query *q)
 {
     boxtoi_result r = boxtoi_solve(q);
@@ -63,8 +70,8 @@ static void show(const char *title, const boxtoi_query *q)
                boxtoi_feature_name(r.feature_a, fa, sizeof fa),
                boxtoi_feature_name(r.feature_b, fb, sizeof fb));
         printf("  point (%.6f, %.6f, %.6f), normal (%.6f, %.6f, %.6f)\n",
-               r.point[0], r.point[1], r.point[2], r.normal[0], r.normal[1],
-               r.normal[2]);
+               six(r.point[0]), six(r.point[1]), six(r.point[2]), six(r.normal[0]),
+               six(r.normal[1]), six(r.normal[2]));
     } else {
         printf("\n");
     }

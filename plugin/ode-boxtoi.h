@@ -115,6 +115,9 @@ extern "C" {
  * After such a new dInitODE2(), call it before registering any class of
  * your own: ODE numbers classes afresh, and a class of yours given the
  * plugin's old number would pass for the plugin's until then.
+ * dCreateBoxtoiBox calls it when the class is not registered, so a program
+ * that creates its boxtoi boxes before any class of its own may leave it
+ * out; calling it right after dInitODE2() fixes the class number early.
  * Returns the class number.
  */
 ODE_BOXTOI_API int dBoxtoiInit(void);
