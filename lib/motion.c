@@ -506,7 +506,12 @@ static int box_setup(const boxtoi_box *box, int d, bx_moving *out,
  * The scaled Bernstein coefficients of the motion's entries (entries_sbern)
  * with column 3 replaced by the path of the box's centre, t + U centre,
  * each power coefficient formed in double-double from the caller's
- * coefficients and the centre (centre + centre_lo) and rounded once.
+ * coefficients and the centre (centre + centre_lo), and from t0 != 0 kept
+ * in double-double through the shift to t0 (bxp_power_reparam_dd), so that
+ * it is rounded once, in s.  Rounded in t, before the shift, coefficients
+ * that cancel to the box's scale at t0 would keep their own rounding: a
+ * translation of degree 4 over [1000, 1000.5], whose coefficients near
+ * 1e13 give positions near 1, put a far box 7.8e-4 off.
  */
 static BX_NOINLINE void centre_entries_sbern(const boxtoi_motion *motion, int d,
                                              const double centre[3],
@@ -514,14 +519,25 @@ static BX_NOINLINE void centre_entries_sbern(const boxtoi_motion *motion, int d,
                                              double t1, double sb[][16])
 {
     boxtoi_motion m = *motion;
+    double path[3][BXM_CAP], path_lo[3][BXM_CAP];
     for (int k = 0; k <= d; k++)
         for (int r = 0; r < 3; r++) {
             double hi = motion->c[k][r][3], lo = 0.0;
             for (int j = 0; j < 3; j++)
                 bxp_dd_mul_add(&hi, &lo, motion->c[k][r][j], centre[j], centre_lo[j]);
-            m.c[k][r][3] = hi + lo;
+            bxp_two_sum(hi, lo, &path[r][k], &path_lo[r][k]);
+            m.c[k][r][3] = path[r][k];
         }
     entries_sbern(&m, d, t0, t1, sb);
+    if (t0 == 0.0)
+        return;
+    for (int r = 0; r < 3; r++) {
+        double v[BXM_CAP];
+        bxp_power_reparam_dd(path[r], path_lo[r], d, t0, t1, v);
+        bxp_power_to_sbern(v, d, v);
+        for (int i = 0; i <= d; i++)
+            sb[i][4 * r + 3] = v[i];
+    }
 }
 
 double bx_world_size(const bx_moving *m)

@@ -33,10 +33,16 @@ double bxp_power_eval(const double *c, int n, double x)
 void bxp_power_reparam(const double *c, int n, double t0, double t1,
                        double *out)
 {
+    bxp_power_reparam_dd(c, NULL, n, t0, t1, out);
+}
+
+void bxp_power_reparam_dd(const double *c, const double *c_lo, int n, double t0,
+                          double t1, double *out)
+{
     double h = t1 - t0, hp = 1.0, hi[CAP], lo[CAP];
     for (int i = 0; i <= n; i++) {
         hi[i] = c[i];
-        lo[i] = 0.0;
+        lo[i] = c_lo ? c_lo[i] : 0.0;
     }
     if (t0 != 0.0)
         for (int i = 0; i < n; i++)

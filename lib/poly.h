@@ -137,6 +137,13 @@ void bxp_power_reparam(const double *c, int n, double t0, double t1,
                        double *out);
 
 /**
+ * bxp_power_reparam of c + c_lo, coefficients given in double-double (c_lo
+ * NULL: zeros), the shift done on both parts and rounded once.
+ */
+void bxp_power_reparam_dd(const double *c, const double *c_lo, int n, double t0,
+                          double t1, double *out);
+
+/**
  * Power form on [0, 1] to scaled Bernstein form (coefficient of
  * s^i (1-s)^(n-i)).  out may alias c.
  */

@@ -3771,6 +3771,65 @@ static void case_far_local_frame(void)
     }
 }
 
+/*
+ * A box far from its frame's origin, moved by a translation of degree 4 over
+ * [1000, 1000.5]: X(t) = 16 t^4 - 64000 t^3 + 96e6 t^2 - 64e9 t + K, with K
+ * the double nearest 16e12 - C, is 16 u^4 + (K - 16e12), u = t - 1000, so
+ * the coefficients, near 1e13, cancel to positions near 1.  The face X' of
+ * a box with x in [lo, hi] (centre C) lies at F0 + 16 u^4, F0 = hi + (K -
+ * 16e12), exact in doubles (Sterbenz), and reaches a cube at rest with its
+ * face X at b when u = ((b - F0) / 16)^(1/4).
+ */
+static void case_far_local_frame_late(void)
+{
+    const double cs[3] = {600.7, 1000.3, 1e5 + 0.3};
+    for (int k = 0; k < 3; k++) {
+        double C = cs[k], lo = C - 0.5, hi = C + 0.5, K = 16e12 - C;
+        double F0 = hi + (K - 16e12);
+        boxtoi_box a = tu_box(lo, -0.5, -0.5, hi, 0.5, 0.5);
+        boxtoi_motion ma, mb;
+        memset(&ma, 0, sizeof ma);
+        ma.degree = 4;
+        for (int i = 0; i < 4; i++)
+            ma.c[0][i][i] = 1.0;
+        const double x[5] = {K, -64e9, 96e6, -64000.0, 16.0};
+        for (int j = 0; j < 5; j++)
+            ma.c[j][0][3] = x[j];
+        double id[3][3];
+        tu_identity3(id);
+        /* a face 0.01 short of A's reach at t1: contact near the end */
+        double b = F0 + 0.99;
+        motion_static(&mb, id, b + 0.5, 0.0, 0.0);
+        boxtoi_query q = tu_query(a, &ma, cube(0.5), &mb, 1000.0, 1000.5), y = tu_swapped(&q);
+        boxtoi_result r = boxtoi_solve(&q), w = boxtoi_solve(&y);
+        double toi = 1000.0 + (double)powl(((long double)b - F0) / 16.0L, 0.25L);
+        ok(r.state == BOXTOI_HIT && fabs(r.toi - toi) <= 0.5e-9 && swap_mirrors(&q, &r, &w),
+           "a box centred at x = %g of its frame, degree 4 over [1000, 1000.5]: first contact "
+           "%.17g, exactly %.17g, mirrored when swapped", C, r.toi, toi);
+        /* A's swept bounds along x: from its face X at t0 (F0 - 1) to its
+           face X' at t1 (F0 + 1), widened by at most 1e-7 (its bound of the
+           rounding: 5.3e-9 at 1e5 from the origin) */
+        double sl[3], sh[3];
+        boxtoi_reason why = boxtoi_swept_aabb(&a, &ma, 1000.0, 1000.5, sl, sh);
+        ok(why == BOXTOI_REASON_NONE && sl[0] <= F0 - 1.0 && sl[0] >= F0 - 1.0 - 1e-7 &&
+               sh[0] >= F0 + 1.0 && sh[0] <= F0 + 1.0 + 1e-7,
+           "a box centred at x = %g of its frame, degree 4 over [1000, 1000.5]: swept x "
+           "[%.17g, %.17g], exactly [%.17g, %.17g]", C, sl[0], sh[0], F0 - 1.0, F0 + 1.0);
+        /* the face at t1 2e-8 short of A's reach, or past it */
+        for (int in = 0; in < 2; in++) {
+            b = F0 + 1.0 + (in ? -2e-8 : 2e-8);
+            motion_static(&mb, id, b + 0.5, 0.0, 0.0);
+            q = tu_query(a, &ma, cube(0.5), &mb, 1000.0, 1000.5);
+            y = tu_swapped(&q);
+            r = boxtoi_solve(&q);
+            w = boxtoi_solve(&y);
+            ok(r.state == (in ? BOXTOI_HIT : BOXTOI_MISS) && swap_mirrors(&q, &r, &w),
+               "a box centred at x = %g of its frame, degree 4 over [1000, 1000.5], a cube "
+               "2e-8 %s its reach: %s", C, in ? "within" : "beyond", boxtoi_state_name(r.state));
+        }
+    }
+}
+
 static void case_miss(void)
 {
     /* B = [-1,1]^3 centre (5 - 4t, 3, 0): y ranges [2,4] and [-1,1] never
@@ -4508,6 +4567,7 @@ int main(void)
     case_miss();
     case_corner_to_corner();
     case_far_local_frame();
+    case_far_local_frame_late();
     case_both_moving();
     case_interval();
     case_far_from_zero();
