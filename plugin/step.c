@@ -1462,6 +1462,8 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                 st.speculative = 1;
             int scaled = p.scale_erp && s != h;
             if (scaled) {
+                /* the world's own, as the near callback may have set it */
+                erp = dWorldGetERP(world);
                 dWorldSetERP(world, erp * s / h);
                 scale_joint_erps(&bodies, s / h);
             }

@@ -2442,6 +2442,40 @@ static void test_soft_erp(void)
        "ode-boxtoi.h says", rise[0]);
 }
 
+/* The near callback of test_erp_in_callback: sets the world's ERP to 0.3,
+   then collides as near_cb. */
+static void erp_cb(void *data, dGeomID o1, dGeomID o2)
+{
+    sim *s = data;
+    dWorldSetERP(s->world, 0.3);
+    near_cb(data, o1, o2);
+}
+
+/* A world ERP that the near callback sets stays set after steps split by an
+   impact, whose short sub-steps scale the world's ERP and put it back. */
+static void test_erp_in_callback(void)
+{
+    sim s;
+    sim_init(&s, 0);
+    dWorldSetERP(s.world, 0.2);
+    dGeomID wall = dCreateBoxtoiBox(s.space, 0.05, 2, 2);
+    dGeomSetPosition(wall, 20, 0, 1.5);
+    const double side[3] = {0.05, 0.05, 0.05}, p[3] = {15.1, 0, 1.5}, v[3] = {300, 0, 0};
+    launched_box(&s, side, NULL, p, v);
+    int split = 0, kept = 0;
+    for (int k = 0; k < 6; k++) {
+        dBoxtoiStepStats st;
+        dWorldStepToContact(s.world, s.space, H, erp_cb, &s, s.contacts, NULL, &st);
+        if (st.substeps > 1) {
+            split++;
+            kept += dWorldGetERP(s.world) == (dReal)0.3;
+        }
+    }
+    ok(split > 0 && kept == split,
+       "world ERP set by the near callback: kept after %d of %d split steps", kept, split);
+    sim_free(&s);
+}
+
 static void test_bad_step(void)
 {
     sim s;
@@ -2503,6 +2537,7 @@ int main(void)
     test_bad_step();
     test_between_steps();
     test_soft_erp();
+    test_erp_in_callback();
     test_subspace_twice();
     test_hinge2_cars();
     test_shots();
