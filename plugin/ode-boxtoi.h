@@ -441,6 +441,21 @@ typedef struct dBoxtoiStepStats {
  *    the next; then the rest is taken in one sub-step, with speculative
  *    contacts again when impacts are still ahead.  stats->substeps counts
  *    these sub-steps too; stats->speculative reports that it happened;
+ *  - speculative contacts need room: a near callback that asks dCollide for
+ *    fewer than three contacts per pair gives them one or two points, about
+ *    which a spinning box can pivot and pass (eight boxes at up to 100 m/s
+ *    in a room of 1 cm walls all got out with one contact per pair, none
+ *    with three); stats->unverified counts such pairs.  Ask for four or
+ *    more;
+ *  - ODE gives each contact the bounce of the approach speed at its own
+ *    position, and the corners of a speculative rectangle lie outside the
+ *    box, where a spinning box's rigid motion approaches faster than any
+ *    of its points: with bounce near 1, a redone or speculative sub-step
+ *    can add energy (a 10 cm box at 100 m/s bouncing off a wall with
+ *    bounce 1 left with 41 % more; eight such boxes in a room gained far
+ *    more and some got out).  Bounce 0.9 or less added none in those
+ *    scenes; where energy must be kept with a bounce near 1, set max_redos
+ *    to 0 and give max_substeps room;
  *  - the sub-step that takes the rest of the step, and every speculative
  *    one (every sub-step, when a body reached from the space has a joint
  *    other than a contact: predictions ignore joint forces, and a wheel
