@@ -525,8 +525,8 @@ static BX_NOINLINE void centre_entries_sbern(const boxtoi_motion *motion, int d,
             double hi = motion->c[k][r][3], lo = 0.0;
             for (int j = 0; j < 3; j++)
                 bxp_dd_mul_add(&hi, &lo, motion->c[k][r][j], centre[j], centre_lo[j]);
-            bxp_two_sum(hi, lo, &path[r][k], &path_lo[r][k]);
-            m.c[k][r][3] = path[r][k];
+            m.c[k][r][3] = path[r][k] = hi; /* hi + lo rounded (bxp_dd_mul_add) */
+            path_lo[r][k] = lo;
         }
     entries_sbern(&m, d, t0, t1, sb);
     if (t0 == 0.0)
