@@ -1282,7 +1282,6 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             *stats = st;
         return 0;
     }
-    dReal erp = dWorldGetERP(world);
     dVector3 grav;
     dWorldGetGravity(world, grav);
     double gmag = sqrt((double)grav[0] * grav[0] + (double)grav[1] * grav[1]
@@ -1461,9 +1460,9 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             if (speculative)
                 st.speculative = 1;
             int scaled = p.scale_erp && s != h;
+            /* the world's own, as the near callback may have set it */
+            dReal erp = scaled ? dWorldGetERP(world) : 0;
             if (scaled) {
-                /* the world's own, as the near callback may have set it */
-                erp = dWorldGetERP(world);
                 dWorldSetERP(world, erp * s / h);
                 scale_joint_erps(&bodies, s / h);
             }
