@@ -1281,6 +1281,15 @@ static int swap_mirrors(const boxtoi_query *q, const boxtoi_result *r, const box
     return mirrors_exactly(q, r, w, why, sizeof why);
 }
 
+/* Solve q into *r, and its swap: do the two answers mirror each other? */
+static int solve_mirrored(const boxtoi_query *q, boxtoi_result *r)
+{
+    boxtoi_query y = tu_swapped(q);
+    boxtoi_result w = boxtoi_solve(&y);
+    *r = boxtoi_solve(q);
+    return swap_mirrors(q, r, &w);
+}
+
 /*
  * Faces meeting flat, both boxes turned by one random constant rotation R
  * (the frame): B at rest, centred on the origin; A, with other half
@@ -3746,10 +3755,11 @@ static void case_far_local_frame(void)
         /* head on: B's face X at 2.5 - 3 t meets the vertex at ca.x + sx */
         double pb[2][3] = {{3.0, (double)ca[1] - 0.1, 0.0}, {-3.0, 0.0, 0.0}};
         tu_motion_trans(&mb, pb, 1);
-        boxtoi_query q = tu_query(a, &ma, cube(0.5), &mb, 0.0, 1.0), y = tu_swapped(&q);
-        boxtoi_result r = boxtoi_solve(&q), w = boxtoi_solve(&y);
+        boxtoi_query q = tu_query(a, &ma, cube(0.5), &mb, 0.0, 1.0);
+        boxtoi_result r;
+        int mirrored = solve_mirrored(&q, &r);
         double toi = (double)((2.5L - ca[0] - sx) / 3.0L);
-        ok(r.state == BOXTOI_HIT && fabs(r.toi - toi) <= 1e-9 && swap_mirrors(&q, &r, &w),
+        ok(r.state == BOXTOI_HIT && fabs(r.toi - toi) <= 1e-9 && mirrored,
            "a cube with corners at %g, turned, at the origin: first contact %.17g, exactly "
            "%.17g (its centre %.3Lg off the origin), mirrored when swapped",
            C, r.toi, toi, ca[0]);
@@ -3760,10 +3770,8 @@ static void case_far_local_frame(void)
                                {0.0, 6.0, 0.0}};
             tu_motion_trans(&mb, px, 1);
             q = tu_query(a, &ma, cube(0.5), &mb, 0.0, 1.0);
-            y = tu_swapped(&q);
-            r = boxtoi_solve(&q);
-            w = boxtoi_solve(&y);
-            ok(r.state == (in ? BOXTOI_HIT : BOXTOI_MISS) && swap_mirrors(&q, &r, &w),
+            mirrored = solve_mirrored(&q, &r);
+            ok(r.state == (in ? BOXTOI_HIT : BOXTOI_MISS) && mirrored,
                "a cube with corners at %g, turned, at the origin: a cube passing %s its "
                "leading vertex by 2e-8: %s", C, in ? "into" : "clear of",
                boxtoi_state_name(r.state));
@@ -3800,10 +3808,11 @@ static void case_far_local_frame_late(void)
         /* a face 0.01 short of A's reach at t1: contact near the end */
         double b = F0 + 0.99;
         motion_static(&mb, id, b + 0.5, 0.0, 0.0);
-        boxtoi_query q = tu_query(a, &ma, cube(0.5), &mb, 1000.0, 1000.5), y = tu_swapped(&q);
-        boxtoi_result r = boxtoi_solve(&q), w = boxtoi_solve(&y);
+        boxtoi_query q = tu_query(a, &ma, cube(0.5), &mb, 1000.0, 1000.5);
+        boxtoi_result r;
+        int mirrored = solve_mirrored(&q, &r);
         double toi = 1000.0 + (double)powl(((long double)b - F0) / 16.0L, 0.25L);
-        ok(r.state == BOXTOI_HIT && fabs(r.toi - toi) <= 0.5e-9 && swap_mirrors(&q, &r, &w),
+        ok(r.state == BOXTOI_HIT && fabs(r.toi - toi) <= 0.5e-9 && mirrored,
            "a box centred at x = %g of its frame, degree 4 over [1000, 1000.5]: first contact "
            "%.17g, exactly %.17g, mirrored when swapped", C, r.toi, toi);
         /* A's swept bounds along x: from its face X at t0 (F0 - 1) to its
@@ -3820,10 +3829,8 @@ static void case_far_local_frame_late(void)
             b = F0 + 1.0 + (in ? -2e-8 : 2e-8);
             motion_static(&mb, id, b + 0.5, 0.0, 0.0);
             q = tu_query(a, &ma, cube(0.5), &mb, 1000.0, 1000.5);
-            y = tu_swapped(&q);
-            r = boxtoi_solve(&q);
-            w = boxtoi_solve(&y);
-            ok(r.state == (in ? BOXTOI_HIT : BOXTOI_MISS) && swap_mirrors(&q, &r, &w),
+            mirrored = solve_mirrored(&q, &r);
+            ok(r.state == (in ? BOXTOI_HIT : BOXTOI_MISS) && mirrored,
                "a box centred at x = %g of its frame, degree 4 over [1000, 1000.5], a cube "
                "2e-8 %s its reach: %s", C, in ? "within" : "beyond", boxtoi_state_name(r.state));
         }
