@@ -656,6 +656,37 @@ void bx_motion_piece(const boxtoi_motion *motion, double ta, double tb,
         }
 }
 
+int bx_far_shift(const boxtoi_box *box, double shift[3])
+{
+    double cmax = 0.0, hmax = 0.0;
+    for (int i = 0; i < 3; i++) {
+        shift[i] = 0.5 * (box->lo[i] + box->hi[i]);
+        cmax = fmax(cmax, fabs(shift[i]));
+        hmax = fmax(hmax, 0.5 * (box->hi[i] - box->lo[i]));
+    }
+    return cmax > FAR_CENTRE * hmax;
+}
+
+void bx_motion_piece_shifted(const boxtoi_motion *motion, const double shift[3],
+                             double ta, double tb, boxtoi_motion *out)
+{
+    int d = motion->degree;
+    bx_motion_piece(motion, ta, tb, out);
+    for (int r = 0; r < 3; r++) {
+        double hi[BXM_CAP], lo[BXM_CAP];
+        for (int k = 0; k <= d; k++) {
+            hi[k] = motion->c[k][r][3];
+            lo[k] = 0.0;
+            for (int j = 0; j < 3; j++)
+                bxp_dd_mul_add(&hi[k], &lo[k], motion->c[k][r][j], shift[j], 0.0);
+        }
+        double v[BXM_CAP];
+        bxp_power_reparam_dd(hi, lo, d, ta, tb, v);
+        for (int k = 0; k <= d; k++)
+            out->c[k][r][3] = v[k];
+    }
+}
+
 #ifdef BX_LANES
 /* entry_sb0 of entry (r, c) of ma (lane 0) and mb (lane 1). */
 BXP_INLINE void entry2_sb0(const boxtoi_motion *ma, const boxtoi_motion *mb,

@@ -67,6 +67,26 @@ void bx_motion_piece(const boxtoi_motion *motion, double ta, double tb,
                      boxtoi_motion *out);
 
 /**
+ * For a box far from its frame's origin (as bx_prepare judges it: a
+ * coordinate of its centre above FAR_CENTRE times its largest half extent),
+ * set shift to its centre rounded to doubles and return 1; else return 0
+ * (shift set all the same).
+ */
+int bx_far_shift(const boxtoi_box *box, double shift[3]);
+
+/**
+ * bx_motion_piece of the motion with its frame moved by shift: out maps
+ * x - shift where motion maps x, its translation column t + U shift formed
+ * in double-double and kept so through the shift to ta (rounded once, over
+ * the piece).  A box far from its frame's origin, moved by -shift (exact
+ * where the shift matters: Sterbenz), is then near its new frame's origin,
+ * so that the piece's coefficients, rounded to doubles, do not carry
+ * eps |shift| |U| into its place.
+ */
+void bx_motion_piece_shifted(const boxtoi_motion *motion, const double shift[3],
+                             double ta, double tb, boxtoi_motion *out);
+
+/**
  * Validate and prepare box and motion over [t0, t1] (t0 <= t1 finite).
  * Returns BOXTOI_REASON_NONE or why the input is unusable.
  */

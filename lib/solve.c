@@ -3386,12 +3386,47 @@ static int needs_pieces(const bx_moving *A, const bx_moving *B)
     return bx_w_uneven(A->we, A->e) || bx_w_uneven(B->we, B->e);
 }
 
-/* q's motions: ma's and mb's over piece k of [t[0], t[n]], as over [0, 1]. */
-static void piece_query(const boxtoi_motion *ma, const boxtoi_motion *mb, const double *t,
-                        int k, boxtoi_query *q)
+/*
+ * The pieces' frames: each box far from its frame's origin (bx_far_shift)
+ * moved by -shift to near it, its motion's frame with it
+ * (bx_motion_piece_shifted); a box near its origin keeps both (shift NULL).
+ */
+typedef struct piece_frames {
+    const boxtoi_motion *ma, *mb;
+    const double *sa, *sb;
+    double shift_a[3], shift_b[3];
+} piece_frames;
+
+static void shifted_box(const boxtoi_box *box, piece_frames *f, int which, boxtoi_box *out)
 {
-    bx_motion_piece(ma, t[k], t[k + 1], &q->motion_a);
-    bx_motion_piece(mb, t[k], t[k + 1], &q->motion_b);
+    double *shift = which ? f->shift_b : f->shift_a;
+    *out = *box;
+    if (!bx_far_shift(box, shift))
+        return;
+    for (int i = 0; i < 3; i++) {
+        out->lo[i] = box->lo[i] - shift[i];
+        out->hi[i] = box->hi[i] - shift[i];
+    }
+    if (which)
+        f->sb = shift;
+    else
+        f->sa = shift;
+}
+
+static void piece_motion(const boxtoi_motion *m, const double *shift, double ta, double tb,
+                         boxtoi_motion *out)
+{
+    if (shift)
+        bx_motion_piece_shifted(m, shift, ta, tb, out);
+    else
+        bx_motion_piece(m, ta, tb, out);
+}
+
+/* q's motions: f's over piece k of [t[0], t[n]], as over [0, 1]. */
+static void piece_query(const piece_frames *f, const double *t, int k, boxtoi_query *q)
+{
+    piece_motion(f->ma, f->sa, t[k], t[k + 1], &q->motion_a);
+    piece_motion(f->mb, f->sb, t[k], t[k + 1], &q->motion_b);
 }
 
 /*
@@ -3431,16 +3466,16 @@ static BX_NOINLINE boxtoi_result solve_pieces(const boxtoi_query *query, unsigne
     int n = bx_piece_times(A->we, A->e, B->we, B->e, query->t0, query->t1, t);
     int iterations = 0, k;
     const boxtoi_box *ba, *bb;
-    const boxtoi_motion *ma, *mb;
-    solved_parts(query, mode, &ba, &ma, &bb, &mb);
+    piece_frames f = {0};
+    solved_parts(query, mode, &ba, &f.ma, &bb, &f.mb);
     boxtoi_query q = *query;
     boxtoi_result res, r;
-    q.a = *ba;
-    q.b = *bb;
+    shifted_box(ba, &f, 0, &q.a);
+    shifted_box(bb, &f, 1, &q.b);
     q.t0 = 0.0;
     q.t1 = 1.0;
     for (k = 0; k < n; k++) {
-        piece_query(ma, mb, t, k, &q);
+        piece_query(&f, t, k, &q);
         res = solve_query(&q, k > 0 ? SOLVE_ARRIVED : 0);
         iterations += res.iterations;
         if (res.state != BOXTOI_MISS)
@@ -3460,7 +3495,7 @@ static BX_NOINLINE boxtoi_result solve_pieces(const boxtoi_query *query, unsigne
             res.exit = piece_time(t[k], t[k + 1], res.exit);
         /* a contact lasting to the piece's end goes on while the next starts in it */
         for (int j = k + 1; j < n && res.exit_after_t1; j++) {
-            piece_query(ma, mb, t, j, &q);
+            piece_query(&f, t, j, &q);
             r = solve_query(&q, 0);
             iterations += r.iterations;
             if (r.state == BOXTOI_OVERLAP && r.exit_after_t1)

@@ -4542,6 +4542,52 @@ static void case_full_turn_static(double k, const char *name)
     check_swap(name, &q, &r);
 }
 
+/*
+ * case_full_turn_static's bar and slab over [0, t1], the bar at x in [C,
+ * C + 2] of its own frame and the motion's translation column -C times its
+ * first column (each product exact for these k and C: checked), so that
+ * the world motion is the same and so is the answer: the first contact,
+ * its end, the point and the normal in closed form.  Solved in pieces, as
+ * the turn is near a full one; t1 = 0.9 puts the pieces' ends off the
+ * dyadic grid, where shifting a far box's coefficients rounds them.  (With
+ * the pieces' translations rounded in the far frame, the first contact was
+ * 2.8e-8 late at C = 1e10.)
+ */
+static void case_full_turn_far(double k, double C, double t1)
+{
+    double hy = 0.05, R = sqrt(4.0 + hy * hy), phi = atan(0.5 * hy), d = R * (1.0 - 1e-4);
+    double c = acos(d / R);
+    double qa[2][4] = {{1, 0, 0, -k}, {0, 0, 0, 2 * k}};
+    double p0[1][3] = {{0, 0, 0}};
+    boxtoi_motion ma, mb;
+    if (boxtoi_motion_rigid(&ma, qa, 1, p0, 0))
+        bail("full turn, far: motion not built");
+    for (int j = 0; j <= ma.degree; j++)
+        for (int r = 0; r < 3; r++) {
+            ma.c[j][r][3] = -C * ma.c[j][r][0];
+            if (fma(-C, ma.c[j][r][0], -ma.c[j][r][3]) != 0.0)
+                bail("full turn, far: the frame's offset is not exact");
+        }
+    boxtoi_motion_identity(&mb);
+    boxtoi_query q = tu_query(tu_box(C, -hy, -0.5, C + 2, hy, 0.5), &ma,
+                              tu_box(d, -5, -5, d + 1, 5, 5), &mb, 0.0, t1);
+    double tc = 0.5 * (tan((-phi - c) / 2.0) / k + 1.0);
+    double te = 0.5 * (tan((-phi + c) / 2.0) / k + 1.0);
+    double py = -R * sin(c), tol = 1e-9 * t1;
+    boxtoi_result r;
+    int mirrored = solve_mirrored(&q, &r);
+    ok(r.state == BOXTOI_HIT && fabs(r.toi - tc) <= tol && !r.exit_after_t1 &&
+           fabs(r.exit - te) <= tol && mirrored,
+       "full turn, k = %g, the bar at x = %.17g of its frame, over [0, %g]: contact %.17g to "
+       "%.17g, exactly %.17g to %.17g, mirrored when swapped",
+       k, C, t1, r.toi, r.exit, tc, te);
+    ok(r.state == BOXTOI_HIT && fabs(r.point[0] - d) <= 1e-6 && fabs(r.point[1] - py) <= 1e-6 &&
+           fabs(r.point[2]) <= 1e-6 && fabs(r.normal[0] - 1.0) <= 1e-9,
+       "full turn, k = %g, the bar at x = %.17g of its frame, over [0, %g]: point (%.17g %.17g "
+       "%.17g), exactly (%.17g %.17g 0), normal x %.17g", k, C, t1, r.point[0], r.point[1],
+       r.point[2], d, py, r.normal[0]);
+}
+
 int main(void)
 {
     plan(0);
@@ -4593,5 +4639,12 @@ int main(void)
     case_near_full_turn(75.0, 0.05, "near full turn, k = 75");
     case_full_turn_static(150.0, "full turn against a static slab, k = 150");
     case_full_turn_static(1000.0, "full turn against a static slab, k = 1000");
+    for (int i = 0; i < 2; i++) {
+        double t1 = i ? 0.9 : 1.0;
+        case_full_turn_far(150.0, 1e4 + 0.375, t1);
+        case_full_turn_far(150.0, 1e10 + 0.5, t1);
+        case_full_turn_far(1000.0, 1e6 + 0.375, t1);
+        case_full_turn_far(1000.0, 1e8 + 0.5, t1);
+    }
     return tap_failures() ? 1 : 0;
 }
