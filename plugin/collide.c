@@ -63,6 +63,14 @@ void bt_set_window(double window)
     window_ = window;
 }
 
+static _Thread_local double rest_rel_ = -1, rest_abs_ = -1;
+
+void bt_set_rest_margin(double deep_rel, double deep_abs)
+{
+    rest_rel_ = deep_rel;
+    rest_abs_ = deep_abs;
+}
+
 void bt_set_speculative(double deep_rel, double deep_abs)
 {
     spec_rel_ = deep_rel;
@@ -415,6 +423,8 @@ static double effective_window(double interval)
 }
 
 static double min_side(const boxtoi_box *b);
+static int box_lip(const bt_moving *a, const bt_moving *b, const boxtoi_result *r,
+                   double margin);
 static double shrink_for(double depth);
 static void shrink(boxtoi_box *b, double delta);
 static int spheres_apart(const bt_moving *a, const bt_moving *b, double T);
@@ -650,6 +660,12 @@ static int box_box(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
         return 0;
     boxtoi_result r = solve_pair(&a, &b, tmax);
     if (r.state != BOXTOI_HIT && r.state != BOXTOI_OVERLAP)
+        return 0;
+    /* a first contact at a lip is not an impact for the stepper
+       (bt_pair_toi): ODE's contacts find the pair once it touches */
+    if (r.state == BOXTOI_HIT && rest_rel_ >= 0
+        && box_lip(&a, &b, &r, fmax(rest_rel_ * fmin(min_side(&a.box), min_side(&b.box)),
+                                    rest_abs_)))
         return 0;
     double toi = r.state == BOXTOI_HIT ? r.toi : 0;
     if (toi <= TOI_ZERO * tmax)
@@ -1000,6 +1016,49 @@ static int box_closing_fast(const bt_moving *a, const bt_moving *b, const boxtoi
     double closing = (va[0] - vb[0]) * r->normal[0] + (va[1] - vb[1]) * r->normal[1]
                      + (va[2] - vb[2]) * r->normal[2];
     return closing * step > margin;
+}
+
+/*
+ * Does the pair first touching at r->toi meet at a lip?  Along a face axis
+ * of either box, at more than 45 degrees from the contact's normal, the two
+ * boxes then overlap by at most margin and by at most a quarter of either
+ * box's extent there: a box sliding on a tile meets the next tile, flush
+ * with the first, at the seam, its bottom as deep in the next tile's top as
+ * it sank into the first, and its front face on the next tile's side.  That
+ * contact's normal is the side's (the first contact is exact), and stopping
+ * there trips the box; plain ODE lets it slide over, pushing it up by the
+ * small depth.  Rigid motions only (0 otherwise).
+ */
+static int box_lip(const bt_moving *a, const bt_moving *b, const boxtoi_result *r,
+                   double margin)
+{
+    dVector3 p[2];
+    dMatrix3 R[2];
+    const bt_moving *m[2] = {a, b};
+    for (int g = 0; g < 2; g++)
+        if (!pose_at(&m[g]->motion, r->toi, p[g], R[g]))
+            return 0;
+    for (int g = 0; g < 2; g++)
+        for (int k = 0; k < 3; k++) {
+            double n[3] = {R[g][k], R[g][4 + k], R[g][8 + k]};
+            if (!(fabs(n[0] * r->normal[0] + n[1] * r->normal[1] + n[2] * r->normal[2])
+                  < M_SQRT1_2))
+                continue;
+            double lo[2], hi[2], least = margin;
+            for (int h = 0; h < 2; h++) {
+                double c = n[0] * p[h][0] + n[1] * p[h][1] + n[2] * p[h][2], e = 0;
+                for (int j = 0; j < 3; j++)
+                    e += fabs(n[0] * R[h][j] + n[1] * R[h][4 + j] + n[2] * R[h][8 + j])
+                         * m[h]->box.hi[j];
+                lo[h] = c - e;
+                hi[h] = c + e;
+                least = fmin(least, e);
+            }
+            double overlap = fmin(hi[0], hi[1]) - fmax(lo[0], lo[1]);
+            if (overlap <= least)
+                return 1;
+        }
+    return 0;
 }
 
 /* Likewise for a box first touching a plane at t: the vertex nearest the
@@ -1463,12 +1522,20 @@ int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
             if (r.state == BOXTOI_HIT && r.toi > p->window) {
                 /* an impact only when the boxes would get deeper than the
                    margin by the end of the interval, or close faster than
-                   the margin per step: two boxes settling onto each other
-                   are left to ODE's contacts of the next step */
-                if (!box_closing_fast(&a, &b, &r, margin, p->step, T)) {
+                   the margin per step where they do not meet at a lip
+                   (box_lip): two boxes settling onto each other, and a box
+                   sliding over a seam, are left to ODE's contacts of the
+                   next step; a lip that gets that deep is an impact
+                   where it does */
+                int lip = box_lip(&a, &b, &r, margin);
+                if (lip || !box_closing_fast(&a, &b, &r, margin, p->step, T)) {
                     boxtoi_result rs = solve_shrunk(&a, &b, shrink_for(margin), r.toi, T);
                     if (rs.state != BOXTOI_HIT && rs.state != BOXTOI_OVERLAP)
                         return 0;
+                    /* at a lip, where the pair gets that deep: over the
+                       seam, its contact is then on the next tile's top */
+                    if (lip && rs.state == BOXTOI_HIT)
+                        r.toi = rs.toi;
                 }
                 *toi = r.toi;
                 if (first)
@@ -1607,6 +1674,13 @@ int bt_pair_escape(dGeomID o1, dGeomID o2, const bt_toi_params *p,
     boxtoi_result rs = solve_shrunk(&a, &b, half, r.toi, T);
     if (rs.state != BOXTOI_HIT && rs.state != BOXTOI_OVERLAP)
         return 0;
+    /* a lip (box_lip): where the pair gets deeper than the margin, as in
+       bt_pair_toi; its own first contact is not an escape */
+    if (box_lip(&a, &b, &r, margin)) {
+        if (rs.state != BOXTOI_HIT || !(rs.toi < T * (1 - ESCAPE_END)))
+            return 0;
+        r = rs;
+    }
     for (int i = 0; i < 3; i++)
         normal[i] = -r.normal[i];
     *toi = r.toi;

@@ -393,6 +393,17 @@ typedef struct dBoxtoiStepStats {
  *    neither get that deep nor close that fast (a box settling onto the
  *    ground) is not stepped to: ODE sees its contact in the next step, as
  *    without the plugin (it penetrates by less than rest_depth meanwhile);
+ *  - two boxes that first meet at a lip, overlapping there along a face
+ *    axis of either box (at more than 45 degrees from the contact's normal)
+ *    by at most the resting margin and by less than half of either box's
+ *    extent along it, are not an impact for closing fast: a box sliding
+ *    over the seam between two flush tiles meets the next tile's side face
+ *    as deep below its top as it sank into the first, and stopping there
+ *    would trip it.  Such a pair is an impact only where it gets deeper
+ *    than the margin (the sub-step then ends there), and the colliders give
+ *    it no contacts before it touches; ODE's contacts push the box up over
+ *    the lip, as without the plugin.  So a step no higher than the margin
+ *    (5 mm at 60 Hz, automatically) is ridden over, not stopped against;
  *  - within the step the colliders report only contacts that exist now (or
  *    within min_substep, with time of impact reading 0 when it is within
  *    1e-9 times min_substep);

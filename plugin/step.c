@@ -1392,6 +1392,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                 pp.ended_o2 = ended_o2;
                 pass_index(&pp);
                 bt_set_window(pp.window);
+                bt_set_rest_margin(deep_rel, deep_abs);
                 if (speculative)
                     bt_set_speculative(deep_rel, deep_abs);
                 if (pp.failed) {
@@ -1454,6 +1455,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                 active_ = NULL;
                 erp_scale_ = 1.0;
                 bt_set_window(-1);
+                bt_set_rest_margin(-1, -1);
                 bt_set_speculative(-1, -1);
             }
             bt_set_cache_epoch(0);
