@@ -3550,9 +3550,69 @@ static void mirror(boxtoi_result *r)
         r->normal[k] = -r->normal[k];
 }
 
+/*
+ * The power of two 2^-e that brings the query's lengths near 1 when all of
+ * them (the boxes' corners, the translation columns relative to w) lie
+ * below 2^-400, where products of two underflow (boxes 2e-162 long were
+ * found apart while they overlapped); 0 otherwise, and for input not
+ * valid (NaN fails the tests; the solver refuses it in the usual way).
+ */
+#define TINY_LENGTH 0x1p-400
+static int tiny_exponent(const boxtoi_query *q)
+{
+    const boxtoi_box *box[2] = {&q->a, &q->b};
+    const boxtoi_motion *m[2] = {&q->motion_a, &q->motion_b};
+    double big = 0.0;
+    for (int g = 0; g < 2; g++)
+        for (int i = 0; i < 3; i++) {
+            if (!(fabs(box[g]->lo[i]) < TINY_LENGTH && fabs(box[g]->hi[i]) < TINY_LENGTH))
+                return 0;
+            big = fmax(big, fmax(fabs(box[g]->lo[i]), fabs(box[g]->hi[i])));
+        }
+    for (int g = 0; g < 2; g++) {
+        int d = m[g]->degree;
+        if (d < 0 || d > BOXTOI_MAX_DEGREE)
+            return 0;
+        double w = 0.0, t = 0.0;
+        for (int k = 0; k <= d; k++) {
+            w = fmax(w, fabs(m[g]->c[k][3][3]));
+            for (int r = 0; r < 3; r++)
+                t = fmax(t, fabs(m[g]->c[k][r][3]));
+        }
+        if (!(t < TINY_LENGTH * w))
+            return 0;
+        big = fmax(big, t / w);
+    }
+    int e = 0;
+    if (big > 0.0)
+        frexp(big, &e);
+    return e;
+}
+
 BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
 {
-    return solve_query(query, SOLVE_SPLIT | SOLVE_CANON);
+    int e;
+    if (!query || !(fabs(query->a.hi[0]) < TINY_LENGTH) || !(e = tiny_exponent(query)))
+        return solve_query(query, SOLVE_SPLIT | SOLVE_CANON);
+    boxtoi_query q = *query;
+    boxtoi_box *box[2] = {&q.a, &q.b};
+    boxtoi_motion *m[2] = {&q.motion_a, &q.motion_b};
+    for (int g = 0; g < 2; g++) {
+        for (int i = 0; i < 3; i++) {
+            box[g]->lo[i] = ldexp(box[g]->lo[i], -e);
+            box[g]->hi[i] = ldexp(box[g]->hi[i], -e);
+        }
+        for (int k = 0; k <= m[g]->degree; k++)
+            for (int r = 0; r < 3; r++)
+                m[g]->c[k][r][3] = ldexp(m[g]->c[k][r][3], -e);
+    }
+    boxtoi_result res = solve_query(&q, SOLVE_SPLIT | SOLVE_CANON);
+    if (res.state == BOXTOI_HIT || res.state == BOXTOI_OVERLAP) {
+        for (int i = 0; i < 3; i++)
+            res.point[i] = ldexp(res.point[i], e);
+        res.depth = ldexp(res.depth, e);
+    }
+    return res;
 }
 
 /*

@@ -1223,7 +1223,7 @@ static void test_scale(void)
     stack_queries(&st, 0, q); /* boxes of size about 1 to 3, interval [0, 1] */
     static const double factor[] = {0x1p-1000, 0x1p-600, 0x1p-300, 3e-80, 0x1p-97,
                                     5e59, 1e60, 0x1p300, 1e61, 0x1p900};
-    static const int lengths[] = {-1000, -600, -300, 100, 190};
+    static const int lengths[] = {-1000, -600, -540, -537, -534, -531, -300, 100, 190};
     int nf = (int)(sizeof factor / sizeof *factor), nl = (int)(sizeof lengths / sizeof *lengths);
     static const int times[] = {-60, -7, 1, 9, 60};
     int nt = (int)(sizeof times / sizeof *times);
@@ -1313,8 +1313,9 @@ static void test_scale(void)
            "the same answers (largest difference %.3g)", worst);
     is_int(bad_box, 0, "scale: swept box of a motion times a constant unchanged");
     is_int(bad_at, 0, "scale: overlap_at of motions times a constant unchanged");
-    is_int(bad_length, 0, "scale: lengths times 2^-1000 to 2^190 give the same answers "
-           "(largest difference %.3g)", worst_len);
+    is_int(bad_length, 0, "scale: lengths times 2^-1000 to 2^190 (2^-540 to 2^-531 among "
+           "them, where the square of a length is subnormal) give the same answers (largest "
+           "difference %.3g)", worst_len);
     is_int(bad_time, 0, "scale: time units 2^-60 to 2^60 give the same answers");
     is_int(bad_frame, 0, "scale: a turned and moved world gives the same answers, point "
            "and normal turned (largest difference %.3g)", worst_frame);
