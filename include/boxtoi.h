@@ -249,20 +249,23 @@ BOXTOI_API boxtoi_reason boxtoi_validate(const boxtoi_box *box,
                                          double t0, double t1);
 
 /** M(t) at one t, entry m[row][col]; NaN entries when the motion's degree
-    is not within 0 to BOXTOI_MAX_DEGREE. */
+    is not within 0 to BOXTOI_MAX_DEGREE, or motion is NULL (m NULL: nothing
+    is done). */
 BOXTOI_API void boxtoi_motion_eval(const boxtoi_motion *motion, double t,
                                    double m[4][4]);
 
 /** World position of local point p at time t (P / w); NaN for a degree as
-    above. */
+    above, or a NULL motion or p (out NULL: nothing is done). */
 BOXTOI_API void boxtoi_motion_apply(const boxtoi_motion *motion, double t,
                                     const double p[3], double out[3]);
 
-/** The constant motion M(t) = m. */
+/** The constant motion M(t) = m; m NULL gives a motion of degree -1, which
+    every function refuses (BOXTOI_REASON_DEGREE); motion NULL: nothing is
+    done. */
 BOXTOI_API void boxtoi_motion_constant(boxtoi_motion *motion,
                                        const double m[4][4]);
 
-/** The constant identity motion. */
+/** The constant identity motion (motion NULL: nothing is done). */
 BOXTOI_API void boxtoi_motion_identity(boxtoi_motion *motion);
 
 /**

@@ -1732,8 +1732,11 @@ BOXTOI_API boxtoi_reason boxtoi_swept_aabb(const boxtoi_box *box,
 BOXTOI_API void boxtoi_motion_eval(const boxtoi_motion *motion, double t,
                                    double m[4][4])
 {
-    /* a degree out of range has no coefficients to read: NaN entries */
-    int bad = motion->degree < 0 || motion->degree > BOXTOI_MAX_DEGREE;
+    if (!m)
+        return;
+    /* a degree out of range (or no motion) has no coefficients to read:
+       NaN entries */
+    int bad = !motion || motion->degree < 0 || motion->degree > BOXTOI_MAX_DEGREE;
     for (int r = 0; r < 4; r++)
         for (int c = 0; c < 4; c++) {
             double v = bad ? NAN : 0.0;
@@ -1746,22 +1749,31 @@ BOXTOI_API void boxtoi_motion_eval(const boxtoi_motion *motion, double t,
 BOXTOI_API void boxtoi_motion_apply(const boxtoi_motion *motion, double t,
                                     const double p[3], double out[3])
 {
+    if (!out)
+        return;
     double m[4][4];
     boxtoi_motion_eval(motion, t, m);
     for (int r = 0; r < 3; r++)
-        out[r] = (m[r][0] * p[0] + m[r][1] * p[1] + m[r][2] * p[2] + m[r][3]) /
-                 m[3][3];
+        out[r] = p ? (m[r][0] * p[0] + m[r][1] * p[1] + m[r][2] * p[2] + m[r][3]) / m[3][3]
+                   : NAN;
 }
 
 BOXTOI_API void boxtoi_motion_constant(boxtoi_motion *motion,
                                        const double m[4][4])
 {
+    if (!motion)
+        return;
     memset(motion, 0, sizeof *motion);
-    memcpy(motion->c[0], m, sizeof motion->c[0]);
+    if (m)
+        memcpy(motion->c[0], m, sizeof motion->c[0]);
+    else
+        motion->degree = -1; /* refused by every function that takes it */
 }
 
 BOXTOI_API void boxtoi_motion_identity(boxtoi_motion *motion)
 {
+    if (!motion)
+        return;
     memset(motion, 0, sizeof *motion);
     for (int i = 0; i < 4; i++)
         motion->c[0][i][i] = 1.0;

@@ -259,6 +259,25 @@ static void test_invalid(void)
     is_int(boxtoi_overlap_at(&q, 0.5, NULL), -1, "overlap_at: reason may be NULL");
     is_int(boxtoi_overlap_at(NULL, 0.5, &why), -1, "overlap_at: NULL query gives -1");
     is_int(why, BOXTOI_REASON_NULL, "overlap_at: ... reason NULL");
+
+    /* the motion helpers with NULL pointers: NaN, or nothing done */
+    double mm[4][4], out[3] = {1, 2, 3}, p[3] = {0, 0, 0};
+    boxtoi_motion_eval(NULL, 0.5, mm);
+    ok(isnan(mm[0][0]) && isnan(mm[3][3]), "motion_eval: NULL motion gives NaN entries");
+    boxtoi_motion_eval(&q.motion_a, 0.5, NULL);
+    boxtoi_motion_apply(NULL, 0.5, p, out);
+    ok(isnan(out[0]) && isnan(out[2]), "motion_apply: NULL motion gives NaN");
+    out[0] = 1.0;
+    boxtoi_motion_apply(&q.motion_a, 0.5, NULL, out);
+    ok(isnan(out[0]), "motion_apply: NULL point gives NaN");
+    boxtoi_motion_apply(&q.motion_a, 0.5, p, NULL);
+    boxtoi_motion_identity(NULL);
+    boxtoi_motion_constant(NULL, mm);
+    boxtoi_motion mc;
+    boxtoi_motion_constant(&mc, NULL);
+    q = base_query();
+    is_int(boxtoi_validate(&q.a, &mc, 0.0, 1.0), BOXTOI_REASON_DEGREE,
+           "motion_constant: NULL matrix gives a motion refused for its degree");
 }
 
 /* An affine motion: 3x3 part u[k] (row-major) times t^k, k <= d, and a
