@@ -3749,6 +3749,22 @@ static BX_NOINLINE double balls_apart(solver *S)
 }
 
 /*
+ * Is w (scaled Bernstein, degree n) surely not uneven (bx_w_uneven), from
+ * its scaled coefficients alone: all positive, the largest within
+ * BX_PIECE_RATIO / C(n, n / 2) of the least (the Bernstein coefficients,
+ * each divided by its C(n, i), then lie within BX_PIECE_RATIO)?
+ */
+BXP_INLINE int w_surely_even(const double *w, int n)
+{
+    double lo = w[0], hi = w[0];
+    for (int i = 1; i <= n; i++) {
+        lo = w[i] < lo ? w[i] : lo;
+        hi = w[i] > hi ? w[i] : hi;
+    }
+    return lo > 0.0 && hi * bxp_binomial_table[n][n / 2] <= BX_PIECE_RATIO * lo;
+}
+
+/*
  * boxtoi_solve, cutting the interval into pieces when mode has SOLVE_SPLIT
  * and the motions need it (solve_pieces), once: sets *again, and its answer
  * means nothing, when rigid motions met two nearly parallel edges
@@ -3796,6 +3812,12 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
             swept = bx_swept_test(&A, &B, size, &tol, &apart);
         }
     }
+    /* w uneven over the interval: positions far smaller than the
+       coefficients near its least, whose rounding the swept test's
+       tolerance does not take (solved in pieces, or refused) */
+    if (swept && apart && !(w_surely_even(A.w, A.d) && w_surely_even(B.w, B.d)) &&
+        (bx_w_uneven(A.w, A.d) || bx_w_uneven(B.w, B.d)))
+        apart = 0;
     int rigid_a = 0, rigid_b = 0, det_a = 0, det_b = 0;
     entry_scales scale_a, scale_b; /* set when near */
     double spread_a = INFINITY, spread_b = INFINITY;

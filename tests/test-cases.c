@@ -3837,6 +3837,49 @@ static void case_far_local_frame_late(void)
     }
 }
 
+/*
+ * A unit cube sliding along x as x = t + 1/2 past a unit cube at rest,
+ * its motion written with the common factor w = 1 + t^2 (the same map),
+ * over [t0, 1] with t0 from -1e3 to -4e5: w spans up to 1.6e11 times its
+ * least, and the positions near t = 0 are far smaller than the Bernstein
+ * coefficients on the interval, whose rounding moved the end of the swept
+ * box by units (its x bound at t1 came out -1.5, not 1.5), so the cubes
+ * were found apart.  The contact lasts from t = -1.5 to 0.5.  Each query
+ * is a hit at those times, or refused as singular (w^3 within rounding of
+ * 0, which the header allows), never a miss.
+ */
+static void case_common_factor_long(void)
+{
+    boxtoi_motion ma, mb;
+    boxtoi_motion_identity(&ma);
+    memset(&mb, 0, sizeof mb);
+    mb.degree = 3;
+    for (int i = 0; i < 4; i++)
+        mb.c[0][i][i] = mb.c[2][i][i] = 1.0;
+    const double x[4] = {0.5, 1.0, 0.5, 1.0}; /* (t + 1/2)(1 + t^2) */
+    for (int k = 0; k < 4; k++)
+        mb.c[k][0][3] = x[k];
+    unsigned long long seed = 5;
+    int hits = 0, refused = 0, wrong = 0;
+    for (int i = 0; i < 400; i++) {
+        double t0 = i == 0 ? -244140.625 : -pow(10.0, tu_rand(&seed, 3.0, 5.6));
+        boxtoi_query q = tu_query(cube(0.5), &ma, cube(0.5), &mb, t0, 1.0);
+        boxtoi_result r = boxtoi_solve(&q);
+        double tol = 1e-9 * (1.0 - t0);
+        if (r.state == BOXTOI_HIT && fabs(r.toi + 1.5) <= tol && !r.exit_after_t1 &&
+            fabs(r.exit - 0.5) <= tol)
+            hits++;
+        else if (r.state == BOXTOI_INVALID && r.reason == BOXTOI_REASON_SINGULAR)
+            refused++;
+        else if (wrong++ < 3)
+            diag("t0 = %.17g: %s, toi %.17g, exit %.17g", t0, boxtoi_state_name(r.state),
+                 r.toi, r.exit);
+    }
+    ok(wrong == 0 && hits >= 300,
+       "a cube's translation times 1 + t^2 over [t0, 1], t0 from -1e3 to -4e5: %d hits at "
+       "-1.5 to 0.5, %d refused as singular, %d wrong", hits, refused, wrong);
+}
+
 static void case_miss(void)
 {
     /* B = [-1,1]^3 centre (5 - 4t, 3, 0): y ranges [2,4] and [-1,1] never
@@ -4618,6 +4661,7 @@ int main(void)
     case_t0();
     case_deep_overlap();
     case_miss();
+    case_common_factor_long();
     case_corner_to_corner();
     case_far_local_frame();
     case_far_local_frame_late();
