@@ -625,6 +625,13 @@ static double newton_polish(const double *b, int n, double lo, double hi,
         double den = 2.0 * d * d, corr = fx * dd;
         int halley = d != 0.0 && fabs(corr) <= 0.5 * den;
         double step = d == 0.0 ? 0.0 : halley ? 2.0 * fx * d / (den - corr) : fx / d;
+        if (!(den <= DBL_MAX) && isfinite(d)) {
+            /* d^2 overflows (coefficients near 1e154 and above): the same
+               step from the ratios, fx / d (1 - fx dd / (2 d^2)) */
+            double newton = fx / d, k = 0.5 * newton * (dd / d);
+            halley = fabs(k) <= 0.5;
+            step = halley ? newton / (1.0 - k) : newton;
+        }
         double xn = x - step;
         dx_old = dx;
         dx = step;

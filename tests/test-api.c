@@ -1247,8 +1247,8 @@ static void test_scale(void)
     static const int times[] = {-60, -7, 1, 9, 60};
     int nt = (int)(sizeof times / sizeof *times);
     int hits = 0, edges = 0, bad_motion = 0, bad_length = 0, bad_box = 0, bad_at = 0;
-    int bad_time = 0, bad_frame = 0;
-    double worst = 0.0, worst_len = 0.0, worst_frame = 0.0;
+    int bad_time = 0, bad_frame = 0, bad_mixed = 0;
+    double worst = 0.0, worst_len = 0.0, worst_frame = 0.0, worst_mixed = 0.0;
     for (int i = 0; i < NSTACK; i++) {
         boxtoi_result base = boxtoi_solve(&q[i]);
         double lo0[3], hi0[3];
@@ -1280,6 +1280,17 @@ static void test_scale(void)
             double t = (i % 7) / 6.0;
             if (boxtoi_overlap_at(&x, t, NULL) != boxtoi_overlap_at(&q[i], t, NULL))
                 bad_at++;
+        }
+        for (int e = 150; e <= 200; e++) {
+            /* B alone times 2^e, below the rescaling (products of the two
+               motions' coefficients then near 1e150 and above) */
+            boxtoi_query x = q[i];
+            scale_motion(&x.motion_b, ldexp(1.0, e));
+            boxtoi_result r = boxtoi_solve(&x);
+            if (!same_answer(&base, &r, 0, NULL, 0.0, &worst_mixed) && bad_mixed++ < 3)
+                diag("query %d, B's motion times 2^%d: %s toi %.17g (unscaled %s %.17g)", i,
+                     e, boxtoi_state_name(r.state), r.toi, boxtoi_state_name(base.state),
+                     base.toi);
         }
         for (int k = 0; k < nt; k++) {
             /* t = 2^e u: the same answers, times in u */
@@ -1335,6 +1346,8 @@ static void test_scale(void)
     is_int(bad_length, 0, "scale: lengths times 2^-1000 to 2^190 (2^-540 to 2^-531 among "
            "them, where the square of a length is subnormal) give the same answers (largest "
            "difference %.3g)", worst_len);
+    is_int(bad_mixed, 0, "scale: B's motion alone times 2^150 to 2^200 gives the same answers "
+           "bit for bit (largest difference %.3g)", worst_mixed);
     is_int(bad_time, 0, "scale: time units 2^-60 to 2^60 give the same answers");
     is_int(bad_frame, 0, "scale: a turned and moved world gives the same answers, point "
            "and normal turned (largest difference %.3g)", worst_frame);
