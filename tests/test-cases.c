@@ -4556,18 +4556,39 @@ static void case_near_full_turn(double k, double hy, const char *name)
  * from a = 0 the bar reaches at most hy along x: nothing touches earlier.
  * The corner touches at (d, -R sin(acos(d / R)), 0), normal +x.
  */
-static void case_full_turn_static(double k, const char *name)
+/* The bar, spun as above (the bar at x in [C, C + 2] of its own frame and
+   the translation column -C times the first, as case_full_turn_far says),
+   and the slab, over [0, t1]; d, R and phi of the geometry above. */
+static const double full_turn_hy = 0.05;
+
+static boxtoi_query full_turn_query(double k, double C, double t1, double *d, double *R,
+                                    double *phi)
 {
-    double hy = 0.05, R = sqrt(4.0 + hy * hy), phi = atan(0.5 * hy), d = R * (1.0 - 1e-4);
-    double c = acos(d / R);
+    double hy = full_turn_hy;
+    *R = sqrt(4.0 + hy * hy);
+    *phi = atan(0.5 * hy);
+    *d = *R * (1.0 - 1e-4);
     double qa[2][4] = {{1, 0, 0, -k}, {0, 0, 0, 2 * k}};
     double p0[1][3] = {{0, 0, 0}};
     boxtoi_motion ma, mb;
     if (boxtoi_motion_rigid(&ma, qa, 1, p0, 0))
         bail("full turn: motion not built");
+    for (int j = 0; j <= ma.degree; j++)
+        for (int r = 0; r < 3; r++) {
+            ma.c[j][r][3] = -C * ma.c[j][r][0];
+            if (fma(-C, ma.c[j][r][0], -ma.c[j][r][3]) != 0.0)
+                bail("full turn: the frame's offset is not exact");
+        }
     boxtoi_motion_identity(&mb);
-    boxtoi_query q = tu_query(tu_box(0, -hy, -0.5, 2, hy, 0.5), &ma,
-                              tu_box(d, -5, -5, d + 1, 5, 5), &mb, 0.0, 1.0);
+    return tu_query(tu_box(C, -hy, -0.5, C + 2, hy, 0.5), &ma,
+                    tu_box(*d, -5, -5, *d + 1, 5, 5), &mb, 0.0, t1);
+}
+
+static void case_full_turn_static(double k, const char *name)
+{
+    double d, R, phi;
+    boxtoi_query q = full_turn_query(k, 0.0, 1.0, &d, &R, &phi);
+    double c = acos(d / R);
     /* tan(a / 2) = k (2 t - 1) */
     expect e;
     memset(&e, 0, sizeof e);
@@ -4598,22 +4619,9 @@ static void case_full_turn_static(double k, const char *name)
  */
 static void case_full_turn_far(double k, double C, double t1)
 {
-    double hy = 0.05, R = sqrt(4.0 + hy * hy), phi = atan(0.5 * hy), d = R * (1.0 - 1e-4);
+    double d, R, phi;
+    boxtoi_query q = full_turn_query(k, C, t1, &d, &R, &phi);
     double c = acos(d / R);
-    double qa[2][4] = {{1, 0, 0, -k}, {0, 0, 0, 2 * k}};
-    double p0[1][3] = {{0, 0, 0}};
-    boxtoi_motion ma, mb;
-    if (boxtoi_motion_rigid(&ma, qa, 1, p0, 0))
-        bail("full turn, far: motion not built");
-    for (int j = 0; j <= ma.degree; j++)
-        for (int r = 0; r < 3; r++) {
-            ma.c[j][r][3] = -C * ma.c[j][r][0];
-            if (fma(-C, ma.c[j][r][0], -ma.c[j][r][3]) != 0.0)
-                bail("full turn, far: the frame's offset is not exact");
-        }
-    boxtoi_motion_identity(&mb);
-    boxtoi_query q = tu_query(tu_box(C, -hy, -0.5, C + 2, hy, 0.5), &ma,
-                              tu_box(d, -5, -5, d + 1, 5, 5), &mb, 0.0, t1);
     double tc = 0.5 * (tan((-phi - c) / 2.0) / k + 1.0);
     double te = 0.5 * (tan((-phi + c) / 2.0) / k + 1.0);
     double py = -R * sin(c), tol = 1e-9 * t1;
