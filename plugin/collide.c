@@ -423,6 +423,15 @@ static double effective_window(double interval)
 }
 
 static double min_side(const boxtoi_box *b);
+
+/* The resting margin of a box pair: max(deep_rel times the smaller box's
+   smallest side, deep_abs). */
+static double pair_margin(const bt_moving *a, const bt_moving *b, double deep_rel,
+                          double deep_abs)
+{
+    return fmax(deep_rel * fmin(min_side(&a->box), min_side(&b->box)), deep_abs);
+}
+
 static int box_lip(const bt_moving *a, const bt_moving *b, const boxtoi_result *r,
                    double margin);
 static double shrink_for(double depth);
@@ -458,9 +467,7 @@ static int speculative_box_box(dGeomID o1, dGeomID o2, double depth_now,
     double tmax = effective_window(pair_interval(&a, &b));
     if (!(tmax > 0))
         return 0;
-    double delta = shrink_for(depth_now + fmax(spec_rel_ * fmin(min_side(&a.box),
-                                                            min_side(&b.box)),
-                                                spec_abs_));
+    double delta = shrink_for(depth_now + pair_margin(&a, &b, spec_rel_, spec_abs_));
     if (shrunk_apart(&a, &b, delta, depth_now, tmax))
         return 0;
     boxtoi_result r = solve_shrunk(&a, &b, delta, 0, tmax);
@@ -664,8 +671,7 @@ static int box_box(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
     /* a first contact at a lip is not an impact for the stepper
        (bt_pair_toi): ODE's contacts find the pair once it touches */
     if (r.state == BOXTOI_HIT && rest_rel_ >= 0
-        && box_lip(&a, &b, &r, fmax(rest_rel_ * fmin(min_side(&a.box), min_side(&b.box)),
-                                    rest_abs_)))
+        && box_lip(&a, &b, &r, pair_margin(&a, &b, rest_rel_, rest_abs_)))
         return 0;
     double toi = r.state == BOXTOI_HIT ? r.toi : 0;
     if (toi <= TOI_ZERO * tmax)
@@ -1506,8 +1512,7 @@ int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
         double T = fmin(p->tmax, pair_interval(&a, &b));
         if (!(T > 0))
             return now;
-        double margin = fmax(p->deep_rel * fmin(min_side(&a.box), min_side(&b.box)),
-                             p->deep_abs);
+        double margin = pair_margin(&a, &b, p->deep_rel, p->deep_abs);
         boxtoi_result r;
         if (!now) {
             if (spheres_apart(&a, &b, T))
@@ -1610,8 +1615,7 @@ int bt_pair_escape(dGeomID o1, dGeomID o2, const bt_toi_params *p,
     double T = fmin(p->tmax, pair_interval(&a, &b));
     if (!(T > 0) || spheres_apart(&a, &b, T))
         return 0;
-    double margin = fmax(p->deep_rel * fmin(min_side(&a.box), min_side(&b.box)),
-                         p->deep_abs);
+    double margin = pair_margin(&a, &b, p->deep_rel, p->deep_abs);
     double half = shrink_for(margin);
     /* d0: the depth at the start where the boxes touch then, else -1;
        nrm: the normal of that touch, from o1 towards o2 (dBoxBox's) */
