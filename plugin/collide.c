@@ -669,8 +669,11 @@ static int box_box(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
     if (r.state != BOXTOI_HIT && r.state != BOXTOI_OVERLAP)
         return 0;
     /* a first contact at a lip is not an impact for the stepper
-       (bt_pair_toi): ODE's contacts find the pair once it touches */
-    if (r.state == BOXTOI_HIT && rest_rel_ >= 0
+       (bt_pair_toi): ODE's contacts find the pair once it touches; nor
+       is a lip touching now within the solver's tolerance only, which
+       dBoxBox finds apart (a box whose front came to rest on the seam
+       to rounding) */
+    if (rest_rel_ >= 0
         && box_lip(&a, &b, &r, pair_margin(&a, &b, rest_rel_, rest_abs_)))
         return 0;
     double toi = r.state == BOXTOI_HIT ? r.toi : 0;
@@ -1027,8 +1030,8 @@ static int box_closing_fast(const bt_moving *a, const bt_moving *b, const boxtoi
 /*
  * Does the pair first touching at r->toi meet at a lip?  Along a face axis
  * of either box, at more than 45 degrees from the contact's normal, the two
- * boxes then overlap by at most margin and by at most a quarter of either
- * box's extent there: a box sliding on a tile meets the next tile, flush
+ * boxes then overlap by at most margin and by at most half of either box's
+ * extent there: a box sliding on a tile meets the next tile, flush
  * with the first, at the seam, its bottom as deep in the next tile's top as
  * it sank into the first, and its front face on the next tile's side.  That
  * contact's normal is the side's (the first contact is exact), and stopping

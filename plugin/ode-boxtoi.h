@@ -401,8 +401,10 @@ typedef struct dBoxtoiStepStats {
  *    as deep below its top as it sank into the first, and stopping there
  *    would trip it.  Such a pair is an impact only where it gets deeper
  *    than the margin (the sub-step then ends there), and the colliders give
- *    it no contacts before it touches; ODE's contacts push the box up over
- *    the lip, as without the plugin.  So a step no higher than the margin
+ *    it no contacts before dBoxBox finds it touching (nor while only the
+ *    solver, within its tolerance, does: a box whose front comes to rest
+ *    on the seam to rounding); ODE's contacts push the box up over the
+ *    lip, as without the plugin.  So a step no higher than the margin
  *    (5 mm at 60 Hz, automatically) is ridden over, not stopped against;
  *  - within the step the colliders report only contacts that exist now (or
  *    within min_substep, with time of impact reading 0 when it is within
