@@ -3589,11 +3589,14 @@ static int tiny_exponent(const boxtoi_query *q)
     return e;
 }
 
-BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
+/*
+ * boxtoi_solve for a query whose lengths all lie below 2^-400 (e from
+ * tiny_exponent): solved with them scaled by 2^-e, its point and depth
+ * scaled back.  Out of line, so that the usual query's calls do not carry
+ * the scaled copy on their stack.
+ */
+static BX_NOINLINE boxtoi_result solve_tiny(const boxtoi_query *query, int e)
 {
-    int e;
-    if (!query || !(fabs(query->a.hi[0]) < TINY_LENGTH) || !(e = tiny_exponent(query)))
-        return solve_query(query, SOLVE_SPLIT | SOLVE_CANON);
     boxtoi_query q = *query;
     boxtoi_box *box[2] = {&q.a, &q.b};
     boxtoi_motion *m[2] = {&q.motion_a, &q.motion_b};
@@ -3613,6 +3616,14 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
         res.depth = ldexp(res.depth, e);
     }
     return res;
+}
+
+BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
+{
+    int e;
+    if (!query || !(fabs(query->a.hi[0]) < TINY_LENGTH) || !(e = tiny_exponent(query)))
+        return solve_query(query, SOLVE_SPLIT | SOLVE_CANON);
+    return solve_tiny(query, e);
 }
 
 /*
