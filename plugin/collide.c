@@ -63,12 +63,13 @@ void bt_set_window(double window)
     window_ = window;
 }
 
-static _Thread_local double rest_rel_ = -1, rest_abs_ = -1;
+static _Thread_local double rest_rel_ = -1, rest_abs_ = -1, rest_step_ = 0;
 
-void bt_set_rest_margin(double deep_rel, double deep_abs)
+void bt_set_rest_margin(double deep_rel, double deep_abs, double step)
 {
     rest_rel_ = deep_rel;
     rest_abs_ = deep_abs;
+    rest_step_ = step;
 }
 
 void bt_set_speculative(double deep_rel, double deep_abs)
@@ -433,7 +434,9 @@ static double pair_margin(const bt_moving *a, const bt_moving *b, double deep_re
 }
 
 static int box_lip(const bt_moving *a, const bt_moving *b, const boxtoi_result *r,
-                   double margin);
+                   double margin, double step, double tmax);
+static int box_closing_fast(const bt_moving *a, const bt_moving *b, const boxtoi_result *r,
+                            double margin, double step, double tmax);
 static double shrink_for(double depth);
 static void shrink(boxtoi_box *b, double delta);
 static int spheres_apart(const bt_moving *a, const bt_moving *b, double T);
@@ -671,11 +674,25 @@ static int box_box(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
     /* a first contact at a lip is not an impact for the stepper
        (bt_pair_toi): ODE's contacts find the pair once it touches; nor
        is a lip touching now within the solver's tolerance only, which
-       dBoxBox finds apart (a box whose front came to rest on the seam
-       to rounding) */
-    if (rest_rel_ >= 0
-        && box_lip(&a, &b, &r, pair_margin(&a, &b, rest_rel_, rest_abs_)))
-        return 0;
+       dBoxBox finds apart, where it closes faster than the margin per
+       step (a box whose front came to rest on a seam to rounding; not a
+       box resting on tiles, over the edge of some of them) */
+    if (rest_rel_ >= 0) {
+        double margin = pair_margin(&a, &b, rest_rel_, rest_abs_);
+        if (box_lip(&a, &b, &r, margin, rest_step_, tmax)
+            && (r.state == BOXTOI_HIT
+                || box_closing_fast(&a, &b, &r, margin, rest_step_, tmax))) {
+            if (spec_rel_ < 0)
+                return 0;
+            /* speculative contacts: where the pair gets deeper than the
+               margin, its impact for the stepper (a fast box falling onto
+               a plate just past its rim) */
+            boxtoi_result rs = solve_shrunk(&a, &b, shrink_for(margin), r.toi, tmax);
+            if (rs.state != BOXTOI_HIT)
+                return 0;
+            r = rs;
+        }
+    }
     double toi = r.state == BOXTOI_HIT ? r.toi : 0;
     if (toi <= TOI_ZERO * tmax)
         toi = 0;
@@ -1036,10 +1053,16 @@ static int box_closing_fast(const bt_moving *a, const bt_moving *b, const boxtoi
  * it sank into the first, and its front face on the next tile's side.  That
  * contact's normal is the side's (the first contact is exact), and stopping
  * there trips the box; plain ODE lets it slide over, pushing it up by the
- * small depth.  Rigid motions only (0 otherwise).
+ * small depth.  Nor must that overlap grow there (the boxes' relative speed
+ * at the contact point along the axis) both faster than the margin per step
+ * and faster than LIP_GROWTH times their closing speed along the normal: a
+ * box falling fast onto a plate just past its rim, moving over it, meets
+ * it there too, and that is an impact (stopped at the rim's side, it would
+ * fall through).  Rigid motions only (0 otherwise).
  */
+#define LIP_GROWTH 0.25
 static int box_lip(const bt_moving *a, const bt_moving *b, const boxtoi_result *r,
-                   double margin)
+                   double margin, double step, double tmax)
 {
     dVector3 p[2];
     dMatrix3 R[2];
@@ -1047,6 +1070,12 @@ static int box_lip(const bt_moving *a, const bt_moving *b, const boxtoi_result *
     for (int g = 0; g < 2; g++)
         if (!pose_at(&m[g]->motion, r->toi, p[g], R[g]))
             return 0;
+    double va[3], vb[3];
+    if (!point_velocity(a, r->point, r->toi, tmax, va)
+        || !point_velocity(b, r->point, r->toi, tmax, vb))
+        return 0;
+    double close = fabs((va[0] - vb[0]) * r->normal[0] + (va[1] - vb[1]) * r->normal[1]
+                        + (va[2] - vb[2]) * r->normal[2]);
     for (int g = 0; g < 2; g++)
         for (int k = 0; k < 3; k++) {
             double n[3] = {R[g][k], R[g][4 + k], R[g][8 + k]};
@@ -1064,7 +1093,10 @@ static int box_lip(const bt_moving *a, const bt_moving *b, const boxtoi_result *
                 least = fmin(least, e);
             }
             double overlap = fmin(hi[0], hi[1]) - fmax(lo[0], lo[1]);
-            if (overlap <= least)
+            double grow = (va[0] - vb[0]) * n[0] + (va[1] - vb[1]) * n[1]
+                          + (va[2] - vb[2]) * n[2];
+            if (overlap <= least
+                && !(fabs(grow) * step > margin && fabs(grow) > LIP_GROWTH * close))
                 return 1;
         }
     return 0;
@@ -1535,7 +1567,7 @@ int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
                    sliding over a seam, are left to ODE's contacts of the
                    next step; a lip that gets that deep is an impact
                    where it does */
-                int lip = box_lip(&a, &b, &r, margin);
+                int lip = box_lip(&a, &b, &r, margin, p->step, T);
                 if (lip || !box_closing_fast(&a, &b, &r, margin, p->step, T)) {
                     boxtoi_result rs = solve_shrunk(&a, &b, shrink_for(margin), r.toi, T);
                     if (rs.state != BOXTOI_HIT && rs.state != BOXTOI_OVERLAP)
@@ -1683,7 +1715,7 @@ int bt_pair_escape(dGeomID o1, dGeomID o2, const bt_toi_params *p,
         return 0;
     /* a lip (box_lip): where the pair gets deeper than the margin, as in
        bt_pair_toi; its own first contact is not an escape */
-    if (box_lip(&a, &b, &r, margin)) {
+    if (box_lip(&a, &b, &r, margin, p->step, T)) {
         if (rs.state != BOXTOI_HIT || !(rs.toi < T * (1 - ESCAPE_END)))
             return 0;
         r = rs;

@@ -126,10 +126,10 @@ dGeomID bt_probe_first(void);
    step; >= 0 only those within that time (set by the stepper). */
 void bt_set_window(double window);
 /* The stepper's resting margin, max(deep_rel * smallest side, deep_abs),
-   for the colliders within a sub-step: a pair first meeting at a lip
-   within the window gets no contacts (deep_rel < 0: no stepper, no
-   rule). */
-void bt_set_rest_margin(double deep_rel, double deep_abs);
+   and its whole step (s), for the colliders within a sub-step: a pair
+   first meeting at a lip within the window gets no contacts (deep_rel < 0:
+   no stepper, no rule). */
+void bt_set_rest_margin(double deep_rel, double deep_abs, double step);
 /* Speculative mode (deep_rel >= 0): touching pairs also report contacts
    where they will first be deeper than max(deep_rel * smallest side,
    deep_abs) within the window.  deep_rel < 0 turns it off. */

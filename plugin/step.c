@@ -1211,6 +1211,7 @@ static int verify_substep(dSpaceID space, pair_pass *pp, const body_set *bodies,
     vp.q.window = 0;
     vp.q.deep_rel = deep_rel;
     vp.q.deep_abs = deep_abs;
+    vp.q.step = pp->q.step;
     vp.add = add;
     vp.strays = strays ? bodies : NULL;
     bt_set_path_hook(actual_path, &pc);
@@ -1392,7 +1393,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                 pp.ended_o2 = ended_o2;
                 pass_index(&pp);
                 bt_set_window(pp.window);
-                bt_set_rest_margin(deep_rel, deep_abs);
+                bt_set_rest_margin(deep_rel, deep_abs, hh);
                 if (speculative)
                     bt_set_speculative(deep_rel, deep_abs);
                 if (pp.failed) {
@@ -1455,7 +1456,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                 active_ = NULL;
                 erp_scale_ = 1.0;
                 bt_set_window(-1);
-                bt_set_rest_margin(-1, -1);
+                bt_set_rest_margin(-1, -1, 0);
                 bt_set_speculative(-1, -1);
             }
             bt_set_cache_epoch(0);

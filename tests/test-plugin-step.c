@@ -1740,6 +1740,73 @@ static void test_tile_seams_exact(void)
 }
 
 /*
+ * A 10 cm box falling onto a static plate (1 m square, top at z = 0), its
+ * bottom first meeting the plate with its front only 0 to 4 mm past the
+ * rim while it moves over the plate: a first contact at a lip (the overlap
+ * along x within the margin), yet an impact, the box getting far deeper
+ * along its path.  A second box lands on a block of its own earlier in the
+ * step, so that with max_substeps 1 the rest of the step is taken with
+ * speculative contacts, and max_redos 0 (advised for a bounce near 1)
+ * leaves nothing to catch a pair without them.  The lip pair got none: the
+ * box went through a 3 mm plate in 20 of 20 shots at 40 m/s down and 20 m/s
+ * across (the first contact is now no lip, the overlap along x growing
+ * fast) and through an 8 mm one in 2 of 20 at 20 m/s down and 3 m/s across
+ * (a lip, whose speculative contacts now come from where it gets deeper
+ * than the margin).
+ * Counted: shots whose centre crossed the plate's mid-plane while more
+ * than 11 mm of the box lay over the plate.
+ */
+static void test_lip_fall(void)
+{
+    const double shapes[2][3] = {{40, 20, 0.003}, {20, 3, 0.008}}; /* down, across, plate */
+    int through[2] = {0, 0};
+    for (int sh = 0; sh < 2; sh++) {
+        unsigned long long seed = 777;
+        double vz = shapes[sh][0], vx = shapes[sh][1], w = shapes[sh][2];
+        for (int trial = 0; trial < 20; trial++) {
+            sim s;
+            sim_init(&s, 0);
+            dGeomID plate = dCreateBoxtoiBox(s.space, 1, 1, w);
+            dGeomSetPosition(plate, 0.5, 0, -w / 2);
+            dGeomID block = dCreateBoxtoiBox(s.space, 1, 1, 0.1);
+            dGeomSetPosition(block, 0.5, 5, -0.05);
+            double d = urand(&seed, 0, 0.004), ta = urand(&seed, 0.5, 0.95) * H,
+                   tb = urand(&seed, 0.05, 0.3) * H, vza = -vz - 9.81 * H;
+            const double side[3] = {0.1, 0.1, 0.1};
+            dBodyID a = add_body(&s, 1, side, NULL), b = add_body(&s, 1, side, NULL);
+            dBodySetPosition(a, d - 0.05 - vx * ta, 0, 0.05 - vza * ta);
+            dBodySetLinearVel(a, vx, 0, -vz);
+            dBodySetPosition(b, 0.5, 5, 0.05 - vza * tb);
+            dBodySetLinearVel(b, 0, 0, -vz);
+            dBoxtoiStepParams p = dBoxtoiDefaultStepParams();
+            p.max_substeps = 1;
+            p.max_redos = 0;
+            int crossed = 0;
+            for (int k = 0; k < 30; k++) {
+                double p0[3];
+                memcpy(p0, dBodyGetPosition(a), sizeof p0);
+                dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, &p, NULL);
+                const dReal *p1 = dBodyGetPosition(a);
+                dReal bb[6];
+                dGeomGetAABB(dBodyGetFirstGeom(a), bb);
+                double hw = (bb[1] - bb[0]) / 2, zc = -w / 2;
+                if ((p0[2] - zc) * (p1[2] - zc) < 0) {
+                    double f = (p0[2] - zc) / (p0[2] - p1[2]), xc = p0[0] + f * (p1[0] - p0[0]);
+                    if (fmin(xc + hw, 1) - fmax(xc - hw, 0) > 0.011)
+                        crossed = 1;
+                }
+            }
+            through[sh] += crossed;
+            sim_free(&s);
+        }
+    }
+    ok(through[0] + through[1] == 0,
+       "a box falling onto a plate just past its rim, the sub-step budget spent, no redos: "
+       "through the plate in %d of 20 shots at 40 m/s down and 20 across, %d of 20 at 20 "
+       "down and 3 across", through[0], through[1]);
+}
+
+/*
  * The same box over a row of 200 flush 20 cm tiles (2 cm thick) for a
  * second, beside the same scene of dBoxes under plain ODE: at 10 m/s
  * without and with friction (0.3), and at 40 m/s without, the box keeps
@@ -2704,6 +2771,7 @@ int main(void)
     test_tiny_shots();
     test_tile_seams();
     test_tile_seams_exact();
+    test_lip_fall();
     test_tile_row();
     test_stack(0);
     test_stack(1);
