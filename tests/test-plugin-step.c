@@ -1740,6 +1740,48 @@ static void test_tile_seams_exact(void)
 }
 
 /*
+ * A 7.7 cm box set down on a grid of flush 2.07 cm tiles (yawed by 0.98
+ * rad) rests there for a second.  It starts touching the tiles to rounding,
+ * dBoxBox finding the pairs just apart, the solver touching; a tile under
+ * an edge of the box overlaps it sideways by less than the margin, the
+ * shape of a lip.  Those pairs lost their contacts, and the box, held by
+ * fewer tiles, sank into them in one step, got ODE's contacts of tile
+ * sides and was launched (8 m/s, spinning at 2600 rad/s).
+ */
+static void test_rest_on_small_tiles(void)
+{
+    const double L = 0.076976499841945004, T = 0.020684715573435038,
+                 yaw = 0.98289547206588423, ox = 0.085479185844831274,
+                 oy = 0.094640276648768812;
+    sim s;
+    sim_init(&s, 0);
+    s.mu = 0;
+    dMatrix3 R;
+    dRFromAxisAndAngle(R, 0, 0, 1, yaw);
+    for (int i = -10; i < 10; i++)
+        for (int j = -10; j < 10; j++) {
+            dGeomID g = dCreateBoxtoiBox(s.space, T, T, 0.02);
+            double x = ox + (i + 0.5) * T, y = oy + (j + 0.5) * T;
+            dGeomSetPosition(g, R[0] * x + R[1] * y, R[4] * x + R[5] * y, -0.01);
+            dGeomSetRotation(g, R);
+        }
+    const double side[3] = {L, L, L};
+    dBodyID b = add_body(&s, 1, side, NULL);
+    dBodySetPosition(b, 0, 0, L / 2);
+    double moved = 0, spin = 0;
+    for (int k = 0; k < 60; k++) {
+        dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, NULL);
+        const dReal *p = dBodyGetPosition(b), *w = dBodyGetAngularVel(b);
+        moved = fmax(moved, sqrt(p[0] * p[0] + p[1] * p[1] + (p[2] - L / 2) * (p[2] - L / 2)));
+        spin = fmax(spin, sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]));
+    }
+    sim_free(&s);
+    ok(moved < 0.005 && spin < 1,
+       "a box resting on a grid of tiles a quarter of its size: moved %.2e m, spun at %.3g "
+       "rad/s at most", moved, spin);
+}
+
+/*
  * A 10 cm box falling onto a static plate (1 m square, top at z = 0), its
  * bottom first meeting the plate with its front only 0 to 4 mm past the
  * rim while it moves over the plate: a first contact at a lip (the overlap
@@ -2772,6 +2814,7 @@ int main(void)
     test_tile_seams();
     test_tile_seams_exact();
     test_lip_fall();
+    test_rest_on_small_tiles();
     test_tile_row();
     test_stack(0);
     test_stack(1);
