@@ -1625,6 +1625,84 @@ static boxtoi_reason prepare_rescaling(const boxtoi_box *box,
     return why ? why : bx_check_det(out);
 }
 
+double bx_tiny_length(const boxtoi_box *box, const boxtoi_motion *m)
+{
+    double big = 0.0, w = 0.0, t = 0.0;
+    for (int i = 0; i < 3; i++) {
+        if (!(fabs(box->lo[i]) < BX_TINY_LENGTH && fabs(box->hi[i]) < BX_TINY_LENGTH))
+            return -1.0;
+        big = fmax(big, fmax(fabs(box->lo[i]), fabs(box->hi[i])));
+    }
+    if (m->degree < 0 || m->degree > BOXTOI_MAX_DEGREE)
+        return -1.0;
+    for (int k = 0; k <= m->degree; k++) {
+        w = fmax(w, fabs(m->c[k][3][3]));
+        for (int r = 0; r < 3; r++)
+            t = fmax(t, fabs(m->c[k][r][3]));
+    }
+    /* t / w, not t against BX_TINY_LENGTH w, which underflows for a motion
+       given at a tiny scale */
+    if (!(w > 0.0) || !(t / w < BX_TINY_LENGTH))
+        return -1.0;
+    return fmax(big, t / w);
+}
+
+int bx_local_exponent(const boxtoi_motion *m, double small)
+{
+    double u = 0.0, w = 0.0;
+    if (m->degree < 0 || m->degree > BOXTOI_MAX_DEGREE)
+        return 0;
+    for (int k = 0; k <= m->degree; k++) {
+        w = fmax(w, fabs(m->c[k][3][3]));
+        for (int r = 0; r < 3; r++)
+            for (int j = 0; j < 3; j++)
+                u = fmax(u, fabs(m->c[k][r][j]));
+    }
+    if (!(u > 0.0) || !(u < small * w) || !isfinite(w))
+        return 0;
+    return ilogb(u) - ilogb(w);
+}
+
+int bx_rescale_frame(boxtoi_box *b, boxtoi_motion *m, int k)
+{
+    boxtoi_box nb;
+    for (int i = 0; i < 3; i++) {
+        nb.lo[i] = ldexp(b->lo[i], k);
+        nb.hi[i] = ldexp(b->hi[i], k);
+        if (ldexp(nb.lo[i], -k) != b->lo[i] || ldexp(nb.hi[i], -k) != b->hi[i])
+            return 0;
+    }
+    for (int d = 0; d <= m->degree; d++)
+        for (int r = 0; r < 3; r++)
+            for (int j = 0; j < 3; j++) {
+                double c = ldexp(m->c[d][r][j], -k);
+                if (!isfinite(c) || ldexp(c, k) != m->c[d][r][j])
+                    return 0;
+            }
+    for (int d = 0; d <= m->degree; d++)
+        for (int r = 0; r < 3; r++)
+            for (int j = 0; j < 3; j++)
+                m->c[d][r][j] = ldexp(m->c[d][r][j], -k);
+    *b = nb;
+    return 1;
+}
+
+/* A box and motion refused as singular, checked again with the frame
+   rescaled where the 3x3 part is tiny (bx_local_exponent), as the solver
+   and boxtoi_overlap_at solve them. */
+static BX_NOINLINE boxtoi_reason validate_local(const boxtoi_box *box,
+                                                const boxtoi_motion *motion, double t0,
+                                                double t1, boxtoi_motion *copy,
+                                                bx_moving *m)
+{
+    boxtoi_box b = *box;
+    boxtoi_motion mm = *motion;
+    int k = bx_local_exponent(&mm, BX_LOCAL_SMALL);
+    if (!k || !bx_rescale_frame(&b, &mm, k))
+        return BOXTOI_REASON_SINGULAR;
+    return prepare_rescaling(&b, &mm, t0, t1, copy, m);
+}
+
 BOXTOI_API boxtoi_reason boxtoi_validate(const boxtoi_box *box,
                                          const boxtoi_motion *motion,
                                          double t0, double t1)
@@ -1635,7 +1713,10 @@ BOXTOI_API boxtoi_reason boxtoi_validate(const boxtoi_box *box,
     boxtoi_reason why = bx_check_interval(t0, t1);
     if (why)
         return why;
-    if ((why = prepare_rescaling(box, motion, t0, t1, &copy, &m)))
+    why = prepare_rescaling(box, motion, t0, t1, &copy, &m);
+    if (why == BOXTOI_REASON_SINGULAR)
+        why = validate_local(box, motion, t0, t1, &copy, &m);
+    if (why)
         return why;
     /* the solver, boxtoi_swept_aabb and boxtoi_overlap_at bound it too */
     return bx_swept_aabb(&m, lo, hi) ? BOXTOI_REASON_NONE : BOXTOI_REASON_OUT_OF_RANGE;
@@ -1703,6 +1784,34 @@ static void swept_margin(const bx_moving *m, const boxtoi_box *box, const double
     }
 }
 
+/* boxtoi_swept_aabb of a box whose lengths are all tiny (bx_tiny_length
+   gave big): of the box and motion with them scaled near 1 by a power of
+   two, its bounds scaled back. */
+static BX_NOINLINE boxtoi_reason swept_tiny(const boxtoi_box *box,
+                                            const boxtoi_motion *motion, double t0,
+                                            double t1, double big, double lo[3],
+                                            double hi[3])
+{
+    int e;
+    frexp(big, &e);
+    boxtoi_box b;
+    boxtoi_motion m = *motion;
+    for (int i = 0; i < 3; i++) {
+        b.lo[i] = ldexp(box->lo[i], -e);
+        b.hi[i] = ldexp(box->hi[i], -e);
+    }
+    for (int k = 0; k <= m.degree; k++)
+        for (int r = 0; r < 3; r++)
+            m.c[k][r][3] = ldexp(m.c[k][r][3], -e);
+    boxtoi_reason why = boxtoi_swept_aabb(&b, &m, t0, t1, lo, hi);
+    if (!why)
+        for (int i = 0; i < 3; i++) {
+            lo[i] = ldexp(lo[i], e);
+            hi[i] = ldexp(hi[i], e);
+        }
+    return why;
+}
+
 BOXTOI_API boxtoi_reason boxtoi_swept_aabb(const boxtoi_box *box,
                                            const boxtoi_motion *motion,
                                            double t0, double t1,
@@ -1716,6 +1825,9 @@ BOXTOI_API boxtoi_reason boxtoi_swept_aabb(const boxtoi_box *box,
         return why;
     if (!lo || !hi)
         return BOXTOI_REASON_NULL;
+    double tiny = bx_tiny_length(box, motion);
+    if (tiny > 0.0)
+        return swept_tiny(box, motion, t0, t1, tiny, lo, hi);
     if ((why = prepare_rescaling(box, motion, t0, t1, &copy, &m)))
         return why;
     double margin[3];

@@ -3248,6 +3248,7 @@ static BX_NOINLINE double stuck_band(solver *S, int axis, double tau, double noi
 #define SOLVE_SWAP 4u    /* the query's A and B are solved as B and A */
 #define SOLVE_CANON 8u   /* solve in the order part_order gives (boxtoi_solve) */
 #define SOLVE_GENERAL 16u /* rigid motions solved as general ones (want_general) */
+#define SOLVE_LOCAL 32u   /* the boxes' local scales are not to be balanced (solve_local) */
 
 /* The query's boxes and motions in the order solved (mode's SOLVE_SWAP). */
 static void solved_parts(const boxtoi_query *query, unsigned mode, const boxtoi_box **a,
@@ -3557,35 +3558,14 @@ static void mirror(boxtoi_result *r)
  * found apart while they overlapped); 0 otherwise, and for input not
  * valid (NaN fails the tests; the solver refuses it in the usual way).
  */
-#define TINY_LENGTH 0x1p-400
 static int tiny_exponent(const boxtoi_query *q)
 {
-    const boxtoi_box *box[2] = {&q->a, &q->b};
-    const boxtoi_motion *m[2] = {&q->motion_a, &q->motion_b};
-    double big = 0.0;
-    for (int g = 0; g < 2; g++)
-        for (int i = 0; i < 3; i++) {
-            if (!(fabs(box[g]->lo[i]) < TINY_LENGTH && fabs(box[g]->hi[i]) < TINY_LENGTH))
-                return 0;
-            big = fmax(big, fmax(fabs(box[g]->lo[i]), fabs(box[g]->hi[i])));
-        }
-    for (int g = 0; g < 2; g++) {
-        int d = m[g]->degree;
-        if (d < 0 || d > BOXTOI_MAX_DEGREE)
-            return 0;
-        double w = 0.0, t = 0.0;
-        for (int k = 0; k <= d; k++) {
-            w = fmax(w, fabs(m[g]->c[k][3][3]));
-            for (int r = 0; r < 3; r++)
-                t = fmax(t, fabs(m[g]->c[k][r][3]));
-        }
-        if (!(t < TINY_LENGTH * w))
-            return 0;
-        big = fmax(big, t / w);
-    }
+    double a = bx_tiny_length(&q->a, &q->motion_a), b;
+    if (!(a >= 0.0) || !((b = bx_tiny_length(&q->b, &q->motion_b)) >= 0.0))
+        return 0;
     int e = 0;
-    if (big > 0.0)
-        frexp(big, &e);
+    if (a > 0.0 || b > 0.0)
+        frexp(fmax(a, b), &e);
     return e;
 }
 
@@ -3595,7 +3575,7 @@ static int tiny_exponent(const boxtoi_query *q)
  * scaled back.  Out of line, so that the usual query's calls do not carry
  * the scaled copy on their stack.
  */
-static BX_NOINLINE boxtoi_result solve_tiny(const boxtoi_query *query, int e)
+static BX_NOINLINE boxtoi_result solve_tiny(const boxtoi_query *query, int e, unsigned mode)
 {
     boxtoi_query q = *query;
     boxtoi_box *box[2] = {&q.a, &q.b};
@@ -3609,7 +3589,7 @@ static BX_NOINLINE boxtoi_result solve_tiny(const boxtoi_query *query, int e)
             for (int r = 0; r < 3; r++)
                 m[g]->c[k][r][3] = ldexp(m[g]->c[k][r][3], -e);
     }
-    boxtoi_result res = solve_query(&q, SOLVE_SPLIT | SOLVE_CANON);
+    boxtoi_result res = solve_query(&q, mode);
     if (res.state == BOXTOI_HIT || res.state == BOXTOI_OVERLAP) {
         for (int i = 0; i < 3; i++)
             res.point[i] = ldexp(res.point[i], e);
@@ -3621,9 +3601,9 @@ static BX_NOINLINE boxtoi_result solve_tiny(const boxtoi_query *query, int e)
 BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
 {
     int e;
-    if (!query || !(fabs(query->a.hi[0]) < TINY_LENGTH) || !(e = tiny_exponent(query)))
+    if (!query || !(fabs(query->a.hi[0]) < BX_TINY_LENGTH) || !(e = tiny_exponent(query)))
         return solve_query(query, SOLVE_SPLIT | SOLVE_CANON);
-    return solve_tiny(query, e);
+    return solve_tiny(query, e, SOLVE_SPLIT | SOLVE_CANON);
 }
 
 /*
@@ -3776,6 +3756,44 @@ BXP_INLINE int w_surely_even(const double *w, int n)
 }
 
 /*
+ * A box's local scale: where the 3x3 part of a motion is tiny against its
+ * w (all of its coefficients below LOCAL_SMALL times w's largest), the
+ * world's lengths are products of the corners and those entries, and the
+ * solver's products of a few of them underflow while each is a normal
+ * double (corners 2^-200 under a 3x3 part 2^-300 came out overlapping at
+ * t0, a box's size apart; a general motion scaled by 2^-179 missed a
+ * clip).  Such a query is solved with that box's frame rescaled
+ * (solve_local): the 3x3 part's columns times 2^-k and the corners times
+ * 2^k, the same world boxes, exactly.
+ */
+#define LOCAL_SMALL BX_LOCAL_SMALL
+static int locally_small(const entry_scales *sc)
+{
+    double u = 0.0;
+    for (int k = 0; k < 3; k++)
+        for (int r = 0; r < 3; r++)
+            u = fmax(u, sc->u[k][r]);
+    return u < LOCAL_SMALL * sc->w;
+}
+
+/* solve_query of a query whose boxes' local scales are unbalanced
+   (locally_small): their frames rescaled, then, when its lengths have
+   become tiny, as boxtoi_solve solves such a query (solve_tiny). */
+static BX_NOINLINE boxtoi_result solve_local(const boxtoi_query *query, unsigned mode)
+{
+    boxtoi_query q = *query;
+    mode |= SOLVE_LOCAL;
+    int ka = bx_local_exponent(&q.motion_a, LOCAL_SMALL),
+        kb = bx_local_exponent(&q.motion_b, LOCAL_SMALL);
+    if (ka)
+        bx_rescale_frame(&q.a, &q.motion_a, ka);
+    if (kb)
+        bx_rescale_frame(&q.b, &q.motion_b, kb);
+    int e = tiny_exponent(&q);
+    return e ? solve_tiny(&q, e, mode) : solve_query(&q, mode);
+}
+
+/*
  * boxtoi_solve, cutting the interval into pieces when mode has SOLVE_SPLIT
  * and the motions need it (solve_pieces), once: sets *again, and its answer
  * means nothing, when rigid motions met two nearly parallel edges
@@ -3837,6 +3855,10 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
         bx_trim(B.src, query->t0, query->t1, &B);
         scales_of(&A, &scale_a);
         scales_of(&B, &scale_b);
+        if (!(mode & SOLVE_LOCAL) && (locally_small(&scale_a) || locally_small(&scale_b))) {
+            *again = 2;
+            return res;
+        }
         rigid_a = motion_is_rigid(&A, &scale_a, &det_a, &spread_a);
         rigid_b = rigid_a && motion_is_rigid(&B, &scale_b, &det_b, &spread_b);
     }
@@ -3845,8 +3867,16 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
     /* A's swept bounds come after A's determinant and before B's: either
        motion's bounds may have failed the swept test */
     int a_out = !swept && singular != 1 && !bx_swept_aabb(&A, l, u);
-    if (singular && !a_out)
+    if (singular && !a_out) {
+        /* a 3x3 part singular only through its scale (a determinant below
+           the smallest normal double): solved with the frames rescaled */
+        if (!(mode & SOLVE_LOCAL) && (bx_local_exponent(&query->motion_a, LOCAL_SMALL) ||
+                                      bx_local_exponent(&query->motion_b, LOCAL_SMALL))) {
+            *again = 2;
+            return res;
+        }
         return invalid(BOXTOI_REASON_SINGULAR, singular);
+    }
     if (!swept)
         return invalid(BOXTOI_REASON_OUT_OF_RANGE, a_out ? 1 : 2);
     if (apart) {
@@ -4053,6 +4083,8 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
 {
     int again = 0;
     boxtoi_result res = solve_once(query, mode, &again);
+    if (again == 2)
+        return solve_local(query, mode);
     if (again)
         res = solve_once(query, mode | SOLVE_GENERAL, &again);
     return res;
@@ -4071,6 +4103,24 @@ static BX_NOINLINE int overlap_rescaled(const boxtoi_query *query, double t,
     return boxtoi_overlap_at(&q, t, reason);
 }
 
+/* boxtoi_overlap_at of a query refused as singular: again with the boxes'
+   frames rescaled where a 3x3 part is tiny (see locally_small), else the
+   refusal. */
+static BX_NOINLINE int overlap_local(const boxtoi_query *query, double t,
+                                     boxtoi_reason *reason)
+{
+    boxtoi_query q = *query;
+    int ka = bx_local_exponent(&q.motion_a, LOCAL_SMALL),
+        kb = bx_local_exponent(&q.motion_b, LOCAL_SMALL);
+    int changed = (ka && bx_rescale_frame(&q.a, &q.motion_a, ka)) |
+                  (kb && bx_rescale_frame(&q.b, &q.motion_b, kb));
+    if (changed)
+        return boxtoi_overlap_at(&q, t, reason);
+    if (reason)
+        *reason = BOXTOI_REASON_SINGULAR;
+    return -1;
+}
+
 BOXTOI_API int boxtoi_overlap_at(const boxtoi_query *query, double t,
                                  boxtoi_reason *reason)
 {
@@ -4084,6 +4134,8 @@ BOXTOI_API int boxtoi_overlap_at(const boxtoi_query *query, double t,
         why = bx_prepare(&query->b, &query->motion_b, t, t, &B);
     if (why == BX_REASON_RESCALE)
         return overlap_rescaled(query, t, reason);
+    if (why == BOXTOI_REASON_SINGULAR)
+        return overlap_local(query, t, reason);
     if (reason)
         *reason = why;
     if (why)

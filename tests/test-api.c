@@ -1196,6 +1196,25 @@ static int same_answer(const boxtoi_result *base, const boxtoi_result *r, int e,
     return err <= rel;
 }
 
+/* Box corners times 2^el, the 3x3 parts times 2^eu and the translations
+   times 2^(el + eu): the world's lengths times 2^(el + eu). */
+static void scale_frames(boxtoi_query *q, int el, int eu)
+{
+    scale_lengths(q, el + eu);
+    boxtoi_box *box[2] = {&q->a, &q->b};
+    boxtoi_motion *m[2] = {&q->motion_a, &q->motion_b};
+    for (int j = 0; j < 2; j++) {
+        for (int i = 0; i < 3; i++) {
+            box[j]->lo[i] = ldexp(box[j]->lo[i], -eu);
+            box[j]->hi[i] = ldexp(box[j]->hi[i], -eu);
+        }
+        for (int k = 0; k <= m[j]->degree; k++)
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 3; c++)
+                    m[j]->c[k][r][c] = ldexp(m[j]->c[k][r][c], eu);
+    }
+}
+
 /* The same motion in time units 2^e times larger: M'(u) = M(2^e u). */
 static void scale_time(boxtoi_motion *m, int e)
 {
@@ -1247,7 +1266,10 @@ static void test_scale(void)
     static const int times[] = {-60, -7, 1, 9, 60};
     int nt = (int)(sizeof times / sizeof *times);
     int hits = 0, edges = 0, bad_motion = 0, bad_length = 0, bad_box = 0, bad_at = 0;
-    int bad_time = 0, bad_frame = 0, bad_mixed = 0;
+    int bad_time = 0, bad_frame = 0, bad_mixed = 0, bad_frames = 0, bad_tiny_w = 0;
+    static const int frames[][2] = {{-200, -300}, {0, -179}, {0, -350}, {-200, -350},
+                                    {-100, -200}, {150, -150}};
+    int nframes = (int)(sizeof frames / sizeof *frames);
     double worst = 0.0, worst_len = 0.0, worst_frame = 0.0, worst_mixed = 0.0;
     for (int i = 0; i < NSTACK; i++) {
         boxtoi_result base = boxtoi_solve(&q[i]);
@@ -1323,6 +1345,49 @@ static void test_scale(void)
                      boxtoi_state_name(r.state), boxtoi_kind_name(r.kind), r.toi,
                      boxtoi_state_name(base.state), boxtoi_kind_name(base.kind), base.toi);
         }
+        for (int f = 0; f < nframes; f++) {
+            /* world lengths set by a tiny 3x3 part: products of a few of
+               its entries and the corners underflow (2^-179 missed clips,
+               2^-500 gave overlaps a box's size apart, 2^-350 alone a
+               determinant below the normal doubles, refused as singular) */
+            boxtoi_query x = q[i];
+            int el = frames[f][0], eu = frames[f][1];
+            scale_frames(&x, el, eu);
+            boxtoi_result r = boxtoi_solve(&x);
+            double t = (i % 7) / 6.0;
+            int v = boxtoi_validate(&x.a, &x.motion_a, 0.0, 1.0) == BOXTOI_REASON_NONE &&
+                    boxtoi_validate(&x.b, &x.motion_b, 0.0, 1.0) == BOXTOI_REASON_NONE;
+            if ((!same_answer(&base, &r, el + eu, NULL, 1e-12, &worst_len) || !v ||
+                 boxtoi_overlap_at(&x, t, NULL) != boxtoi_overlap_at(&q[i], t, NULL)) &&
+                bad_frames++ < 3)
+                diag("query %d, corners times 2^%d, 3x3 parts times 2^%d: %s toi %.17g "
+                     "validated %d (unscaled %s %.17g)", i, el, eu,
+                     boxtoi_state_name(r.state), r.toi, v, boxtoi_state_name(base.state),
+                     base.toi);
+        }
+        {
+            /* lengths tiny, and A's motion given at a tiny scale with no
+               translation (w times 2^-700: the test of the lengths against
+               w underflowed, and a clip was missed) */
+            boxtoi_query y = q[i];
+            double g[4][4];
+            frame_matrix(g);
+            memset(&y.motion_a, 0, sizeof y.motion_a);
+            for (int a = 0; a < 4; a++)
+                for (int c = 0; c < 3; c++)
+                    y.motion_a.c[0][a][c] = g[a][c];
+            y.motion_a.c[0][3][3] = g[3][3]; /* A turned, not moved: 39 R */
+            boxtoi_result by = boxtoi_solve(&y);
+            boxtoi_query x = y;
+            scale_lengths(&x, -537);
+            scale_motion(&x.motion_a, 0x1p-700);
+            boxtoi_result r = boxtoi_solve(&x);
+            double w = 0.0;
+            if (!same_answer(&by, &r, -537, NULL, 1e-12, &w) && bad_tiny_w++ < 3)
+                diag("query %d, lengths times 2^-537, A's motion times 2^-700: %s toi %.17g "
+                     "(unscaled %s %.17g)", i, boxtoi_state_name(r.state), r.toi,
+                     boxtoi_state_name(by.state), by.toi);
+        }
         for (int l = 0; l < nl; l++) {
             boxtoi_query x = q[i];
             scale_lengths(&x, lengths[l]);
@@ -1346,6 +1411,39 @@ static void test_scale(void)
     is_int(bad_length, 0, "scale: lengths times 2^-1000 to 2^190 (2^-540 to 2^-531 among "
            "them, where the square of a length is subnormal) give the same answers (largest "
            "difference %.3g)", worst_len);
+    is_int(bad_frames, 0, "scale: corners and 3x3 parts scaled apart (world lengths times "
+           "2^-500 to 2^-179, 3x3 parts down to 2^-350) give the same answers, validated");
+    is_int(bad_tiny_w, 0, "scale: tiny lengths with a motion given at a tiny scale give the "
+           "same answers");
+    {
+        /* lengths tiny and w huge: the motion rescaled by w put the
+           translation's t^3 coefficient among the subnormals, and the
+           swept box was off the box's path */
+        boxtoi_box b = {{-0.5, -0.25, -0.125}, {0.5, 0.25, 0.125}};
+        boxtoi_motion m;
+        boxtoi_motion_identity(&m);
+        m.degree = 3;
+        m.c[3][0][3] = 1e-18; /* x = 1e-18 t^3: from -1 to 0 over [-1e6, 0] */
+        double lo0b[3], hi0b[3], lo[3], hi[3], dev = 0.0;
+        boxtoi_reason r0 = boxtoi_swept_aabb(&b, &m, -1e6, 0.0, lo0b, hi0b);
+        scale_motion(&m, 0x1p950);
+        for (int i = 0; i < 3; i++) {
+            b.lo[i] = ldexp(b.lo[i], -1000);
+            b.hi[i] = ldexp(b.hi[i], -1000);
+        }
+        for (int k = 0; k <= m.degree; k++)
+            for (int r = 0; r < 3; r++)
+                m.c[k][r][3] = ldexp(m.c[k][r][3], -1000);
+        if (r0 || boxtoi_swept_aabb(&b, &m, -1e6, 0.0, lo, hi))
+            dev = INFINITY;
+        else
+            for (int k = 0; k < 3; k++)
+                dev = worse(worse(dev, fabs(ldexp(lo[k], 1000) - lo0b[k])),
+                            fabs(ldexp(hi[k], 1000) - hi0b[k]));
+        ok(dev <= 1e-9 && lo0b[0] <= -1.5 && hi0b[0] >= 0.5,
+           "scale: the swept box of tiny lengths under a motion times 2^950 is the same, "
+           "scaled (difference %.3g)", dev);
+    }
     is_int(bad_mixed, 0, "scale: B's motion alone times 2^150 to 2^200 gives the same answers "
            "bit for bit (largest difference %.3g)", worst_mixed);
     is_int(bad_time, 0, "scale: time units 2^-60 to 2^60 give the same answers");
