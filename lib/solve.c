@@ -3772,7 +3772,7 @@ static int locally_small(const entry_scales *sc)
     double u = 0.0;
     for (int k = 0; k < 3; k++)
         for (int r = 0; r < 3; r++)
-            u = fmax(u, sc->u[k][r]);
+            u = sc->u[k][r] > u ? sc->u[k][r] : u;
     return u < LOCAL_SMALL * sc->w;
 }
 
