@@ -1647,7 +1647,20 @@ double bx_tiny_length(const boxtoi_box *box, const boxtoi_motion *m)
     return fmax(big, t / w);
 }
 
-int bx_local_exponent(const boxtoi_motion *m, double small)
+void bx_scale_lengths(boxtoi_box *box, boxtoi_motion *m, int e)
+{
+    for (int i = 0; i < 3; i++) {
+        box->lo[i] = ldexp(box->lo[i], e);
+        box->hi[i] = ldexp(box->hi[i], e);
+    }
+    for (int k = 0; k <= m->degree; k++)
+        for (int r = 0; r < 3; r++)
+            m->c[k][r][3] = ldexp(m->c[k][r][3], e);
+}
+
+/* The exponent k of 2^k near the largest 3x3 coefficient of m over w's
+   largest, when that is below BX_LOCAL_SMALL; 0 otherwise. */
+static int local_exponent(const boxtoi_motion *m)
 {
     double u = 0.0, w = 0.0;
     if (m->degree < 0 || m->degree > BOXTOI_MAX_DEGREE)
@@ -1658,14 +1671,23 @@ int bx_local_exponent(const boxtoi_motion *m, double small)
             for (int j = 0; j < 3; j++)
                 u = fmax(u, fabs(m->c[k][r][j]));
     }
-    if (!(u > 0.0) || !(u < small * w) || !isfinite(w))
+    if (!(u > 0.0) || !(u < BX_LOCAL_SMALL * w) || !isfinite(w))
         return 0;
     return ilogb(u) - ilogb(w);
 }
 
-int bx_rescale_frame(boxtoi_box *b, boxtoi_motion *m, int k)
+int bx_locally_small(const boxtoi_motion *m)
 {
+    return local_exponent(m) != 0;
+}
+
+int bx_balance_frame(boxtoi_box *b, boxtoi_motion *m)
+{
+    int k = local_exponent(m);
+    if (!k)
+        return 0;
     boxtoi_box nb;
+    double c[BXM_CAP][3][3];
     for (int i = 0; i < 3; i++) {
         nb.lo[i] = ldexp(b->lo[i], k);
         nb.hi[i] = ldexp(b->hi[i], k);
@@ -1675,20 +1697,20 @@ int bx_rescale_frame(boxtoi_box *b, boxtoi_motion *m, int k)
     for (int d = 0; d <= m->degree; d++)
         for (int r = 0; r < 3; r++)
             for (int j = 0; j < 3; j++) {
-                double c = ldexp(m->c[d][r][j], -k);
-                if (!isfinite(c) || ldexp(c, k) != m->c[d][r][j])
+                c[d][r][j] = ldexp(m->c[d][r][j], -k);
+                if (!isfinite(c[d][r][j]) || ldexp(c[d][r][j], k) != m->c[d][r][j])
                     return 0;
             }
     for (int d = 0; d <= m->degree; d++)
         for (int r = 0; r < 3; r++)
             for (int j = 0; j < 3; j++)
-                m->c[d][r][j] = ldexp(m->c[d][r][j], -k);
+                m->c[d][r][j] = c[d][r][j];
     *b = nb;
     return 1;
 }
 
 /* A box and motion refused as singular, checked again with the frame
-   rescaled where the 3x3 part is tiny (bx_local_exponent), as the solver
+   rescaled where the 3x3 part is tiny (bx_balance_frame), as the solver
    and boxtoi_overlap_at solve them. */
 static BX_NOINLINE boxtoi_reason validate_local(const boxtoi_box *box,
                                                 const boxtoi_motion *motion, double t0,
@@ -1697,8 +1719,7 @@ static BX_NOINLINE boxtoi_reason validate_local(const boxtoi_box *box,
 {
     boxtoi_box b = *box;
     boxtoi_motion mm = *motion;
-    int k = bx_local_exponent(&mm, BX_LOCAL_SMALL);
-    if (!k || !bx_rescale_frame(&b, &mm, k))
+    if (!bx_balance_frame(&b, &mm))
         return BOXTOI_REASON_SINGULAR;
     return prepare_rescaling(&b, &mm, t0, t1, copy, m);
 }
@@ -1794,15 +1815,9 @@ static BX_NOINLINE boxtoi_reason swept_tiny(const boxtoi_box *box,
 {
     int e;
     frexp(big, &e);
-    boxtoi_box b;
+    boxtoi_box b = *box;
     boxtoi_motion m = *motion;
-    for (int i = 0; i < 3; i++) {
-        b.lo[i] = ldexp(box->lo[i], -e);
-        b.hi[i] = ldexp(box->hi[i], -e);
-    }
-    for (int k = 0; k <= m.degree; k++)
-        for (int r = 0; r < 3; r++)
-            m.c[k][r][3] = ldexp(m.c[k][r][3], -e);
+    bx_scale_lengths(&b, &m, -e);
     boxtoi_reason why = boxtoi_swept_aabb(&b, &m, t0, t1, lo, hi);
     if (!why)
         for (int i = 0; i < 3; i++) {

@@ -57,16 +57,6 @@ typedef struct bx_pose {
 int bx_rescale(const boxtoi_box *box, boxtoi_motion *motion, double t0, double t1);
 
 /*
- * A box's local scale (docs/method.md, Scale): where a motion's 3x3 part is
- * tiny against its w (every coefficient below BX_LOCAL_SMALL times w's
- * largest), the query is solved with that box's frame rescaled: the 3x3
- * part's columns times 2^-k and the corners times 2^k, the same world box
- * exactly.  bx_local_exponent gives k (the exponent of the largest 3x3
- * coefficient over w's largest) when they are below small times it, else
- * 0; bx_rescale_frame rescales box and motion by it, or returns 0, nothing
- * changed, where that would not be exact.
- */
-/*
  * The largest length of a box and its motion (its corners, the translation
  * column over w), when all of them lie below BX_TINY_LENGTH, where products
  * of two underflow (the solver and boxtoi_swept_aabb then scale them by a
@@ -75,9 +65,23 @@ int bx_rescale(const boxtoi_box *box, boxtoi_motion *motion, double t0, double t
 #define BX_TINY_LENGTH 0x1p-400
 double bx_tiny_length(const boxtoi_box *box, const boxtoi_motion *m);
 
+/* The box's corners and the motion's translation column times 2^e (exact
+   for the tiny lengths above). */
+void bx_scale_lengths(boxtoi_box *box, boxtoi_motion *m, int e);
+
+/*
+ * A box's local scale (docs/method.md, Scale): where a motion's 3x3 part is
+ * tiny against its w (every coefficient below BX_LOCAL_SMALL times w's
+ * largest; bx_locally_small says so), the query is solved with that box's
+ * frame rescaled by bx_balance_frame: the 3x3 part's columns times 2^-k and
+ * the corners times 2^k, 2^k near the ratio of the largest 3x3 coefficient
+ * to w's, the same world box exactly.  bx_balance_frame returns 1 when it
+ * rescaled them, 0 (nothing changed) where the part is not tiny or the
+ * rescaling would not be exact.
+ */
 #define BX_LOCAL_SMALL 0x1p-64
-int bx_local_exponent(const boxtoi_motion *m, double small);
-int bx_rescale_frame(boxtoi_box *b, boxtoi_motion *m, int k);
+int bx_locally_small(const boxtoi_motion *m);
+int bx_balance_frame(boxtoi_box *b, boxtoi_motion *m);
 
 /**
  * The motion over [ta, tb] as a motion of u in [0, 1]: out(u) =

@@ -3578,17 +3578,8 @@ static int tiny_exponent(const boxtoi_query *q)
 static BX_NOINLINE boxtoi_result solve_tiny(const boxtoi_query *query, int e, unsigned mode)
 {
     boxtoi_query q = *query;
-    boxtoi_box *box[2] = {&q.a, &q.b};
-    boxtoi_motion *m[2] = {&q.motion_a, &q.motion_b};
-    for (int g = 0; g < 2; g++) {
-        for (int i = 0; i < 3; i++) {
-            box[g]->lo[i] = ldexp(box[g]->lo[i], -e);
-            box[g]->hi[i] = ldexp(box[g]->hi[i], -e);
-        }
-        for (int k = 0; k <= m[g]->degree; k++)
-            for (int r = 0; r < 3; r++)
-                m[g]->c[k][r][3] = ldexp(m[g]->c[k][r][3], -e);
-    }
+    bx_scale_lengths(&q.a, &q.motion_a, -e);
+    bx_scale_lengths(&q.b, &q.motion_b, -e);
     boxtoi_result res = solve_query(&q, mode);
     if (res.state == BOXTOI_HIT || res.state == BOXTOI_OVERLAP) {
         for (int i = 0; i < 3; i++)
@@ -3757,7 +3748,7 @@ BXP_INLINE int w_surely_even(const double *w, int n)
 
 /*
  * A box's local scale: where the 3x3 part of a motion is tiny against its
- * w (all of its coefficients below LOCAL_SMALL times w's largest), the
+ * w (all of its coefficients below BX_LOCAL_SMALL times w's largest), the
  * world's lengths are products of the corners and those entries, and the
  * solver's products of a few of them underflow while each is a normal
  * double (corners 2^-200 under a 3x3 part 2^-300 came out overlapping at
@@ -3766,14 +3757,13 @@ BXP_INLINE int w_surely_even(const double *w, int n)
  * (solve_local): the 3x3 part's columns times 2^-k and the corners times
  * 2^k, the same world boxes, exactly.
  */
-#define LOCAL_SMALL BX_LOCAL_SMALL
 static int locally_small(const entry_scales *sc)
 {
     double u = 0.0;
     for (int k = 0; k < 3; k++)
         for (int r = 0; r < 3; r++)
             u = sc->u[k][r] > u ? sc->u[k][r] : u;
-    return u < LOCAL_SMALL * sc->w;
+    return u < BX_LOCAL_SMALL * sc->w;
 }
 
 /* solve_query of a query whose boxes' local scales are unbalanced
@@ -3783,12 +3773,8 @@ static BX_NOINLINE boxtoi_result solve_local(const boxtoi_query *query, unsigned
 {
     boxtoi_query q = *query;
     mode |= SOLVE_LOCAL;
-    int ka = bx_local_exponent(&q.motion_a, LOCAL_SMALL),
-        kb = bx_local_exponent(&q.motion_b, LOCAL_SMALL);
-    if (ka)
-        bx_rescale_frame(&q.a, &q.motion_a, ka);
-    if (kb)
-        bx_rescale_frame(&q.b, &q.motion_b, kb);
+    bx_balance_frame(&q.a, &q.motion_a);
+    bx_balance_frame(&q.b, &q.motion_b);
     int e = tiny_exponent(&q);
     return e ? solve_tiny(&q, e, mode) : solve_query(&q, mode);
 }
@@ -3870,8 +3856,8 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
     if (singular && !a_out) {
         /* a 3x3 part singular only through its scale (a determinant below
            the smallest normal double): solved with the frames rescaled */
-        if (!(mode & SOLVE_LOCAL) && (bx_local_exponent(&query->motion_a, LOCAL_SMALL) ||
-                                      bx_local_exponent(&query->motion_b, LOCAL_SMALL))) {
+        if (!(mode & SOLVE_LOCAL) &&
+            (bx_locally_small(&query->motion_a) || bx_locally_small(&query->motion_b))) {
             *again = 2;
             return res;
         }
@@ -4110,10 +4096,8 @@ static BX_NOINLINE int overlap_local(const boxtoi_query *query, double t,
                                      boxtoi_reason *reason)
 {
     boxtoi_query q = *query;
-    int ka = bx_local_exponent(&q.motion_a, LOCAL_SMALL),
-        kb = bx_local_exponent(&q.motion_b, LOCAL_SMALL);
-    int changed = (ka && bx_rescale_frame(&q.a, &q.motion_a, ka)) |
-                  (kb && bx_rescale_frame(&q.b, &q.motion_b, kb));
+    int changed = bx_balance_frame(&q.a, &q.motion_a);
+    changed |= bx_balance_frame(&q.b, &q.motion_b);
     if (changed)
         return boxtoi_overlap_at(&q, t, reason);
     if (reason)
