@@ -517,7 +517,14 @@ typedef struct dBoxtoiStepStats {
  *    from the space is put back to its state at the sub-step's start
  *    (position, quaternion, velocities, enabled flag, and the accumulated
  *    forces and torques; joints are not touched), the contact group is
- *    emptied, and the sub-step is redone: the near callback gets the same
+ *    emptied, and the sub-step is redone.  Where the first of those pairs
+ *    met more than min_substep into a sub-step that was not speculative,
+ *    the redo ends there, as at an impact (stats->impacts), with no
+ *    speculative contacts for them: a body driven by a joint's motor from
+ *    rest, which its free-body prediction sees at rest, moves up to what it
+ *    meets instead of being held where it is (at most max_redos times per
+ *    call; the shorter sub-step is checked in turn, with redos of its
+ *    own).  Otherwise the near callback gets the same
  *    pairs again, plus those pairs, whose colliders now give (after their
  *    contacts of now, when there is room) speculative contacts with the
  *    normal of that actual first contact, as above.  The pairs found

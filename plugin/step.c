@@ -1125,6 +1125,8 @@ typedef struct verify_pass {
     int add;         /* add them to the forced list */
     int fresh;       /* of those, pairs not on the forced list before */
     const body_set *strays; /* when set, only pairs with a body that strayed */
+    double first;    /* the earliest time one of them met, INFINITY if none */
+    dGeomID first1, first2; /* that pair */
 } verify_pass;
 
 static void forced_push(pair_pass *pp, dGeomID o1, dGeomID o2,
@@ -1170,6 +1172,11 @@ static void verify_pair(verify_pass *vp, dGeomID o1, dGeomID o2)
     if (!bt_pair_escape(o1, o2, &vp->q, &g1, &g2, n, &toi, x1, x2))
         return;
     vp->bad++;
+    if (toi < vp->first) {
+        vp->first = toi;
+        vp->first1 = g1;
+        vp->first2 = g2;
+    }
     if (vp->add && !forced) {
         forced_push(vp->pp, g1, g2, n, x1, x2);
         vp->fresh++;
@@ -1197,11 +1204,13 @@ static unsigned next_epoch(void);
 /* Check the sub-step of length s just taken, elapsed seconds into the
    step; returns the number of pairs that met without being stopped (added
    to the forced list when add is set; *fresh receives how many of them
-   were not on it before).  With strays set, only the pairs with a body
-   that strayed from its prediction are checked. */
+   were not on it before, *first the earliest time one of them met, into
+   the sub-step, and *o1, *o2 that pair).  With strays set, only the pairs
+   with a body that strayed from its prediction are checked. */
 static int verify_substep(dSpaceID space, pair_pass *pp, const body_set *bodies,
                           double s, double elapsed, double deep_rel,
-                          double deep_abs, int add, int strays, int *fresh)
+                          double deep_abs, int add, int strays, int *fresh,
+                          double *first, dGeomID *o1, dGeomID *o2)
 {
     path_ctx pc = {bodies, s};
     verify_pass vp;
@@ -1214,6 +1223,7 @@ static int verify_substep(dSpaceID space, pair_pass *pp, const body_set *bodies,
     vp.q.step = pp->q.step;
     vp.add = add;
     vp.strays = strays ? bodies : NULL;
+    vp.first = INFINITY;
     bt_set_path_hook(actual_path, &pc);
     bt_arm(space, s, 0, elapsed);
     bt_set_cache_epoch(next_epoch());
@@ -1221,6 +1231,9 @@ static int verify_substep(dSpaceID space, pair_pass *pp, const body_set *bodies,
     bt_set_cache_epoch(0);
     bt_set_path_hook(NULL, NULL);
     *fresh = vp.fresh;
+    *first = vp.first;
+    *o1 = vp.first1;
+    *o2 = vp.first2;
     return vp.bad;
 }
 
@@ -1292,6 +1305,8 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
     double elapsed = 0;
     int spec_passes = 0;
     int splits = 0;
+    /* sub-steps ended early where the paths taken met something */
+    int cuts = 0;
     /* sub-steps counted against max_substeps: one that ended where a pair
        met that the near callback then ignored (a sensor entered) is not */
     int spent = 0;
@@ -1490,10 +1505,42 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             if (!ok || !verify || pp.failed)
                 break;
             int more = redo < max_redos && last == was_last, fresh = 0;
+            size_t nforced = pp.nforced;
+            double met;
+            dGeomID met1, met2;
             int bad = verify_substep(space, &pp, &bodies, (double)s, elapsed,
-                                     deep_rel, deep_abs, more, strays, &fresh);
+                                     deep_rel, deep_abs, more, strays, &fresh,
+                                     &met, &met1, &met2);
             if (bad == 0)
                 break;
+            /* The paths the bodies took met something, first met seconds
+               into the sub-step, that the predictions did not see coming
+               (a body driven by a joint's motor, predicted at rest).  Where
+               that is more than min_substep in, the sub-step is taken again
+               to end there, at that impact, with no speculative contacts for
+               these pairs: those would hold the bodies where they are for
+               the whole sub-step, and a body driven from rest towards
+               something within its reach in a step would never move.  The
+               shorter try is verified in turn, with its own redos. */
+            if (!speculative && cuts < max_redos && met > min_sub
+                && met < (double)s) {
+                pp.nforced = nforced;
+                restore_states(&bodies);
+                restore_forces(&bodies);
+                bt_arm(space, rem, 0, elapsed);
+                bt_set_cache_epoch(next_epoch());
+                cuts++;
+                st.redos++;
+                last = was_last = 0;
+                resolving = 0;
+                tau = met;
+                s = (dReal)met;
+                pp.tau_o1 = met1;
+                pp.tau_o2 = met2;
+                best_bad = best_redo = -1;
+                redo = -1;
+                continue;
+            }
             /* only pairs whose speculative contacts were there already:
                the same try again would end the same way */
             if (fresh == 0)
