@@ -425,12 +425,32 @@ static double effective_window(double interval)
 
 static double min_side(const boxtoi_box *b);
 
-/* The resting margin of a box pair: max(deep_rel times the smaller box's
-   smallest side, deep_abs). */
+/* The resting margin: max(deep_rel side, deep_abs), and where deep_rel is
+   set (the automatic margin) at most cap when that is not 0, so that a box
+   smaller than the automatic 2 |g| h^2 (a millimetre box) does not sink
+   more than its own size into what it rests on before that counts as an
+   impact. */
+static double margin_for(double side, double cap, double deep_rel, double deep_abs)
+{
+    double m = fmax(deep_rel * side, deep_abs);
+    return deep_rel > 0 && cap > 0 ? fmin(m, cap) : m;
+}
+
+/* The resting margin of a box pair: of the smaller box's smallest side
+   (sides of length 0 not counted), at most the smallest side of either. */
 static double pair_margin(const bt_moving *a, const bt_moving *b, double deep_rel,
                           double deep_abs)
 {
-    return fmax(deep_rel * fmin(min_side(&a->box), min_side(&b->box)), deep_abs);
+    double sa = min_side(&a->box), sb = min_side(&b->box);
+    return margin_for(fmin(sa, sb), sa > 0 && sb > 0 ? fmin(sa, sb) : fmax(sa, sb),
+                      deep_rel, deep_abs);
+}
+
+/* The resting margin of a box against a plane. */
+static double plane_margin(const bt_moving *a, double deep_rel, double deep_abs)
+{
+    double side = min_side(&a->box);
+    return margin_for(side, side, deep_rel, deep_abs);
 }
 
 static int box_lip(const bt_moving *a, const bt_moving *b, const boxtoi_result *r,
@@ -1235,7 +1255,7 @@ static int box_plane(dGeomID o1, dGeomID o2, int flags,
             if (a.moving && tmax > 0) {
                 dVector4 deep = {plane[0], plane[1], plane[2], plane[3]};
                 deep[3] -= (dReal)(contact->depth
-                                   + fmax(spec_rel_ * min_side(&a.box), spec_abs_));
+                                   + plane_margin(&a, spec_rel_, spec_abs_));
                 double t = plane_first_contact(&a, deep, tmax);
                 if (t > 0) {
                     int keep = maxc - n >= 3 ? n : 0;
@@ -1522,7 +1542,7 @@ int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
                    margin by the end of the interval, or closes faster
                    than the margin per step: a box settling onto the plane
                    is left to ODE's contacts of the next step */
-                double margin = fmax(p->deep_rel * min_side(&a.box), p->deep_abs);
+                double margin = plane_margin(&a, p->deep_rel, p->deep_abs);
                 dVector4 deep = {plane[0], plane[1], plane[2], plane[3]};
                 deep[3] -= (dReal)margin;
                 if (!plane_closing_fast(&a, plane, t, margin, p->step, T)
@@ -1536,7 +1556,7 @@ int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
         }
         /* touching (or about to): a new impact only when it gets deeper
            than the margin */
-        double delta = fmax(p->deep_rel * min_side(&a.box), p->deep_abs);
+        double delta = plane_margin(&a, p->deep_rel, p->deep_abs);
         plane[3] -= (dReal)(depth_now + delta);
         t = plane_first_contact(&a, plane, T);
     } else {
@@ -1616,7 +1636,7 @@ int bt_pair_escape(dGeomID o1, dGeomID o2, const bt_toi_params *p,
             return 0;
         dVector4 plane;
         dGeomPlaneGetParams(o2, plane);
-        double margin = fmax(p->deep_rel * min_side(&a.box), p->deep_abs);
+        double margin = plane_margin(&a, p->deep_rel, p->deep_abs);
         dVector3 p0;
         dMatrix3 R0;
         dContactGeom c0;

@@ -292,7 +292,12 @@ typedef struct dBoxtoiStepParams {
                              smallest side; sides of length 0, as of a flat
                              panel, not counted), so that a box resting on a
                              static support, which the free-body prediction
-                             lets fall by |gravity| h^2, is not an impact.
+                             lets fall by |gravity| h^2, is not an impact;
+                             but at most that smallest side, so that a box
+                             smaller than 2 |gravity| h^2 (a millimetre box
+                             at 60 Hz) cannot sink out of sight into what it
+                             lies on (such a box resting takes two or three
+                             sub-steps a step).
                              A pair apart at a sub-step's start is an impact
                              only when it would get deeper than this by the
                              end of the step (for two boxes: each shrunk by

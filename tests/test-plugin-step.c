@@ -1921,6 +1921,44 @@ static void test_driven_from_rest(void)
     sim_free(&s);
 }
 
+/* Millimetre boxes dropped onto the ground and onto a 1 cm slab: the
+   automatic resting margin, 2 |g| h^2 (5.4 mm at 60 Hz), is more than such
+   a box, and must not let it sink out of sight after its impact (spun by
+   it, the box is then a resting pair). */
+static void test_tiny_drops(void)
+{
+    for (int slab = 0; slab < 2; slab++) {
+        double lowest = INFINITY;
+        int drops = 20;
+        for (int k = 0; k < drops; k++) {
+            unsigned long long rng = (unsigned long long)k * 2654435761ULL + 7;
+            sim s;
+            sim_init(&s, 0);
+            if (slab)
+                dGeomSetPosition(dCreateBoxtoiBox(s.space, 1, 1, 0.01), 0, 0, -0.005);
+            else
+                dCreatePlane(s.space, 0, 0, 1, 0);
+            double side[3] = {0.001, 0.001, 0.001};
+            dBodyID b = add_body(&s, 1, side, NULL);
+            dMass m;
+            dMassSetBoxTotal(&m, 1, 0.001, 0.001, 0.001);
+            dBodySetMass(b, &m);
+            dQuaternion q;
+            random_quat(&rng, q);
+            dBodySetQuaternion(b, q);
+            dBodySetPosition(b, 0, 0, urand(&rng, 0.05, 0.15));
+            for (int step = 0; step < 40; step++) {
+                dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, NULL);
+                lowest = fmin(lowest, dBodyGetPosition(b)[2]);
+            }
+            sim_free(&s);
+        }
+        /* a centre above -0.5 mm leaves part of the box above the surface */
+        ok(lowest > -0.0005, "%d millimetre boxes dropped onto %s never sink out of sight "
+           "(lowest centre %.3g m)", drops, slab ? "a 1 cm slab" : "the ground", lowest);
+    }
+}
+
 static void test_tile_row(void)
 {
     for (int run = 0; run < 3; run++) {
@@ -2873,6 +2911,7 @@ int main(void)
     test_subspace_twice();
     test_hinge2_cars();
     test_driven_from_rest();
+    test_tiny_drops();
     test_shots();
     test_tiny_shots();
     test_tile_seams();
