@@ -2,10 +2,12 @@
 # IEEE 754 arithmetic as written, whatever the build's options:
 #   - the solver, the ODE plugin and the command refuse to be compiled with
 #     options that drop IEEE 754 semantics (-ffast-math, -Ofast,
-#     -ffinite-math-only): NaN tests and rounding bounds would silently go
-#     wrong.  Each source's private header is run through the preprocessor
-#     with such an option, where it must stop with its message, and without,
-#     where it must not;
+#     -ffinite-math-only, and -funsafe-math-optimizations and its parts where
+#     the compiler names them in macros, as GCC does): NaN tests and rounding
+#     bounds would silently go wrong.  Each source's private header is run
+#     through the preprocessor with such an option, where it must stop with
+#     its message, and without, where it must not; configure refuses them
+#     by name, for compilers that do not name them;
 #   - the build's options (FP_CFLAGS before CFLAGS, as the Makefiles order
 #     them) keep the compiler from fusing a * b + c into one instruction even
 #     for a target that has it (x86-64 with -mfma), where GCC would by
@@ -19,7 +21,7 @@
 # build (AM_TESTS_ENVIRONMENT).
 : "${srcdir:=.}"
 : "${CC:=cc}"
-top=$srcdir/..
+top=$(cd "$srcdir/.." && pwd)
 
 # shellcheck source=tap/basic.sh
 . "$srcdir/tap/basic.sh"
@@ -31,11 +33,26 @@ message() {
         grep 'needs IEEE 754 arithmetic'
 }
 
-echo "1..17"
+# names OPTION: does the compiler name OPTION in a macro (GCC does for the
+# parts of -funsafe-math-optimizations, clang does not)?
+names() {
+    $CC $1 -dM -E -x c /dev/null 2>/dev/null |
+        grep -q -E '__(ASSOCIATIVE_MATH|RECIPROCAL_MATH|NO_SIGNED_ZEROS)__'
+}
+
+echo "1..27"
 for h in lib/poly.h plugin/internal.h tools/query.h; do
     for opt in -ffast-math -Ofast -ffinite-math-only; do
         out=$(message "$top/$h" "-O2 $opt")
         result "$([ -n "$out" ] && echo 1)" "$h refuses $opt" "preprocessor: no guard's message"
+    done
+    for opt in -funsafe-math-optimizations -freciprocal-math -fno-signed-zeros; do
+        if names "$opt"; then
+            out=$(message "$top/$h" "-O2 $opt")
+            result "$([ -n "$out" ] && echo 1)" "$h refuses $opt" "preprocessor: no guard's message"
+        else
+            skip "$h refuses $opt" "$CC does not name it in a macro (configure refuses it)"
+        fi
     done
     # accepted: the preprocessor succeeds (any other failure counts too)
     out=$($CC -O2 -E -I"$top/include" -I"$top/lib" -I"$top/plugin" -x c "$top/$h" 2>&1 \
@@ -97,4 +114,10 @@ else
     skip "the test sees double arithmetic evaluated wider where the compiler is asked for x87" "$why"
     skip "lib/poly.h refuses double arithmetic evaluated wider" "$why"
 fi
+# configure refuses such options by name, whatever the compiler
+mkdir "$tmp/conf"
+out=$(cd "$tmp/conf" && CC="$CC" "$top/configure" CFLAGS="-O2 -fassociative-math" 2>&1 </dev/null)
+status=$?
+result "$([ $status -ne 0 ] && echo "$out" | grep -q 'needs IEEE 754 arithmetic' && echo 1)" \
+    "configure refuses CFLAGS with -fassociative-math" "$(echo "$out" | tail -3)"
 [ "$failed" -eq 0 ]
