@@ -7,8 +7,9 @@
 # bring libboxtoi onto the link line itself.
 #
 # The .pc files generated in the build tree are read with their libdir and
-# includedir pointed at a directory holding links to the built shared
-# libraries and the two public headers, as an installed tree would.
+# includedir pointed at a directory holding links to the built libraries
+# (shared, or static where only those were built) and the two public
+# headers, as an installed tree would.
 # Run from the tests build directory (srcdir: the tests source directory);
 # CC, SAN_CFLAGS, CFLAGS, LDFLAGS and PKG_CONFIG come from the build
 # (AM_TESTS_ENVIRONMENT): a program is built as the libraries were (clang's
@@ -23,8 +24,14 @@ if ! command -v "$PKG_CONFIG" >/dev/null 2>&1; then
     echo "1..0 # SKIP pkg-config not found"
     exit 0
 fi
-if ! [ -f ../lib/.libs/libboxtoi.so ] || ! [ -f ../plugin/.libs/libode-boxtoi.so ]; then
-    echo "1..0 # SKIP no shared libraries built"
+# the shared libraries where they were built, else the static ones (configure
+# --disable-shared): the same flags, without --static, must link either
+if [ -f ../lib/.libs/libboxtoi.so ] && [ -f ../plugin/.libs/libode-boxtoi.so ]; then
+    suffix=.so
+elif [ -f ../lib/.libs/libboxtoi.a ] && [ -f ../plugin/.libs/libode-boxtoi.a ]; then
+    suffix=.a
+else
+    echo "1..0 # SKIP no libraries built"
     exit 0
 fi
 
@@ -32,7 +39,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/boxtoi-pc.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/lib" "$tmp/include"
 top=$(cd .. && pwd)
-for f in "$top"/lib/.libs/libboxtoi.so* "$top"/plugin/.libs/libode-boxtoi.so*; do
+for f in "$top"/lib/.libs/libboxtoi$suffix* "$top"/plugin/.libs/libode-boxtoi$suffix*; do
     ln -s "$f" "$tmp/lib/"
 done
 ln -s "$(cd "$srcdir/../include" && pwd)/boxtoi.h" "$tmp/include/"
