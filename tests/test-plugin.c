@@ -1111,7 +1111,8 @@ static void test_swept_aabb_path(void)
         dBoxtoiPredict(w, sp, h);
         dReal bb[6];
         dGeomGetAABB(g, bb);
-        double lo[3], hi[3], step = 0, x[8][3], prev[8][3];
+        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        double step = 0, x[8][3], prev[8][3];
         for (int k = 0; k <= N; k++) {
             set_body(b2, q, pos, v, wv, f, tq);
             if (k > 0)
@@ -1125,8 +1126,8 @@ static void test_swept_aabb_path(void)
                         outside++;
                         worst_out = fmax(worst_out, out);
                     }
-                    lo[i] = k == 0 && c == 0 ? x[c][i] : fmin(lo[i], x[c][i]);
-                    hi[i] = k == 0 && c == 0 ? x[c][i] : fmax(hi[i], x[c][i]);
+                    lo[i] = fmin(lo[i], x[c][i]);
+                    hi[i] = fmax(hi[i], x[c][i]);
                     if (k > 0)
                         step = fmax(step, fabs(x[c][i] - prev[c][i]));
                     prev[c][i] = x[c][i];

@@ -71,8 +71,8 @@ static const char *const small_start[] = {
     "{\"id\": 7, \"status\": \"hit\", \"toi\": 0.875, ",
     "{\"id\": \"m\", \"status\": \"miss\", \"toi\": null, \"exit\": null}",
     "{\"id\": 2.5, \"status\": \"overlap\", \"toi\": 0.25, ",
-    "{\"id\": [1, {\"k\": null}], \"status\": \"error\", \"error\": \"line 1: "
-    "a.motion[0][3][1]: the bottom row of M(t) must be [0 0 0 w(t)]",
+    ("{\"id\": [1, {\"k\": null}], \"status\": \"error\", \"error\": \"line 1: "
+     "a.motion[0][3][1]: the bottom row of M(t) must be [0 0 0 w(t)]"),
     "{\"status\": \"error\", \"error\": \"line 1: not valid JSON",
     "{\"status\": \"error\", \"error\": \"line 1: not valid JSON",
 };
