@@ -639,7 +639,8 @@ static void test_cli(void)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tool_run_cmd(&r, bad[i], "");
         is_int(r.status, 2, "usage error '%s': exit status 2", bad[i]);
-        ok(r.err[0] != '\0' && r.out_len == 0, "usage error '%s': message on stderr", bad[i]);
+        ok(strncmp(r.err, "boxtoi: ", 8) == 0 && r.out_len == 0,
+           "usage error '%s': message on stderr, beginning 'boxtoi: '", bad[i]);
         tool_run_free(&r);
     }
 

@@ -332,6 +332,11 @@ int main(int argc, char **argv)
         {NULL, 0, NULL, 0}};
     int nthreads = 1;
     int opt;
+    /* getopt's own messages (an unknown option) begin with argv[0]: name
+       the command as its other messages do, not by the path it was run by */
+    static char name[] = "boxtoi";
+    if (argc > 0)
+        argv[0] = name;
 
     while ((opt = getopt_long(argc, argv, "t:hV", longopts, NULL)) != -1) {
         switch (opt) {
