@@ -41,7 +41,9 @@
  * against the interval (t0 = 1e6 with a 1/60 step), their spacing exceeds
  * 1e-9 of the interval, and the boxes at the time reported can be apart by
  * that spacing times their closing speed (and a contact less than that
- * spacing after t0 is reported at t0 itself); use times near 0 where that
+ * spacing after t0 is reported at t0 itself); the exit is rounded alike,
+ * and the boxes there can still be that deep; the depth, point and normal
+ * are those of the time before its rounding.  Use times near 0 where that
  * matters.  Grazing contacts (the boxes touch without penetrating) lie
  * inside that tolerance and may be reported either way.  Swapping A and B
  * gives exactly the mirrored answer: the same times, point and depth, bit
@@ -237,7 +239,11 @@ BOXTOI_API int boxtoi_overlap_at(const boxtoi_query *query, double t,
 
 /**
  * World-frame axis-aligned box containing the moving box for every t in
- * [t0, t1] (conservative, usually a little larger than the tightest),
+ * [t0, t1] (conservative: from the motion's rational Bernstein control
+ * points, usually within a few percent of the tightest, but up to tens of
+ * times larger where w varies much over the interval, as in a rigid motion
+ * turning most of a turn, whose w is several times larger at one end than
+ * at the other; bounds of the halves of such an interval are tighter),
  * widened by a bound of its rounding: about 1e-13 of the coordinates for
  * the usual motion, more where the motion's coefficients are much larger
  * than the positions they give.
