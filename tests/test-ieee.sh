@@ -4,9 +4,10 @@
 #     options that drop IEEE 754 semantics (-ffast-math, -Ofast,
 #     -ffinite-math-only, and -funsafe-math-optimizations and its parts where
 #     the compiler names them in macros, as GCC does): NaN tests and rounding
-#     bounds would silently go wrong.  Each source's private header is run
-#     through the preprocessor with such an option, where it must stop with
-#     its message, and without, where it must not; configure refuses them
+#     bounds would silently go wrong.  Each part's private header (each
+#     includes lib/ieee.h) is run through the preprocessor with such an
+#     option, where it must stop with its message, and without, where it
+#     must not; configure refuses them
 #     by name, for compilers that do not name them;
 #   - the build's options (FP_CFLAGS before CFLAGS, as the Makefiles order
 #     them) keep the compiler from fusing a * b + c into one instruction even
