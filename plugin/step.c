@@ -1268,6 +1268,18 @@ static void pass_rescan(pair_pass *pp)
     }
 }
 
+/* Back to the start of the sub-step, to take it again: every body's state
+   and accumulated forces as they were, the boxes armed anew for the rest
+   of the step. */
+static void substep_again(dSpaceID space, const body_set *bodies, dReal rem,
+                          double elapsed)
+{
+    restore_states(bodies);
+    restore_forces(bodies);
+    bt_arm(space, rem, 0, elapsed);
+    bt_set_cache_epoch(next_epoch());
+}
+
 static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                            dNearCallback *near_callback, void *data,
                            dJointGroupID contacts,
@@ -1525,10 +1537,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             if (!speculative && cuts < max_redos && met > min_sub
                 && met < (double)s) {
                 pp.nforced = nforced;
-                restore_states(&bodies);
-                restore_forces(&bodies);
-                bt_arm(space, rem, 0, elapsed);
-                bt_set_cache_epoch(next_epoch());
+                substep_again(space, &bodies, rem, elapsed);
                 cuts++;
                 st.redos++;
                 last = was_last = 0;
@@ -1549,10 +1558,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                 && (double)rem > 2 * min_sub) {
                 /* out of redos on a sub-step taking the rest: take a short
                    one instead, with all those contacts, and predict again */
-                restore_states(&bodies);
-                restore_forces(&bodies);
-                bt_arm(space, rem, 0, elapsed);
-                bt_set_cache_epoch(next_epoch());
+                substep_again(space, &bodies, rem, elapsed);
                 splits++;
                 last = 0;
                 resolving = 1;
@@ -1578,10 +1584,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             }
             /* redo the sub-step from its start, with speculative contacts for
                the pairs that met (and for those of the earlier tries) */
-            restore_states(&bodies);
-            restore_forces(&bodies);
-            bt_arm(space, rem, 0, elapsed);
-            bt_set_cache_epoch(next_epoch());
+            substep_again(space, &bodies, rem, elapsed);
             st.redos++;
         }
         st.substeps++;
