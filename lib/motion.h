@@ -10,6 +10,7 @@
 #define BOXTOI_MOTION_H
 
 #include "boxtoi.h"
+#include "linknames.h"
 
 #define BXM_CAP (BOXTOI_MAX_DEGREE + 1)
 

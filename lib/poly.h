@@ -16,6 +16,7 @@
 #define BOXTOI_POLY_H
 
 #include "ieee.h"
+#include "linknames.h"
 
 #include <math.h>
 

@@ -8,6 +8,43 @@
 
 #include "ode-boxtoi.h"
 
+/* The names these objects define for the linker carry ODE's internal
+   prefix and the plugin's name (dxBoxtoi_), so that a program linked with
+   the static library can use the short names (tests/test-library.sh finds
+   any other). */
+#define bt_apply_offset       dxBoxtoi_apply_offset
+#define bt_arm                dxBoxtoi_arm
+#define bt_cache_free         dxBoxtoi_cache_free
+#define bt_class              dxBoxtoi_class
+#define bt_disarm             dxBoxtoi_disarm
+#define bt_get                dxBoxtoi_get
+#define bt_get_collider       dxBoxtoi_get_collider
+#define bt_last_toi           dxBoxtoi_last_toi
+#define bt_listed_boxes       dxBoxtoi_listed_boxes
+#define bt_motion_shift       dxBoxtoi_motion_shift
+#define bt_moving_boxtoi      dxBoxtoi_moving_boxtoi
+#define bt_moving_dbox        dxBoxtoi_moving_dbox
+#define bt_pair_escape        dxBoxtoi_pair_escape
+#define bt_pair_toi           dxBoxtoi_pair_toi
+#define bt_path_motion        dxBoxtoi_path_motion
+#define bt_pose_motion        dxBoxtoi_pose_motion
+#define bt_predict_body       dxBoxtoi_predict_body
+#define bt_predict_body_terms dxBoxtoi_predict_body_terms
+#define bt_probe_arm          dxBoxtoi_probe_arm
+#define bt_probe_first        dxBoxtoi_probe_first
+#define bt_reset_last_toi     dxBoxtoi_reset_last_toi
+#define bt_self_reversed      dxBoxtoi_self_reversed
+#define bt_set_cache_epoch    dxBoxtoi_set_cache_epoch
+#define bt_set_path_hook      dxBoxtoi_set_path_hook
+#define bt_set_rest_margin    dxBoxtoi_set_rest_margin
+#define bt_set_speculative    dxBoxtoi_set_speculative
+#define bt_set_window         dxBoxtoi_set_window
+#define bt_slack              dxBoxtoi_slack
+#define bt_step_apart         dxBoxtoi_step_apart
+#define bt_step_ended         dxBoxtoi_step_ended
+#define bt_step_forced        dxBoxtoi_step_forced
+#define bt_step_note          dxBoxtoi_step_note
+
 /** Per-geom data of the boxtoi class (ODE allocates and zeroes it). */
 typedef struct bt_data {
     dReal side[3];          /* full side lengths */

@@ -7,7 +7,12 @@
 #   - neither library writes anything (no stdio output, no write, no ODE
 #     message) or ends the program (abort, exit, assertions, ODE's dError);
 #   - the solver's objects hold no writable data (.data, .bss, thread-local
-#     storage): no global state.  Not checked in a sanitizer or coverage
+#     storage): no global state;
+#   - every name the objects define for the linker, internal ones included,
+#     carries the library's prefix (boxtoi_; for the plugin, its public
+#     names and dxBoxtoi_),
+#     so that a program linked with the static libraries can use any name
+#     of its own.  Not checked in a sanitizer or coverage
 #     build, whose instrumentation adds its own (and a coverage build's
 #     shared libraries also export its run-time's names, left out below).
 # Run from the tests build directory (srcdir: the tests source directory).
@@ -95,7 +100,7 @@ readable() {
 }
 unreadable="no machine code in the symbol tables (LTO bytecode objects?)"
 
-echo "1..10"
+echo "1..12"
 
 if readable boxtoi_solve "$core"; then
     u=$(undefined "$core")
@@ -134,6 +139,38 @@ else
     else
         skip "the solver calls only itself, libm and memory copies" "libm not found"
     fi
+fi
+
+# linked NAMEPATTERN FILES...: the names the objects define for the linker
+# (global and weak symbols) that do not match NAMEPATTERN, less those a
+# sanitizer's or coverage run-time adds.
+linked() {
+    pat=$1
+    shift
+    nm -g --defined-only "$@" 2>/dev/null |
+        awk 'NF >= 2 && $(NF - 1) ~ /^[TDBRVWiGSCu]$/ {print $NF}' | sort -u |
+        grep -v -E "$pat" |
+        grep -v -E '^(__asan_|__ubsan_|__sanitizer_|__gcov_|__llvm_profile_|__llvm_prf_|_GLOBAL_OFFSET_TABLE_$)' |
+        tr '\n' ' '
+}
+if [ -n "${core_unreadable:-}" ]; then
+    skip "every name the solver defines begins with boxtoi_" "$unreadable"
+else
+    bad=$(linked '^boxtoi_' "$core")
+    result "$([ -z "$bad" ] && echo 1)" "every name the solver defines begins with boxtoi_" \
+        "also: $bad"
+fi
+# shellcheck disable=SC2086 # one argument per object
+if [ -n "$pobjs" ] && readable dCreateBoxtoiBox $pobjs; then
+    # shellcheck disable=SC2086 # one argument per object
+    pub=$(declared "$srcdir/../plugin/ode-boxtoi.h" ODE_BOXTOI_API | tr '\n' '|')
+    # shellcheck disable=SC2086 # one argument per object
+    bad=$(linked "^(dxBoxtoi_|(${pub%|})\$)" $pobjs)
+    result "$([ -z "$bad" ] && [ -n "$pub" ] && echo 1)" \
+        "every name the ODE plugin defines is public or begins with dxBoxtoi_" "also: $bad"
+else
+    skip "every name the ODE plugin defines is public or begins with dxBoxtoi_" \
+        "plugin objects not readable"
 fi
 
 sanitized=
