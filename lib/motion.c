@@ -1628,6 +1628,8 @@ static boxtoi_reason prepare_rescaling(const boxtoi_box *box,
 double bx_tiny_length(const boxtoi_box *box, const boxtoi_motion *m)
 {
     double big = 0.0, w = 0.0, t = 0.0;
+    if (!box || !m)
+        return -1.0; /* the preparation names what is missing */
     for (int i = 0; i < 3; i++) {
         if (!(fabs(box->lo[i]) < BX_TINY_LENGTH && fabs(box->hi[i]) < BX_TINY_LENGTH))
             return -1.0;

@@ -761,6 +761,20 @@ static void test_swept(void)
        "swept aabb: inverted box refused, output untouched");
     ok(boxtoi_swept_aabb(&unit, &m, 1.0, 0.0, lo, hi) == BOXTOI_REASON_INTERVAL_REVERSED,
        "swept aabb: reversed interval refused");
+    /* a missing box or motion, also for a box of lengths below 2^-400,
+       which is swept on a path of its own */
+    boxtoi_box speck = {{-1e-200, -1e-200, -1e-200}, {1e-200, 1e-200, 1e-200}};
+    ok(boxtoi_swept_aabb(NULL, &m, 0.0, 1.0, lo, hi) == BOXTOI_REASON_NULL && lo[0] == 7,
+       "swept aabb: no box refused (NULL), output untouched");
+    ok(boxtoi_swept_aabb(&unit, NULL, 0.0, 1.0, lo, hi) == BOXTOI_REASON_NULL && lo[0] == 7,
+       "swept aabb: no motion refused (NULL)");
+    ok(boxtoi_swept_aabb(&speck, NULL, 0.0, 1.0, lo, hi) == BOXTOI_REASON_NULL && lo[0] == 7,
+       "swept aabb: a box of 1e-200 with no motion refused (NULL)");
+    boxtoi_query tq = boxtoi_default_query();
+    tq.a = speck;
+    tq.b = speck;
+    boxtoi_result tr = boxtoi_solve(&tq);
+    ok(tr.state == BOXTOI_OVERLAP, "solve: two boxes of 1e-200 at the origin overlap");
 }
 
 /* ---------- overlap_at against the SAT oracle ---------- */
