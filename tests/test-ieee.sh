@@ -8,7 +8,8 @@
 #     includes lib/ieee.h) is run through the preprocessor with such an
 #     option, where it must stop with its message, and without, where it
 #     must not; configure refuses them
-#     by name, for compilers that do not name them;
+#     by name, for compilers that do not name them, and refuses CFLAGS that
+#     would turn fused multiply-adds back on (-ffp-contract=fast);
 #   - the build's options (FP_CFLAGS before CFLAGS, as the Makefiles order
 #     them) keep the compiler from fusing a * b + c into one instruction even
 #     for a target that has it (x86-64 with -mfma), where GCC would by
@@ -41,7 +42,7 @@ names() {
         grep -q -E '__(ASSOCIATIVE_MATH|RECIPROCAL_MATH|NO_SIGNED_ZEROS)__'
 }
 
-echo "1..27"
+echo "1..28"
 for h in lib/poly.h plugin/internal.h tools/query.h; do
     for opt in -ffast-math -Ofast -ffinite-math-only; do
         out=$(message "$top/$h" "-O2 $opt")
@@ -121,4 +122,8 @@ out=$(cd "$tmp/conf" && CC="$CC" "$top/configure" CFLAGS="-O2 -fassociative-math
 status=$?
 result "$([ $status -ne 0 ] && echo "$out" | grep -q 'needs IEEE 754 arithmetic' && echo 1)" \
     "configure refuses CFLAGS with -fassociative-math" "$(echo "$out" | tail -3)"
+out=$(cd "$tmp/conf" && CC="$CC" "$top/configure" CFLAGS="-O2 -ffp-contract=fast" 2>&1 </dev/null)
+status=$?
+result "$([ $status -ne 0 ] && echo "$out" | grep -q 'needs IEEE 754 arithmetic' && echo 1)" \
+    "configure refuses CFLAGS with -ffp-contract=fast" "$(echo "$out" | tail -3)"
 [ "$failed" -eq 0 ]
