@@ -1118,6 +1118,14 @@ static void pass_callback(void *data, dGeomID o1, dGeomID o2)
  * sub-step towards a wall it was not heading for.  Such pairs are added to
  * the forced list, and the sub-step is redone.
  */
+/* The pair that met first in a verified sub-step. */
+typedef struct met_pair {
+    double t;         /* when it met, into the sub-step; INFINITY: none */
+    dGeomID o1, o2;
+    double n[3];      /* the normal, from o2 towards o1 */
+    double x[2][3];   /* where the points that met were at the start */
+} met_pair;
+
 typedef struct verify_pass {
     pair_pass *pp;
     bt_toi_params q;
@@ -1127,6 +1135,9 @@ typedef struct verify_pass {
     const body_set *strays; /* when set, only pairs with a body that strayed */
     double first;    /* the earliest time one of them met, INFINITY if none */
     dGeomID first1, first2; /* that pair */
+    double first_n[3];      /* its normal (from first2 towards first1) */
+    double first_x[2][3];   /* where its meeting points were at the start
+                               (NAN where not known) */
 } verify_pass;
 
 static void forced_push(pair_pass *pp, dGeomID o1, dGeomID o2,
@@ -1176,6 +1187,11 @@ static void verify_pair(verify_pass *vp, dGeomID o1, dGeomID o2)
         vp->first = toi;
         vp->first1 = g1;
         vp->first2 = g2;
+        for (int i = 0; i < 3; i++) {
+            vp->first_n[i] = n[i];
+            vp->first_x[0][i] = x1[i];
+            vp->first_x[1][i] = x2[i];
+        }
     }
     if (vp->add && !forced) {
         forced_push(vp->pp, g1, g2, n, x1, x2);
@@ -1188,6 +1204,79 @@ static void verify_callback(void *data, dGeomID o1, dGeomID o2)
     if (into_spaces(data, o1, o2, verify_callback))
         return;
     verify_pair(data, o1, o2);
+}
+
+/* The velocity of geom g's body at the point x (world, where it was at the
+   start of the sub-step): at the start (saved state) when start is set,
+   else as ODE left it at the end; zero for a geom without a body. */
+static void point_velocity(const body_set *bodies, dGeomID g, const double x[3],
+                           int start, double v[3])
+{
+    dBodyID b = dGeomGetBody(g);
+    const saved_body *e = b ? set_find(bodies, b) : NULL;
+    v[0] = v[1] = v[2] = 0;
+    if (!e)
+        return;
+    const dReal *lv = start ? e->lvel : dBodyGetLinearVel(b);
+    const dReal *av = start ? e->avel : dBodyGetAngularVel(b);
+    double r[3] = {0, 0, 0};
+    if (isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]))
+        for (int i = 0; i < 3; i++)
+            r[i] = x[i] - (double)e->pos[i];
+    v[0] = (double)lv[0] + (double)av[1] * r[2] - (double)av[2] * r[1];
+    v[1] = (double)lv[1] + (double)av[2] * r[0] - (double)av[0] * r[2];
+    v[2] = (double)lv[2] + (double)av[0] * r[1] - (double)av[1] * r[0];
+}
+
+/* How fast the pair that met closes along its normal, at the start of the
+   sub-step (start set) or with the velocities it ended with. */
+static double closing_speed(const body_set *bodies, const met_pair *m, int start)
+{
+    double v1[3], v2[3], c = 0;
+    point_velocity(bodies, m->o1, m->x[0], start, v1);
+    point_velocity(bodies, m->o2, m->x[1], start, v2);
+    for (int i = 0; i < 3; i++)
+        c += (v2[i] - v1[i]) * m->n[i];
+    return c;
+}
+
+/* A cut sub-step (below): the pair it ended at, when it began, its length
+   and how fast the pair closed at its start. */
+typedef struct cut_rec {
+    int set;
+    dGeomID o1, o2;
+    double at, len, c0;
+} cut_rec;
+
+/*
+ * The length of sub-step, from the same start, that ends where the pair
+ * that met within the sub-step of length s just taken touches, given that
+ * the sub-step before was cut short for the same pair (*prev) and ended
+ * short of it.  The paths the bodies took run at the velocities ODE gave
+ * them at the end, closing at c1 along the normal: the gap was c1 met.  A
+ * shorter sub-step ends with other velocities.  Where the pair is pulled
+ * together by a force (a motor with a force limit), the closing speed grows
+ * with the sub-step's length, from c0 at the start to c1 at s, so the
+ * sub-step of length x closes (c0 + (c1 - c0) x / s) x, which equals the
+ * gap at the x returned.  That is taken only where the cut sub-step showed
+ * the same growth, from prev->c0 to c0 over its length, to within a factor
+ * of two: a motor that reaches its speed at once (then met is the answer),
+ * a spinning box or a bounce would not.  met otherwise.
+ */
+static double cut_length(const body_set *bodies, const met_pair *m, double s,
+                         const cut_rec *prev)
+{
+    double c0 = closing_speed(bodies, m, 1), c1 = closing_speed(bodies, m, 0);
+    if (!(c0 > 0) || !(c1 > c0) || !(m->t > 0) || !(m->t < s) || !(prev->len > 0))
+        return m->t;
+    double k = (c1 - c0) / s, before = (c0 - prev->c0) / prev->len;
+    if (!(before > 0.5 * k && before < 2 * k))
+        return m->t;
+    double g = c1 * m->t;
+    /* the positive root of k x^2 + c0 x - g (k, c0, g > 0), without
+       cancellation */
+    double x = 2 * g / (c0 + sqrt(c0 * c0 + 4 * k * g));
+    return x > 0 && x < s ? x : m->t;
 }
 
 /* ---- the step --------------------------------------------------------- */
@@ -1204,13 +1293,13 @@ static unsigned next_epoch(void);
 /* Check the sub-step of length s just taken, elapsed seconds into the
    step; returns the number of pairs that met without being stopped (added
    to the forced list when add is set; *fresh receives how many of them
-   were not on it before, *first the earliest time one of them met, into
-   the sub-step, and *o1, *o2 that pair).  With strays set, only the pairs
-   with a body that strayed from its prediction are checked. */
+   were not on it before, and *met the earliest of them to meet).  With
+   strays set, only the pairs with a body that strayed from its prediction
+   are checked. */
 static int verify_substep(dSpaceID space, pair_pass *pp, const body_set *bodies,
                           double s, double elapsed, double deep_rel,
                           double deep_abs, int add, int strays, int *fresh,
-                          double *first, dGeomID *o1, dGeomID *o2)
+                          met_pair *met)
 {
     path_ctx pc = {bodies, s};
     verify_pass vp;
@@ -1231,9 +1320,11 @@ static int verify_substep(dSpaceID space, pair_pass *pp, const body_set *bodies,
     bt_set_cache_epoch(0);
     bt_set_path_hook(NULL, NULL);
     *fresh = vp.fresh;
-    *first = vp.first;
-    *o1 = vp.first1;
-    *o2 = vp.first2;
+    met->t = vp.first;
+    met->o1 = vp.first1;
+    met->o2 = vp.first2;
+    memcpy(met->n, vp.first_n, sizeof met->n);
+    memcpy(met->x, vp.first_x, sizeof met->x);
     return vp.bad;
 }
 
@@ -1319,6 +1410,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
     int splits = 0;
     /* sub-steps ended early where the paths taken met something */
     int cuts = 0;
+    cut_rec last_cut = {0, NULL, NULL, 0, 0, 0};
     /* sub-steps counted against max_substeps: one that ended where a pair
        met that the near callback then ignored (a sensor entered) is not */
     int spent = 0;
@@ -1518,11 +1610,10 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                 break;
             int more = redo < max_redos && last == was_last, fresh = 0;
             size_t nforced = pp.nforced;
-            double met;
-            dGeomID met1, met2;
+            met_pair met;
             int bad = verify_substep(space, &pp, &bodies, (double)s, elapsed,
                                      deep_rel, deep_abs, more, strays, &fresh,
-                                     &met, &met1, &met2);
+                                     &met);
             if (bad == 0)
                 break;
             /* The paths the bodies took met something, first met seconds
@@ -1533,19 +1624,32 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                these pairs: those would hold the bodies where they are for
                the whole sub-step, and a body driven from rest towards
                something within its reach in a step would never move.  The
-               shorter try is verified in turn, with its own redos. */
-            if (!speculative && cuts < max_redos && met > min_sub
-                && met < (double)s) {
+               shorter try is verified in turn, with its own redos.  Where
+               the sub-step just before was such a cut for the same pair,
+               which fell short (a motor with a force limit gains less speed
+               in a shorter sub-step), the cut is placed by how the pair's
+               speed grew (cut_length). */
+            double cut = met.t;
+            if (last_cut.set && same_geoms(met.o1, met.o2, last_cut.o1, last_cut.o2)
+                && fabs(elapsed - (last_cut.at + last_cut.len)) <= 1e-9 * (double)h)
+                cut = cut_length(&bodies, &met, (double)s, &last_cut);
+            if (!speculative && cuts < max_redos && cut > min_sub && cut < (double)s) {
+                last_cut.set = 1;
+                last_cut.o1 = met.o1;
+                last_cut.o2 = met.o2;
+                last_cut.at = elapsed;
+                last_cut.len = cut;
+                last_cut.c0 = closing_speed(&bodies, &met, 1);
                 pp.nforced = nforced;
                 substep_again(space, &bodies, rem, elapsed);
                 cuts++;
                 st.redos++;
                 last = was_last = 0;
                 resolving = 0;
-                tau = met;
-                s = (dReal)met;
-                pp.tau_o1 = met1;
-                pp.tau_o2 = met2;
+                tau = cut;
+                s = (dReal)cut;
+                pp.tau_o1 = met.o1;
+                pp.tau_o2 = met.o2;
                 best_bad = best_redo = -1;
                 redo = -1;
                 continue;

@@ -1894,6 +1894,43 @@ static void test_driven_from_rest(void)
     is_int(reached, cases, "boxes driven by a slider's motor from rest at 0.5 to 40 m/s reach "
            "a plate 0.3 and 0.9 steps' travel away and stay on it (worst |x - gap| %.3g m)", worst);
 
+    /* A motor with a force limit: the box gains speed through the step (1 kg,
+       100 N to 10 kN, towards 1000 m/s that it never reaches), so a
+       shorter sub-step ends shorter of the plate than the path of the
+       longer one said.  The plate is 0.3 or 0.9 of the step's travel away
+       (a h^2 with ODE's step); the box must be on it within 10 steps. */
+    static const double forces[3] = {100, 1000, 10000};
+    reached = cases = 0;
+    worst = 0;
+    for (int k = 0; k < 3; k++)
+        for (int g = 0; g < 2; g++) {
+            sim s;
+            sim_init(&s, 0);
+            dWorldSetGravity(s.world, 0, 0, 0);
+            double gap = reach[g] * forces[k] * H * H;
+            dGeomSetPosition(dCreateBoxtoiBox(s.space, 0.005, 1, 1), 0.05 + gap + 0.0025, 0, 0);
+            double side[3] = {0.1, 0.1, 0.1};
+            dBodyID b = add_body(&s, 1, side, NULL);
+            dMass m;
+            dMassSetBoxTotal(&m, 1, 0.1, 0.1, 0.1);
+            dBodySetMass(b, &m);
+            dJointID j = dJointCreateSlider(s.world, 0);
+            dJointAttach(j, b, 0);
+            dJointSetSliderAxis(j, 1, 0, 0);
+            dJointSetSliderParam(j, dParamVel, 1000);
+            dJointSetSliderParam(j, dParamFMax, forces[k]);
+            for (int step = 0; step < 10; step++)
+                dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, NULL);
+            double x = dBodyGetPosition(b)[0];
+            worst = fmax(worst, fabs(x - gap));
+            reached += fabs(x - gap) < 1e-5;
+            cases++;
+            sim_free(&s);
+        }
+    is_int(reached, cases, "boxes pushed from rest by a slider's motor limited to 100 N to "
+           "10 kN reach a plate 0.3 and 0.9 of a step's travel away within 10 steps "
+           "(worst |x - gap| %.3g m)", worst);
+
     sim s;
     sim_init(&s, 0);
     dWorldSetGravity(s.world, 0, 0, 0);
