@@ -143,14 +143,15 @@ fi
 
 # linked NAMEPATTERN FILES...: the names the objects define for the linker
 # (global and weak symbols) that do not match NAMEPATTERN, less those a
-# sanitizer's or coverage run-time adds.
+# sanitizer's or coverage instrumentation adds (AddressSanitizer's ODR
+# indicators, __odr_asan.NAME, among them).
 linked() {
     pat=$1
     shift
     nm -g --defined-only "$@" 2>/dev/null |
         awk 'NF >= 2 && $(NF - 1) ~ /^[TDBRVWiGSCu]$/ {print $NF}' | sort -u |
         grep -v -E "$pat" |
-        grep -v -E '^(__asan_|__ubsan_|__sanitizer_|__gcov_|__llvm_profile_|__llvm_prf_|_GLOBAL_OFFSET_TABLE_$)' |
+        grep -v -E '^(__asan_|__odr_asan|__ubsan_|__sanitizer_|__gcov_|__llvm_profile_|__llvm_prf_|_GLOBAL_OFFSET_TABLE_$)' |
         tr '\n' ' '
 }
 if [ -n "${core_unreadable:-}" ]; then
