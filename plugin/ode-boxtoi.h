@@ -536,13 +536,18 @@ typedef struct dBoxtoiStepStats {
  *    sub-step, which then ends short of the meeting; where the sub-step
  *    after it meets the same pair with the closing speed growing at the
  *    same rate (to within a factor of two), the redo ends where that rate
- *    brings the pair together.  A body within min_substep of its meeting
- *    (at the speed the motor gives it) is held there, as a pair touching
- *    within min_substep is.  Otherwise the near callback gets the same
- *    pairs again, plus those pairs, whose colliders now give (after their
- *    contacts of now, when there is room) speculative contacts with the
- *    normal of that actual first contact, as above.  The pairs found
- *    accumulate over the redos, and are checked again after each.  After
+ *    brings the pair together; where the motor reaches its speed within
+ *    that redo, it ends past the meeting, by less than the resting margin
+ *    (which the check accepts; up to 0.8 mm for a 10 cm box), and ODE's
+ *    contacts push the pair apart in the steps after.  A body within
+ *    min_substep of its meeting (at the speed the motor gives it over the
+ *    sub-step) is held there, as a pair touching within min_substep is,
+ *    and costs a redo in every step.  Otherwise the near callback gets
+ *    the same pairs again, plus those pairs, whose colliders now give
+ *    (after their contacts of now, when there is room) speculative
+ *    contacts with the normal of that actual first contact, as above.  The
+ *    pairs found accumulate over the redos, and are checked again after
+ *    each.  After
  *    max_redos redos of a sub-step that takes the rest, or as soon as the
  *    pairs found are only ones that had those contacts already (another
  *    try would end the same way), that sub-step becomes a short one
