@@ -1123,7 +1123,8 @@ typedef struct met_pair {
     double t;         /* when it met, into the sub-step; INFINITY: none */
     dGeomID o1, o2;
     double n[3];      /* the normal, from o2 towards o1 */
-    double x[2][3];   /* where the points that met were at the start */
+    double x[2][3];   /* where the points that met were at the start (NAN
+                         where not known) */
 } met_pair;
 
 typedef struct verify_pass {
@@ -1133,11 +1134,7 @@ typedef struct verify_pass {
     int add;         /* add them to the forced list */
     int fresh;       /* of those, pairs not on the forced list before */
     const body_set *strays; /* when set, only pairs with a body that strayed */
-    double first;    /* the earliest time one of them met, INFINITY if none */
-    dGeomID first1, first2; /* that pair */
-    double first_n[3];      /* its normal (from first2 towards first1) */
-    double first_x[2][3];   /* where its meeting points were at the start
-                               (NAN where not known) */
+    met_pair first;  /* the earliest of them to meet */
 } verify_pass;
 
 static void forced_push(pair_pass *pp, dGeomID o1, dGeomID o2,
@@ -1183,15 +1180,13 @@ static void verify_pair(verify_pass *vp, dGeomID o1, dGeomID o2)
     if (!bt_pair_escape(o1, o2, &vp->q, &g1, &g2, n, &toi, x1, x2))
         return;
     vp->bad++;
-    if (toi < vp->first) {
-        vp->first = toi;
-        vp->first1 = g1;
-        vp->first2 = g2;
-        for (int i = 0; i < 3; i++) {
-            vp->first_n[i] = n[i];
-            vp->first_x[0][i] = x1[i];
-            vp->first_x[1][i] = x2[i];
-        }
+    if (toi < vp->first.t) {
+        vp->first.t = toi;
+        vp->first.o1 = g1;
+        vp->first.o2 = g2;
+        memcpy(vp->first.n, n, sizeof n);
+        memcpy(vp->first.x[0], x1, sizeof x1);
+        memcpy(vp->first.x[1], x2, sizeof x2);
     }
     if (vp->add && !forced) {
         forced_push(vp->pp, g1, g2, n, x1, x2);
@@ -1312,7 +1307,7 @@ static int verify_substep(dSpaceID space, pair_pass *pp, const body_set *bodies,
     vp.q.step = pp->q.step;
     vp.add = add;
     vp.strays = strays ? bodies : NULL;
-    vp.first = INFINITY;
+    vp.first.t = INFINITY;
     bt_set_path_hook(actual_path, &pc);
     bt_arm(space, s, 0, elapsed);
     bt_set_cache_epoch(next_epoch());
@@ -1320,11 +1315,7 @@ static int verify_substep(dSpaceID space, pair_pass *pp, const body_set *bodies,
     bt_set_cache_epoch(0);
     bt_set_path_hook(NULL, NULL);
     *fresh = vp.fresh;
-    met->t = vp.first;
-    met->o1 = vp.first1;
-    met->o2 = vp.first2;
-    memcpy(met->n, vp.first_n, sizeof met->n);
-    memcpy(met->x, vp.first_x, sizeof met->x);
+    *met = vp.first;
     return vp.bad;
 }
 
