@@ -1493,7 +1493,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
         if (watch)
             predict_motions(world, &bodies, (double)rem);
         pp.nforced = 0;
-        int best_bad = -1, best_redo = -1, was_last = last;
+        int best_bad = -1, best_redo = -1, was_last = last, exact = 0;
         for (int redo = 0;; redo++) {
             size_t ignored_before = pp.ignored.n;
             if (space && near_callback) {
@@ -1584,7 +1584,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                 short_substep(&bodies, (double)(s / h), last);
             if (watch && !verify)
                 predict_ends(&bodies, (double)s);
-            ok = p.quick ? dWorldQuickStep(world, s) : dWorldStep(world, s);
+            ok = p.quick && !exact ? dWorldQuickStep(world, s) : dWorldStep(world, s);
             if (shortened)
                 end_short_substep(&bodies);
             if (scaled) {
@@ -1649,6 +1649,16 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                the same try again would end the same way */
             if (fresh == 0)
                 more = 0;
+            /* QuickStep's iterations can leave those contacts unenforced
+               (a body of two boxes at 68 m/s, with 20 iterations, went on
+               through a 1 mm wall past its speculative contacts): the try
+               is taken again, once, with dWorldStep's exact solution */
+            if (!more && p.quick && !exact && redo < max_redos) {
+                exact = 1;
+                substep_again(space, &bodies, rem, elapsed);
+                st.redos++;
+                continue;
+            }
             if (!more && last && splits < max_redos
                 && (double)rem > 2 * min_sub) {
                 /* out of redos on a sub-step taking the rest: take a short

@@ -46,6 +46,7 @@ typedef struct sim {
     dJointGroupID contacts;
     double bounce;
     double mu;
+    int max_contacts; /* contacts per pair; 0: MAXC */
     /* first-touch bookkeeping for one watched geom */
     dGeomID watched;
     int touched;
@@ -62,7 +63,8 @@ static void near_cb(void *data, dGeomID o1, dGeomID o2)
         return;
     dContact c[MAXC];
     memset(c, 0, sizeof c);
-    int n = dCollide(o1, o2, MAXC, &c[0].geom, sizeof c[0]);
+    int n = dCollide(o1, o2, s->max_contacts > 0 ? s->max_contacts : MAXC, &c[0].geom,
+                     sizeof c[0]);
     if (n <= 0)
         return;
     if (s->watched && !s->touched && (o1 == s->watched || o2 == s->watched)
@@ -1956,6 +1958,126 @@ static void test_driven_from_rest(void)
     sim_free(&s);
 }
 
+/*
+ * dWorldQuickStepToContact where ODE's iterative solver, at its default 20
+ * iterations, leaves contacts unenforced.  A body made of two boxes (offset
+ * and turned on it) at 68 m/s, spinning, hits a 1 mm wall, dBox and boxtoi
+ * (4 contacts a pair):
+ * after the impacts one box went on through the wall with its speculative
+ * contacts, the other stayed before it.  A 1 m arm on a hinge driven by a
+ * velocity motor (10 and 300 rad/s, 1 kN m) turns into a 5 mm wall whose
+ * near face its side meets at its centre's polar angle 0.863 rad: it went
+ * round through it.  Neither may get through; dWorldStepToContact stops
+ * both too.
+ */
+static void test_quick_unenforced(void)
+{
+    for (int wall_boxtoi = 0; wall_boxtoi < 2; wall_boxtoi++)
+        for (int quick = 1; quick >= 0; quick--) {
+            sim s;
+            sim_init(&s, 0);
+            s.bounce = 0.2;
+            s.max_contacts = 4;
+            dRandSetSeed(12345);
+            const double wx = 3.0, thick = 0.001;
+            dGeomID wall = wall_boxtoi ? dCreateBoxtoiBox(s.space, thick, 20, 20)
+                                       : dCreateBox(s.space, thick, 20, 20);
+            dGeomSetPosition(wall, wx + thick / 2, 0, 1.5);
+            dBodyID b = dBodyCreate(s.world);
+            dMass m;
+            dMassSetBox(&m, 500, 0.05, 0.05, 0.05);
+            dBodySetMass(b, &m);
+            dMatrix3 R;
+            dGeomID g[2];
+            g[0] = dCreateBoxtoiBox(s.space, 0.05, 0.05, 0.05);
+            dGeomSetBody(g[0], b);
+            dGeomSetOffsetPosition(g[0], 0, 0.15, 0);
+            dRFromAxisAndAngle(R, 1, 1, 0, 0.4);
+            dGeomSetOffsetRotation(g[0], R);
+            g[1] = dCreateBoxtoiBox(s.space, 0.05, 0.03, 0.04);
+            dGeomSetBody(g[1], b);
+            dGeomSetOffsetPosition(g[1], 0, -0.15, 0.02);
+            dRFromAxisAndAngle(R, 0, 1, 1, -0.7);
+            dGeomSetOffsetRotation(g[1], R);
+            dBodySetPosition(b, 1.4081758242367373, 0.35153298224525609, 1.1197515926011037);
+            dBodySetLinearVel(b, 68.054651089523702, -0.81201259953588301, -3.334785696000325);
+            dQuaternion q = {0.36191494183955208, -0.40340708345120102, 0.59560325719979756,
+                             -0.59290560792394376};
+            dBodySetQuaternion(b, q);
+            dBodySetAngularVel(b, 10.159945523233993, -3.5895183724625532, -4.264318876060381);
+            double far = -1e9;
+            int unverified = 0;
+            for (int step = 0; step < 15; step++) {
+                dBoxtoiStepStats st;
+                if (quick)
+                    dWorldQuickStepToContact(s.world, s.space, H, near_cb, &s, s.contacts,
+                                             NULL, &st);
+                else
+                    dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL,
+                                        &st);
+                unverified += st.unverified;
+                for (int k = 0; k < 2; k++)
+                    far = fmax(far, dGeomGetPosition(g[k])[0]);
+            }
+            ok(far < wx, "%s: a body of two boxes at 68 m/s against a 1 mm %s wall stays "
+               "before it (largest box centre x %.4f, wall at %.1f; %d unverified)",
+               quick ? "dWorldQuickStepToContact" : "dWorldStepToContact",
+               wall_boxtoi ? "boxtoi" : "dBox", far, wx, unverified);
+            sim_free(&s);
+        }
+
+    static const double rates[2] = {10, 300};
+    for (int k = 0; k < 2; k++)
+        for (int quick = 1; quick >= 0; quick--) {
+            sim s;
+            sim_init(&s, 0);
+            dWorldSetGravity(s.world, 0, 0, 0);
+            dRandSetSeed(12345);
+            const double thick = 0.005;
+            double side[3] = {1.0, 0.05, 0.05};
+            dGeomID arm;
+            dBodyID a = add_body(&s, 1, side, &arm);
+            dBodySetPosition(a, 0.5, 0, 0);
+            dJointID j = dJointCreateHinge(s.world, 0);
+            dJointAttach(j, a, 0);
+            dJointSetHingeAnchor(j, 0, 0, 0);
+            dJointSetHingeAxis(j, 0, 0, 1);
+            dJointSetHingeParam(j, dParamVel, rates[k]);
+            dJointSetHingeParam(j, dParamFMax, 1000);
+            dGeomID wall = dCreateBox(s.space, 1.0, thick, 0.5);
+            dGeomSetPosition(wall, 0.7 * cos(1.0), 0.7 * sin(1.0), 0);
+            dMatrix3 R;
+            dRFromAxisAndAngle(R, 0, 0, 1, 1.0);
+            dGeomSetRotation(wall, R);
+            /* a plain box at the arm's pose, for ODE's depth */
+            dGeomID probe = dCreateBox(NULL, side[0], side[1], side[2]);
+            double most = -10, deepest = 0;
+            for (int step = 0; step < 60; step++) {
+                if (quick)
+                    dWorldQuickStepToContact(s.world, s.space, H, near_cb, &s, s.contacts,
+                                             NULL, NULL);
+                else
+                    dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL,
+                                        NULL);
+                const dReal *c = dBodyGetPosition(a);
+                most = fmax(most, atan2(c[1], c[0]));
+                dGeomSetPosition(probe, c[0], c[1], c[2]);
+                dGeomSetRotation(probe, dBodyGetRotation(a));
+                dContactGeom cg[MAXC];
+                int n = dCollide(probe, wall, MAXC, cg, sizeof cg[0]);
+                for (int i = 0; i < n; i++)
+                    deepest = fmax(deepest, cg[i].depth);
+            }
+            ok(most < 1.0 && deepest < thick,
+               "%s: a hinged arm driven at %g rad/s into a 5 mm wall stays on its side "
+               "(largest polar angle of its centre %.4f, the wall along 1; deepest %.2g m)",
+               quick ? "dWorldQuickStepToContact" : "dWorldStepToContact", rates[k], most,
+               deepest);
+            dGeomDestroy(probe);
+            sim_free(&s);
+        }
+}
+
 /* Millimetre boxes dropped onto the ground and onto a 1 cm slab: the
    automatic resting margin, 2 |g| h^2 (5.4 mm at 60 Hz), is more than such
    a box, and must not let it sink out of sight after its impact (spun by
@@ -2947,6 +3069,7 @@ int main(void)
     test_hinge2_cars();
     test_driven_from_rest();
     test_tiny_drops();
+    test_quick_unenforced();
     test_shots();
     test_tiny_shots();
     test_tile_seams();
