@@ -1894,6 +1894,24 @@ static double slider_to_plate(double speed, double fmax, double mass, double gap
     return x;
 }
 
+/* A boxtoi box link along x from the origin, hinged to the world there
+   about z, its motor turning it at rate (rad/s) with at most fmax. */
+static dJointID hinged_link(sim *s, const double side[3], double rate, double fmax,
+                            dBodyID *body)
+{
+    dBodyID b = add_body(s, 1, side, NULL);
+    dBodySetPosition(b, side[0] / 2, 0, 0);
+    dJointID j = dJointCreateHinge(s->world, 0);
+    dJointAttach(j, b, 0);
+    dJointSetHingeAnchor(j, 0, 0, 0);
+    dJointSetHingeAxis(j, 0, 0, 1);
+    dJointSetHingeParam(j, dParamVel, rate);
+    dJointSetHingeParam(j, dParamFMax, fmax);
+    if (body)
+        *body = b;
+    return j;
+}
+
 static void test_driven_from_rest(void)
 {
     static const double speeds[4] = {0.5, 2, 10, 40};
@@ -1940,14 +1958,7 @@ static void test_driven_from_rest(void)
        0.0525: 0.3 of a step's turn */
     dGeomSetPosition(dCreateBoxtoiBox(s.space, 0.4, 0.2, 0.2), 0.4, 0.0525 + 0.1, 0);
     double side[3] = {0.5, 0.1, 0.1};
-    dBodyID b = add_body(&s, 1, side, NULL);
-    dBodySetPosition(b, 0.25, 0, 0);
-    dJointID j = dJointCreateHinge(s.world, 0);
-    dJointAttach(j, b, 0);
-    dJointSetHingeAnchor(j, 0, 0, 0);
-    dJointSetHingeAxis(j, 0, 0, 1);
-    dJointSetHingeParam(j, dParamVel, 1);
-    dJointSetHingeParam(j, dParamFMax, 1e5);
+    dJointID j = hinged_link(&s, side, 1, 1e5, NULL);
     for (int step = 0; step < 30; step++)
         dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, NULL);
     double angle = dJointGetHingeAngle(j);
@@ -2035,15 +2046,8 @@ static void test_quick_unenforced(void)
             dRandSetSeed(12345);
             const double thick = 0.005;
             double side[3] = {1.0, 0.05, 0.05};
-            dGeomID arm;
-            dBodyID a = add_body(&s, 1, side, &arm);
-            dBodySetPosition(a, 0.5, 0, 0);
-            dJointID j = dJointCreateHinge(s.world, 0);
-            dJointAttach(j, a, 0);
-            dJointSetHingeAnchor(j, 0, 0, 0);
-            dJointSetHingeAxis(j, 0, 0, 1);
-            dJointSetHingeParam(j, dParamVel, rates[k]);
-            dJointSetHingeParam(j, dParamFMax, 1000);
+            dBodyID a;
+            hinged_link(&s, side, rates[k], 1000, &a);
             dGeomID wall = dCreateBox(s.space, 1.0, thick, 0.5);
             dGeomSetPosition(wall, 0.7 * cos(1.0), 0.7 * sin(1.0), 0);
             dMatrix3 R;
