@@ -562,12 +562,13 @@ typedef struct dBoxtoiStepStats {
  *    earlier sub-steps left, and does not help where a joint's motor is
  *    far stronger than QuickStep's contacts can hold: a 1 m arm of
  *    1.25 kg hinged at one end and driven at 10 to 300 rad/s with a force
- *    limit of 1e6 N m into a 5 mm wall went round through it at 20 to 200
- *    iterations (at 1 kN m it stopped at 10, 100 and 300 rad/s, and
- *    at 30 rad/s with 50, 100 and 200 iterations).  dWorldStepToContact
- *    stopped it below 100 rad/s; at 100 and 300 rad/s with 1e6 N m, ODE's own hinge
- *    comes apart by more than a metre (1.4 m) and the arm gets through
- *    there too.
+ *    limit of 1e6 N m into a 5 mm wall went round through it at 20 to 100
+ *    iterations, and at 30 to 300 rad/s with 200 (at 1 kN m it stopped
+ *    at 10, 100 and 300 rad/s, and at 30 rad/s with 50, 100 and 200
+ *    iterations).  dWorldStepToContact
+ *    stopped it below 100 rad/s; at 100 and 300 rad/s with 1e6 N m,
+ *    ODE's own hinge comes apart by more than a metre (1.4 m) and the
+ *    arm gets through there too.
  *    After
  *    max_redos redos of a sub-step that takes the rest, or as soon as the
  *    pairs found are only ones that had those contacts already (another
