@@ -240,10 +240,12 @@ BOXTOI_API int boxtoi_overlap_at(const boxtoi_query *query, double t,
 /**
  * World-frame axis-aligned box containing the moving box for every t in
  * [t0, t1] (conservative: from the motion's rational Bernstein control
- * points, usually within a few percent of the tightest, but up to tens of
- * times larger where w varies much over the interval, as in a rigid motion
- * turning most of a turn, whose w is several times larger at one end than
- * at the other; bounds of the halves of such an interval are tighter),
+ * points, usually within a few percent of the tightest; where w varies much
+ * over the interval, as in a rigid motion turning most of a turn, whose
+ * control points then lie far out, the interval is halved where its w is
+ * uneven, up to 12 times, and the tighter bounds of the pieces taken: on
+ * random rigid motions turning up to many turns, within 2x of the sampled
+ * extent, at up to about 8 times the cost of an even motion),
  * widened by a bound of its rounding: about 1e-13 of the coordinates for
  * the usual motion, more where the motion's coefficients are much larger
  * than the positions they give.

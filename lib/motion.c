@@ -1496,6 +1496,37 @@ void bx_pose_at(const bx_moving *m, double s, bx_pose *pose)
     }
 }
 
+/* The Bernstein coefficients of p, u[k] (pu) and w on each half of a piece:
+   a[h][j], j = 0..3 for pu[j], 4 for w; those of the piece scaled by
+   C(n, i) when scaled is set, those of the halves never. */
+static void halve_pieces(int n, const double (*pu)[n + 1], const double *w, int scaled,
+                         double (*a)[5][n + 1])
+{
+    for (int j = 0; j < 5; j++) {
+        const double *src = j < 4 ? pu[j] : w;
+        double plain[n + 1];
+        if (scaled) {
+            for (int i = 0; i <= n; i++)
+                plain[i] = src[i] / bxp_binomial_table[n][i];
+            src = plain;
+        }
+        bxp_bern_restrict(src, n, 0.0, 0.5, a[0][j]);
+        bxp_bern_restrict(src, n, 0.5, 1.0, a[1][j]);
+    }
+}
+
+/*
+ * Weights this uneven on a piece (the least below UNEVEN times the largest)
+ * put the hull of its control points far past the curve: the control point
+ * of a small w_i lies far out (a rigid motion whose quaternion is
+ * interpolated linearly between ends half a turn apart has a middle w_i of
+ * 0; a turn of 359.8 degrees, a w of 7.6e-7 of its ends at mid-interval).
+ * Such a piece is halved, at most UNEVEN_DEPTH times, since the weights of
+ * its halves come closer together.
+ */
+#define UNEVEN 0.25
+#define UNEVEN_DEPTH 12
+
 /*
  * Range over a piece of s of one world coordinate of the box: p, u[k] and
  * w that coordinate's centre, axes and weight (Bernstein coefficients on
@@ -1503,41 +1534,57 @@ void bx_pose_at(const bx_moving *m, double s, bx_pose *pose)
  * (p_i +- sum_k half_k |u_k,i|) times 1 / w_i (convex hull property of the
  * rational curve, each vertex within half_k |u_k| of the centre); subdivide
  * until then, the magnitudes taken on the pieces, so the bounds tighten as
- * they shrink.
+ * they shrink.  A piece of uneven weights with a hull in range is halved
+ * too, and the halves' bounds, inside its hull, taken where they are
+ * tighter (the pieces are then only for tightness: whether the range is
+ * within RANGE_LIMIT is decided by the first hull, as without them).
  */
 static int rational_range(int n, const double (*pu)[n + 1], const double *w,
-                          const double half[3], int depth, double *vmin,
+                          const double half[3], int scaled, int depth, double *vmin,
                           double *vmax)
 {
     int ok = 1;
-    for (int i = 0; i <= n; i++)
+    double wlo = INFINITY, whi = 0.0;
+    for (int i = 0; i <= n; i++) {
+        double v = scaled ? w[i] / bxp_binomial_table[n][i] : w[i];
         ok &= w[i] > 0.0;
+        wlo = v < wlo ? v : wlo;
+        whi = v > whi ? v : whi;
+    }
+    double a[2][5][n + 1];
     if (ok) {
+        double lo = INFINITY, hi = -INFINITY;
         for (int i = 0; i <= n; i++) {
             double e = 0.0;
             for (int k = 0; k < 3; k++)
                 e += half[k] * fabs(pu[k + 1][i]);
-            double rw = 1.0 / w[i], hi = (pu[0][i] + e) * rw, lo = (pu[0][i] - e) * rw;
+            double rw = 1.0 / w[i], h = (pu[0][i] + e) * rw, l = (pu[0][i] - e) * rw;
             /* beyond the lengths the solver takes (or overflowing, or NaN
                where 1 / w_i overflows): a w that comes within 1e-60 of 0
                relative to the positions */
-            if (!(fabs(hi) <= RANGE_LIMIT && fabs(lo) <= RANGE_LIMIT))
+            if (!(fabs(h) <= RANGE_LIMIT && fabs(l) <= RANGE_LIMIT))
                 return 0;
-            *vmax = hi > *vmax ? hi : *vmax;
-            *vmin = lo < *vmin ? lo : *vmin;
+            hi = h > hi ? h : hi;
+            lo = l < lo ? l : lo;
         }
+        if (depth < UNEVEN_DEPTH && wlo < UNEVEN * whi) {
+            double pl = INFINITY, ph = -INFINITY;
+            halve_pieces(n, pu, w, scaled, a);
+            if (rational_range(n, a[0], a[0][4], half, 0, depth + 1, &pl, &ph) &&
+                rational_range(n, a[1], a[1][4], half, 0, depth + 1, &pl, &ph)) {
+                lo = pl > lo ? pl : lo;
+                hi = ph < hi ? ph : hi;
+            }
+        }
+        *vmax = hi > *vmax ? hi : *vmax;
+        *vmin = lo < *vmin ? lo : *vmin;
         return 1;
     }
     if (depth >= 24)
         return 0;
-    double a[2][5][n + 1];
-    for (int j = 0; j < 5; j++) {
-        const double *src = j < 4 ? pu[j] : w;
-        bxp_bern_restrict(src, n, 0.0, 0.5, a[0][j]);
-        bxp_bern_restrict(src, n, 0.5, 1.0, a[1][j]);
-    }
-    return rational_range(n, a[0], a[0][4], half, depth + 1, vmin, vmax) &&
-           rational_range(n, a[1], a[1][4], half, depth + 1, vmin, vmax);
+    halve_pieces(n, pu, w, scaled, a);
+    return rational_range(n, a[0], a[0][4], half, 0, depth + 1, vmin, vmax) &&
+           rational_range(n, a[1], a[1][4], half, 0, depth + 1, vmin, vmax);
 }
 
 /*
@@ -1551,7 +1598,15 @@ static int rational_range(int n, const double (*pu)[n + 1], const double *w,
 int bx_swept_aabb(const bx_moving *m, double lo[3], double hi[3])
 {
     int d = m->d, pos = 1;
-    if (m->box_known) {
+    double wlo = INFINITY, whi = 0.0;
+    for (int i = 0; i <= d; i++) {
+        double v = m->w[i] / bxp_binomial_table[d][i];
+        wlo = v < wlo ? v : wlo;
+        whi = v > whi ? v : whi;
+    }
+    /* the preparation's bounds are the first hull: taken unless the
+       weights are uneven, whose pieces tighten it */
+    if (m->box_known && !(wlo < UNEVEN * whi && m->box_coord <= RANGE_LIMIT)) {
         for (int r = 0; r < 3; r++) {
             lo[r] = m->box_lo[r];
             hi[r] = m->box_hi[r];
@@ -1574,7 +1629,7 @@ int bx_swept_aabb(const bx_moving *m, double lo[3], double hi[3])
         }
         lo[r] = INFINITY;
         hi[r] = -INFINITY;
-        if (!rational_range(d, pu, w, m->half, 0, &lo[r], &hi[r]))
+        if (!rational_range(d, pu, w, m->half, pos, 0, &lo[r], &hi[r]))
             return 0;
     }
     return 1;
@@ -1749,13 +1804,17 @@ BOXTOI_API boxtoi_reason boxtoi_validate(const boxtoi_box *box,
  * A lower bound of w on the interval from its Bernstein coefficients b
  * (degree n): the least of them, once all are positive, the interval halved
  * until they are (at most 24 times, as rational_range); 0 where that fails.
+ * Positive but uneven coefficients are halved as rational_range halves
+ * them, the least of the halves' bounds taken where it is larger.
  */
 static double w_lower_bound(const double *b, int n, int depth)
 {
-    double least = INFINITY;
-    for (int i = 0; i <= n; i++)
+    double least = INFINITY, most = 0.0;
+    for (int i = 0; i <= n; i++) {
         least = b[i] < least ? b[i] : least;
-    if (least > 0.0)
+        most = b[i] > most ? b[i] : most;
+    }
+    if (least > 0.0 && !(depth < UNEVEN_DEPTH && least < UNEVEN * most))
         return least;
     if (depth >= 24)
         return 0.0;
@@ -1763,7 +1822,10 @@ static double w_lower_bound(const double *b, int n, int depth)
     bxp_bern_restrict(b, n, 0.0, 0.5, half[0]);
     bxp_bern_restrict(b, n, 0.5, 1.0, half[1]);
     double l0 = w_lower_bound(half[0], n, depth + 1), l1 = w_lower_bound(half[1], n, depth + 1);
-    return l0 < l1 ? l0 : l1;
+    double l = l0 < l1 ? l0 : l1;
+    /* uneven but positive: the least of the halves, or this piece's if
+       rounding made that larger */
+    return least > l ? least : l;
 }
 
 /* A bound of entry (r, c)'s magnitude on the interval: the largest of

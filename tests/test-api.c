@@ -727,6 +727,23 @@ static void test_swept(void)
     double pg[3][3] = {{1, 2, 3}, {-1, 0.5, 2}, {0.3, -0.2, -1}};
     boxtoi_motion_rigid(&m, qg, 1, pg, 2);
     check_swept("rational rigid, degree 4", &bar, &m, 0.0, 1.0, 0);
+    /*
+     * A quaternion interpolated along the chord from the identity to a turn
+     * about z: w's middle Bernstein coefficient is cos(angle / 2), which is
+     * 0 to rounding for half a turn, and for a turn of 359.8 degrees w at
+     * mid-interval is 7.6e-7 of its ends.  The control points' hull reaches
+     * out by about 1 / that coefficient (1e18 for half a turn).
+     */
+    static const double turn[3] = {180.0, 359.8, 90.0};
+    boxtoi_box off = {{1.5, -0.5, -0.5}, {2.5, 0.5, 0.5}};
+    for (int k = 0; k < 3; k++) {
+        double a = turn[k] * TU_PI / 360.0;
+        double qc[2][4] = {{1, 0, 0, 0}, {cos(a) - 1.0, 0, 0, sin(a)}};
+        char name[64];
+        boxtoi_motion_rigid(&m, qc, 1, NULL, -1);
+        snprintf(name, sizeof name, "chord turn of %g degrees", turn[k]);
+        check_swept(name, &off, &m, 0.0, 1.0, 1);
+    }
     /* shear */
     tu_motion_zero(&m, 1);
     m.c[0][0][0] = m.c[0][1][1] = m.c[0][2][2] = m.c[0][3][3] = 1.0;
