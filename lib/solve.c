@@ -1629,8 +1629,21 @@ static BX_NOINLINE void scale_to_unit(double *n, double *r1, double *r2)
  */
 static void cross3_accurate(const double *a, const double *b, double *o);
 
+static double axis_separation_below(const solver *S, const sat *st, const pose_pair *pp,
+                                    int axis, double *n_out, double least);
+
 static double axis_separation(const solver *S, const sat *st,
                               const pose_pair *pp, int axis, double *n_out)
+{
+    return axis_separation_below(S, st, pp, axis, n_out, 1e-18);
+}
+
+/*
+ * axis_separation, with the axes whose |n|^2 is at most least |u|^2 |v|^2
+ * taken as degenerate.
+ */
+static double axis_separation_below(const solver *S, const sat *st, const pose_pair *pp,
+                                    int axis, double *n_out, double least)
 {
     const bx_pose *pa = &st->pa, *pb = &st->pb;
     double n[3], r1, r2 = 1.0; /* ref2 = r1 r2: the squared lengths crossed */
@@ -1662,7 +1675,7 @@ static double axis_separation(const solver *S, const sat *st,
         scale_to_unit(n, &r1, &r2);
         len2 = bx_dot3(n, n);
     }
-    if (!(len2 > 1e-18 * (r1 * r2)))
+    if (!(len2 > least * (r1 * r2)))
         return -INFINITY;
     double inv = 1.0 / sqrt(len2);
     if (bx_dot3(n, pp->dc) < 0.0)
@@ -4132,6 +4145,18 @@ BOXTOI_API int boxtoi_overlap_at(const boxtoi_query *query, double t,
     sat_at(&S, 0.0, &st);
     for (int a = 0; a < NAXES; a++)
         if (st.valid[a] && st.d[a] > 0.0)
+            return 0;
+    /*
+     * Edges within 1e-9 of parallel, whose axes the solver leaves to the
+     * others: their cross product, each component rounded once, is as
+     * accurate as any axis, and where every other axis overlaps they may
+     * still part the boxes, by up to the edges' length times that sine.
+     * Only edges exactly parallel at the poses give no axis.
+     */
+    pose_pair pp;
+    pose_pair_of(&st, &pp);
+    for (int a = 6; a < NAXES; a++)
+        if (!st.valid[a] && axis_separation_below(&S, &st, &pp, a, NULL, 0.0) > 0.0)
             return 0;
     return 1;
 }

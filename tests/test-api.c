@@ -824,6 +824,73 @@ static void random_motion(unsigned long long *st, boxtoi_motion *m)
     random_motion_r(st, m, 2.0);
 }
 
+/*
+ * Two rods 2L long, 1 thick, B turned by a small angle th about the
+ * diagonal k = (0, s, s) (R = I + th [k]x, s = 1/sqrt 2) and moved by
+ * c = (0, e, e).  Their long edges are th from parallel and their cross
+ * product is along k, on which B's long axis has no component: the plane
+ * y + z = 1 parts them when e > 1.  Along every other axis B's ends reach
+ * out by L th s, so for e - 1 < L th s all fifteen axes but that one
+ * overlap: only the nearly parallel edges' axis shows the gap.  The
+ * answers are certified here without the library: apart, the extreme
+ * values of y + z over the corners (in long double); touching, the point
+ * (0, e/2, e/2), inside A and the image of (0, -e/2, -e/2) in B.
+ */
+static void test_overlap_twisted_rods(void)
+{
+    static const double th[3] = {5e-10, 1e-10, 1e-12};
+    const double s = 1.0 / sqrt(2.0);
+    for (int k = 0; k < 3; k++) {
+        double L = 1e-5 / th[k];
+        for (int side = -1; side <= 1; side += 2) {
+            boxtoi_query q = boxtoi_default_query();
+            double e = 1.0 + side * 3.5e-6;
+            q.a.lo[0] = q.b.lo[0] = -L;
+            q.a.hi[0] = q.b.hi[0] = L;
+            for (int i = 1; i < 3; i++) {
+                q.a.lo[i] = q.b.lo[i] = -0.5;
+                q.a.hi[i] = q.b.hi[i] = 0.5;
+            }
+            double m[3][4] = {{1.0, -th[k] * s, th[k] * s, 0.0},
+                              {th[k] * s, 1.0, 0.0, e},
+                              {-th[k] * s, 0.0, 1.0, e}};
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 4; c++)
+                    q.motion_b.c[0][r][c] = m[r][c];
+            int certified;
+            if (side > 0) {
+                long double amax = -INFINITY, bmin = INFINITY;
+                for (int v = 0; v < 8; v++) {
+                    long double x[3], y = 0.0L;
+                    for (int i = 0; i < 3; i++)
+                        x[i] = (v >> i) & 1 ? q.b.hi[i] : q.b.lo[i];
+                    long double ya = x[1] + x[2];
+                    for (int r = 1; r < 3; r++)
+                        y += m[r][0] * x[0] + m[r][1] * x[1] + m[r][2] * x[2] + m[r][3];
+                    amax = ya > amax ? ya : amax;
+                    bmin = y < bmin ? y : bmin;
+                }
+                certified = bmin - amax > 4e-6L;
+            } else {
+                long double local[3] = {0.0L, -e / 2, -e / 2}, p[3];
+                for (int r = 0; r < 3; r++)
+                    p[r] = m[r][0] * local[0] + m[r][1] * local[1] + m[r][2] * local[2] +
+                           m[r][3];
+                certified = p[0] == 0.0L && p[1] == e / 2 && p[2] == e / 2 &&
+                            fabsl(local[1]) <= 0.5L && e / 2 <= 0.5;
+            }
+            ok(certified, "twisted rods (angle %g, length %g, e - 1 = %+g): certificate holds",
+               th[k], 2 * L, e - 1.0);
+            ok(tu_sat_separation(&q.a, &q.motion_a, &q.b, &q.motion_b, 0.0) < -1e-6,
+               "twisted rods (angle %g, e - 1 = %+g): every other axis overlaps", th[k],
+               e - 1.0);
+            is_int(boxtoi_overlap_at(&q, 0.5, NULL), side > 0 ? 0 : 1,
+                   "twisted rods (angle %g, e - 1 = %+g): overlap_at says %s", th[k], e - 1.0,
+                   side > 0 ? "apart" : "touching");
+        }
+    }
+}
+
 static void test_overlap_at(void)
 {
     unsigned long long st = 12345;
@@ -894,6 +961,7 @@ static void test_overlap_at(void)
             is_int(r.state, BOXTOI_MISS, "far from the origin: gap %.3g misses", real);
         }
     }
+    test_overlap_twisted_rods();
 }
 
 /* ---------- rigid motions and products ---------- */
