@@ -244,8 +244,9 @@ BOXTOI_API int boxtoi_overlap_at(const boxtoi_query *query, double t,
  * over the interval, as in a rigid motion turning most of a turn, whose
  * control points then lie far out, the interval is halved where its w is
  * uneven, up to 12 times, and the tighter bounds of the pieces taken: on
- * random rigid motions turning up to many turns, within 2x of the sampled
- * extent, at up to about 8 times the cost of an even motion),
+ * random rigid motions of degree 2 to 8 turning up to many turns, within 4x
+ * of the sampled extent, against up to a thousand times without the
+ * halving, at up to about 8 times the cost of an even motion),
  * widened by a bound of its rounding: about 1e-13 of the coordinates for
  * the usual motion, more where the motion's coefficients are much larger
  * than the positions they give.
