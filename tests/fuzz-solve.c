@@ -27,6 +27,7 @@
 #include "ref/ref.h"
 #include "tap/basic.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -191,6 +192,71 @@ static int failed(const boxtoi_query *q, const boxtoi_result *r, const boxtoi_re
     return 1;
 }
 
+/*
+ * boxtoi_overlap_at and boxtoi_swept_aabb at a few times of a valid query's
+ * interval (its ends, a third and a half of the way, toi and exit), against
+ * the reference's geometry: overlap_at must say what the reference's signed
+ * distance says wherever that is clear of 0 by 1e-9 of the size plus 64 eps
+ * of the coordinates, and each box's swept box must hold its corners, as
+ * the reference places them, to 16 eps of the magnitudes they are made of.
+ */
+static int at_times_bad(const boxtoi_query *q, const boxtoi_result *r, char *why, size_t n)
+{
+    double lo[2][3], hi[2][3], span = q->t1 - q->t0;
+    double times[6] = {q->t0, q->t1, q->t0 + span / 3.0, q->t0 + span / 2.0, r->toi, r->exit};
+    for (int b = 0; b < 2; b++) {
+        boxtoi_reason why_s = boxtoi_swept_aabb(b ? &q->b : &q->a,
+                                                b ? &q->motion_b : &q->motion_a, q->t0, q->t1,
+                                                lo[b], hi[b]);
+        if (why_s) {
+            snprintf(why, n, "swept box of %c: %s", b ? 'B' : 'A',
+                     boxtoi_reason_message(why_s));
+            return 1;
+        }
+    }
+    for (int k = 0; k < 6; k++) {
+        double s = times[k];
+        if (!(s >= q->t0 && s <= q->t1))
+            continue;
+        double coord = 0.0;
+        for (int b = 0; b < 2; b++) {
+            const boxtoi_box *box = b ? &q->b : &q->a;
+            double m[4][4];
+            ref_motion_at(b ? &q->motion_b : &q->motion_a, s, m);
+            for (int v = 0; v < 8; v++) {
+                double x[3] = {v & 1 ? box->hi[0] : box->lo[0], v & 2 ? box->hi[1] : box->lo[1],
+                               v & 4 ? box->hi[2] : box->lo[2]};
+                for (int i = 0; i < 3; i++) {
+                    double y = (m[i][0] * x[0] + m[i][1] * x[1] + m[i][2] * x[2] + m[i][3]) /
+                               m[3][3];
+                    double mag = (fabs(m[i][0] * x[0]) + fabs(m[i][1] * x[1]) +
+                                  fabs(m[i][2] * x[2]) + fabs(m[i][3])) /
+                                 fabs(m[3][3]);
+                    double e = 16.0 * DBL_EPSILON * mag;
+                    coord = fmax(coord, fabs(y));
+                    if (!(y >= lo[b][i] - e && y <= hi[b][i] + e)) {
+                        snprintf(why, n,
+                                 "swept box of %c: corner %d at t = %.17g has coordinate %d "
+                                 "%.17g outside [%.17g, %.17g]",
+                                 b ? 'B' : 'A', v, s, i, y, lo[b][i], hi[b][i]);
+                        return 1;
+                    }
+                }
+            }
+        }
+        double d = ref_signed_distance(q, s);
+        if (!(fabs(d) > 1e-9 * ref_size(q, s) + 64.0 * DBL_EPSILON * coord))
+            continue;
+        int at = boxtoi_overlap_at(q, s, NULL);
+        if (at != (d > 0.0)) {
+            snprintf(why, n, "overlap_at(%.17g) says %d, the reference's signed distance %.17g",
+                     s, at, d);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int fuzz_solve_check(const uint8_t *data, size_t size, char *why, size_t n)
 {
     boxtoi_query q;
@@ -220,6 +286,8 @@ int fuzz_solve_check(const uint8_t *data, size_t size, char *why, size_t n)
         return failed(&q, &r, &w, NULL);
     if (kind == FUZZ_RAW || r.state == BOXTOI_INVALID)
         return 0;
+    if (at_times_bad(&q, &r, why, n))
+        return failed(&q, &r, &w, NULL);
 
     static ref_answer ra;
     ref_solve(&q, REL_TOL * ref_size(&q, q.t0), &ra);
