@@ -18,7 +18,9 @@
  *    path of degree 0 to 2 and a position path of degree 0 to 4, by
  *    boxtoi_motion_rigid) or affine (a 3x4 part of degree 0 to 2 near the
  *    identity); the interval.  Besides the above, the answer is judged
- *    against the reference (tests/judge.h) in both orders.
+ *    against the reference (tests/judge.h) in both orders, and
+ *    boxtoi_overlap_at and boxtoi_swept_aabb at a few times against the
+ *    reference's geometry (at_times_bad).
  */
 #include "fuzz-bytes.h"
 #include "fuzz-solve.h"
