@@ -1527,6 +1527,21 @@ static void halve_pieces(int n, const double (*pu)[n + 1], const double *w, int 
 #define UNEVEN 0.25
 #define UNEVEN_DEPTH 12
 
+/* The least and the largest of the weights w (divided by C(n, i) first
+   when scaled is set), the least NaN where one is: positive where every
+   weight is, uneven where least < UNEVEN most. */
+static void weight_range(const double *w, int n, int scaled, double *least, double *most)
+{
+    double lo = INFINITY, hi = 0.0;
+    for (int i = 0; i <= n; i++) {
+        double v = scaled ? w[i] / bxp_binomial_table[n][i] : w[i];
+        lo = v < lo || isnan(v) ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    *least = lo;
+    *most = hi;
+}
+
 /*
  * Range over a piece of s of one world coordinate of the box: p, u[k] and
  * w that coordinate's centre, axes and weight (Bernstein coefficients on
@@ -1543,16 +1558,10 @@ static int rational_range(int n, const double (*pu)[n + 1], const double *w,
                           const double half[3], int scaled, int depth, double *vmin,
                           double *vmax)
 {
-    int ok = 1;
-    double wlo = INFINITY, whi = 0.0;
-    for (int i = 0; i <= n; i++) {
-        double v = scaled ? w[i] / bxp_binomial_table[n][i] : w[i];
-        ok &= w[i] > 0.0;
-        wlo = v < wlo ? v : wlo;
-        whi = v > whi ? v : whi;
-    }
+    double wlo, whi;
+    weight_range(w, n, scaled, &wlo, &whi);
     double a[2][5][n + 1];
-    if (ok) {
+    if (wlo > 0.0) {
         double lo = INFINITY, hi = -INFINITY;
         for (int i = 0; i <= n; i++) {
             double e = 0.0;
@@ -1598,12 +1607,8 @@ static int rational_range(int n, const double (*pu)[n + 1], const double *w,
 int bx_swept_aabb(const bx_moving *m, double lo[3], double hi[3])
 {
     int d = m->d, pos = 1;
-    double wlo = INFINITY, whi = 0.0;
-    for (int i = 0; i <= d; i++) {
-        double v = m->w[i] / bxp_binomial_table[d][i];
-        wlo = v < wlo ? v : wlo;
-        whi = v > whi ? v : whi;
-    }
+    double wlo, whi;
+    weight_range(m->w, d, 1, &wlo, &whi);
     /* the preparation's bounds are the first hull: taken unless the
        weights are uneven, whose pieces tighten it */
     if (m->box_known && !(wlo < UNEVEN * whi && m->box_coord <= RANGE_LIMIT)) {
@@ -1809,11 +1814,8 @@ BOXTOI_API boxtoi_reason boxtoi_validate(const boxtoi_box *box,
  */
 static double w_lower_bound(const double *b, int n, int depth)
 {
-    double least = INFINITY, most = 0.0;
-    for (int i = 0; i <= n; i++) {
-        least = b[i] < least ? b[i] : least;
-        most = b[i] > most ? b[i] : most;
-    }
+    double least, most;
+    weight_range(b, n, 0, &least, &most);
     if (least > 0.0 && !(depth < UNEVEN_DEPTH && least < UNEVEN * most))
         return least;
     if (depth >= 24)
