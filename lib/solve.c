@@ -1621,26 +1621,13 @@ static BX_NOINLINE void scale_to_unit(double *n, double *r1, double *r2)
     *r2 = ldexp(*r2, -e);
 }
 
-/*
- * Separation along one axis at the poses (sat.d), or -INFINITY when the
- * axis is degenerate (|n| <= 1e-9 |u| |v|, parallel edges); when n_out is
- * given, also the unit axis oriented from A to B.  Face axes of rigid boxes
- * are the box axes themselves.
- */
 static void cross3_accurate(const double *a, const double *b, double *o);
 
-static double axis_separation_below(const solver *S, const sat *st, const pose_pair *pp,
-                                    int axis, double *n_out, double least);
-
-static double axis_separation(const solver *S, const sat *st,
-                              const pose_pair *pp, int axis, double *n_out)
-{
-    return axis_separation_below(S, st, pp, axis, n_out, 1e-18);
-}
-
 /*
- * axis_separation, with the axes whose |n|^2 is at most least |u|^2 |v|^2
- * taken as degenerate.
+ * Separation along one axis at the poses (sat.d), or -INFINITY when the
+ * axis is degenerate (|n|^2 <= least |u|^2 |v|^2, parallel edges); when
+ * n_out is given, also the unit axis oriented from A to B.  Face axes of
+ * rigid boxes are the box axes themselves.
  */
 static double axis_separation_below(const solver *S, const sat *st, const pose_pair *pp,
                                     int axis, double *n_out, double least)
@@ -1692,6 +1679,13 @@ static double axis_separation_below(const solver *S, const sat *st, const pose_p
             orient_by_offset(n_out, pp->dc, S->tol);
     }
     return gap;
+}
+
+/* axis_separation_below with the solver's degenerate axes: |n| <= 1e-9 |u| |v|. */
+static double axis_separation(const solver *S, const sat *st,
+                              const pose_pair *pp, int axis, double *n_out)
+{
+    return axis_separation_below(S, st, pp, axis, n_out, 1e-18);
 }
 
 /* The poses at s part the boxes along axis by more than the touching
