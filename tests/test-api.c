@@ -356,6 +356,49 @@ static void test_singular_rounding(void)
     expect_valid("degree 2, both general and regular", &q);
 
     /*
+     * Both general, of one degree d from t0 = 0 (the paired test), singular
+     * at one instant only, with every entry moving: U(t) = R D(t) R^T for
+     * R = shear and D(t) = diag(1 + 0.2 t^d, 1, t - 1/2), whose determinant
+     * changes sign at t = 1/2, or diag(1 + 0.2 t^d, t - 1/2, t - 1/2)
+     * (d >= 2), whose determinant only touches 0 there; answered with
+     * diag(1 + 0.2 t^d, 1, t + 1/2).  The other box is shear + 0.1 t^d I.
+     * (The singular parts above are singular throughout.)
+     */
+    static const char *shape[3] = {"changes sign at t = 1/2", "touches 0 at t = 1/2",
+                                   "of one sign"};
+    for (int d = 1; d <= 4; d++)
+        for (int z = 0; z < 3; z++)
+            for (int which = 1; which <= 2 && (z != 1 || d >= 2); which++) {
+                double diag[3][BOXTOI_MAX_DEGREE + 1] = {{1.0}, {1.0}, {-0.5, 1.0}};
+                diag[0][d] += 0.2;
+                if (z == 1)
+                    diag[1][0] = -0.5, diag[1][1] = 1.0;
+                if (z == 2)
+                    diag[2][0] = 0.5;
+                q = base_query();
+                boxtoi_motion *sm = which == 1 ? &q.motion_a : &q.motion_b;
+                boxtoi_motion *rm = which == 1 ? &q.motion_b : &q.motion_a;
+                affine_from(sm, 0, shear, which == 1 ? 0.0 : 5.0, which == 1 ? 0.0 : -4.0);
+                affine_from(rm, 0, shear, which == 1 ? 5.0 : 0.0, which == 1 ? -4.0 : 0.0);
+                sm->degree = rm->degree = d;
+                for (int i = 0; i < 3; i++) {
+                    rm->c[d][i][i] = 0.1;
+                    for (int j = 0; j < 3; j++)
+                        for (int k = 0; k <= d; k++)
+                            sm->c[k][i][j] = shear[0][i][0] * diag[0][k] * shear[0][j][0] +
+                                             shear[0][i][1] * diag[1][k] * shear[0][j][1] +
+                                             shear[0][i][2] * diag[2][k] * shear[0][j][2];
+                }
+                char name[96];
+                snprintf(name, sizeof name, "degree %d, both general, %s's determinant %s", d,
+                         which == 1 ? "A" : "B", shape[z]);
+                if (z < 2)
+                    expect_invalid(name, &q, BOXTOI_REASON_SINGULAR, which);
+                else
+                    expect_valid(name, &q);
+            }
+
+    /*
      * On [1000, 1001], the motion written in t: poly_ok(t - 1000) expanded
      * (coefficients up to 1e6 times its values), then column 1 made twice
      * column 0, coefficient by coefficient (exactly).
