@@ -216,6 +216,33 @@ static void test_invalid(void)
        "huge translation (1e300): out of range or a miss (got %s, reason %d)",
        boxtoi_state_name(r.state), (int)r.reason);
 
+    /* local corners past 1e60 (finite, in order): out of range, for every
+       entry point, in one corner or in all six numbers */
+    for (int k = 0; k < 3; k++) {
+        q = base_query();
+        boxtoi_box *big = k == 1 ? &q.b : &q.a;
+        if (k == 0)
+            big->hi[0] = 1e61;
+        else if (k == 1)
+            big->lo[2] = -2e61;
+        for (int i = 0; k == 2 && i < 3; i++) {
+            big->lo[i] = 2e60;
+            big->hi[i] = 3e60;
+        }
+        const boxtoi_motion *bm = k == 1 ? &q.motion_b : &q.motion_a;
+        double lo[3], hi[3];
+        boxtoi_reason why_o = BOXTOI_REASON_NONE;
+        static const char *what[3] = {"A's hi x 1e61", "B's lo z -2e61",
+                                      "A from 2e60 to 3e60 on every axis"};
+        expect_invalid(what[k], &q, BOXTOI_REASON_OUT_OF_RANGE, k == 1 ? 2 : 1);
+        is_int(boxtoi_validate(big, bm, 0.0, 1.0), BOXTOI_REASON_OUT_OF_RANGE,
+               "validate: %s is out of range", what[k]);
+        is_int(boxtoi_swept_aabb(big, bm, 0.0, 1.0, lo, hi), BOXTOI_REASON_OUT_OF_RANGE,
+               "swept_aabb: %s is out of range", what[k]);
+        is_int(boxtoi_overlap_at(&q, 0.5, &why_o), -1, "overlap_at: %s refused", what[k]);
+        is_int(why_o, BOXTOI_REASON_OUT_OF_RANGE, "overlap_at: %s is out of range", what[k]);
+    }
+
     /* an interval longer than the largest double: out of range for a motion
        of degree 1 (even one that does not move), answered for degree 0 */
     q = base_query();
