@@ -4405,6 +4405,52 @@ static void case_quartic_translation(void)
     check_swap("quartic translation", &q, &res);
 }
 
+/*
+ * A contact that ends and starts again: A = [-1,1]^3 at rest, B a cube of
+ * half side 0.1 crossing above it, centre (-1.5 + 3t, 0.2, z(t)) with
+ * z(t) = 1.1 + 100 (t - 0.3)(t - 0.36)(t - 0.42)(t - 0.8).  B's face Z
+ * comes down on A's face Z' at t = 0.3, lifts off it at t = 0.36 (3.4e-3
+ * high at most), is back at 0.42 and sinks 0.38 deep before leaving at
+ * 0.8: the first contact ends at 0.36.
+ * Then with the polynomial times 1000 instead of 100 (lift-off 3.4e-2)
+ * and B drifting across y, centre y -0.1 + 2t, off A's side Y' at 0.6:
+ * the y axis, the least closed a quarter of the way to t1, parts the
+ * boxes at 0.6, and the z axis, closed at 0.3 and at 0.6, must still be
+ * found parting them in between.
+ */
+static void case_interrupted_contact(void)
+{
+    static const double roots[4] = {0.3, 0.36, 0.42, 0.8};
+    static const double scale[2] = {100.0, 1000.0};
+    for (int v = 0; v < 2; v++) {
+        double c[5] = {1.0, 0.0, 0.0, 0.0, 0.0}; /* (t - r0)...(t - r3), by powers */
+        for (int k = 0; k < 4; k++) {
+            for (int j = k + 1; j > 0; j--)
+                c[j] = c[j - 1] - roots[k] * c[j];
+            c[0] = -roots[k] * c[0];
+        }
+        double id[3][3], p[5][3] = {{0}};
+        tu_identity3(id);
+        p[0][0] = -1.5;
+        p[1][0] = 3.0;
+        p[0][1] = v == 0 ? 0.2 : -0.1;
+        p[1][1] = v == 0 ? 0.0 : 2.0;
+        for (int j = 0; j <= 4; j++)
+            p[j][2] = scale[v] * c[j];
+        p[0][2] += 1.1;
+        boxtoi_motion ma, mb;
+        motion_static(&ma, id, 0, 0, 0);
+        tu_motion_trans(&mb, p, 4);
+        boxtoi_query q = tu_query(cube(1), &ma, cube(0.1), &mb, 0.0, 1.0);
+        expect e = {.state = BOXTOI_HIT, .toi = 0.3, .exit_mode = EXIT_AT, .exit = 0.36,
+                    .check_normal = 1, .normal = {0, 0, 1}, .reference = 1};
+        char name[64];
+        snprintf(name, sizeof name, "contact interrupted at 0.36 (dip %g)", scale[v]);
+        boxtoi_result r = run_case(name, &q, &e);
+        check_swap(name, &q, &r);
+    }
+}
+
 static void case_shear(void)
 {
     /* A = [-1,1]^3 at rest.  B = [0,1]^3 under the shearing affine motion
@@ -4683,6 +4729,7 @@ int main(void)
     case_skim_far_out();
     case_points_beside_far_out();
     case_quartic_translation();
+    case_interrupted_contact();
     case_pass_through();
     case_shear();
     case_scaled_motion();
