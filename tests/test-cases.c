@@ -4451,6 +4451,33 @@ static void case_interrupted_contact(void)
     }
 }
 
+/*
+ * A side contact whose box then lifts over the top for a while: A =
+ * [-1,1]^3 at rest, B a cube of half side 0.1 coming in along -x, centre
+ * (1.1 - 2 (t - 0.4), 1.1 + 0.02 (t - 0.9), 1.1 - 2 (t - 0.58)(t - 0.66)).
+ * B's face X meets A's face X' at t = 0.4 (B's bottom 0.094 below A's top);
+ * B rises clear of A's top from 0.58 to 0.66 (3.2e-3 at most), comes down
+ * again and slides off A's side Y' at 0.9.  The first contact ends at 0.58:
+ * a quarter and half of the way to t1 the slow y axis is the least closed,
+ * and the z axis is closed at 0.4 and at 0.9, and before 0.4.
+ */
+static void case_lift_over_top(void)
+{
+    double id[3][3];
+    tu_identity3(id);
+    double p[3][3] = {{1.9, 1.1 - 0.02 * 0.9, 1.1 - 2.0 * 0.58 * 0.66},
+                      {-2.0, 0.02, 2.0 * (0.58 + 0.66)},
+                      {0.0, 0.0, -2.0}};
+    boxtoi_motion ma, mb;
+    motion_static(&ma, id, 0, 0, 0);
+    tu_motion_trans(&mb, p, 2);
+    boxtoi_query q = tu_query(cube(1), &ma, cube(0.1), &mb, 0.0, 1.0);
+    expect e = {.state = BOXTOI_HIT, .toi = 0.4, .exit_mode = EXIT_AT, .exit = 0.58,
+                .check_normal = 1, .normal = {1, 0, 0}, .reference = 1};
+    boxtoi_result r = run_case("lift over the top at 0.58", &q, &e);
+    check_swap("lift over the top at 0.58", &q, &r);
+}
+
 static void case_shear(void)
 {
     /* A = [-1,1]^3 at rest.  B = [0,1]^3 under the shearing affine motion
@@ -4730,6 +4757,7 @@ int main(void)
     case_points_beside_far_out();
     case_quartic_translation();
     case_interrupted_contact();
+    case_lift_over_top();
     case_pass_through();
     case_shear();
     case_scaled_motion();
