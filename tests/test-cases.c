@@ -4478,6 +4478,43 @@ static void case_lift_over_top(void)
     check_swap("lift over the top at 0.58", &q, &r);
 }
 
+/*
+ * Parallel faces meeting flat along a strip at their sides, each box's
+ * named vertex over the other's face: A a plate [0,0] x [0.9,1.1] x
+ * [0,0.2] moving along x at 4, B = [2,3] x [0,1] x [0,1] at rest, given as
+ * a box [-0.5,0.5]^2 x [0,1] turned a quarter turn about z (its local x
+ * along world y), so that its axes are not the world's.  They meet at
+ * t = 0.5 on x = 2, y in [0.9, 1], z in [0, 0.2] (centre (2, 0.95, 0.1)).
+ * Both faces meet the other box's supporting feature, and both named
+ * vertices (B's X'Y'Z at (2, 1, 0), A's X'YZ' at (2, 0.9, 0.2)) lie over
+ * the other's face, so the face whose outward normal points up along x is
+ * taken (docs/method.md, Features): face-vertex, A's X' and B's X'Y'Z.
+ */
+static void case_flat_along_side(void)
+{
+    const char *name = "plate flat on a face along its side";
+    double quarter[3][3] = {{0, -1, 0}, {1, 0, 0}, {0, 0, 1}};
+    boxtoi_motion ma, mb;
+    double p[2][3] = {{0, 0, 0}, {4, 0, 0}};
+    tu_motion_trans(&ma, p, 1);
+    motion_static(&mb, quarter, 2.5, 0.5, 0.0);
+    boxtoi_box a = {{0, 0.9, 0}, {0, 1.1, 0.2}}, b = {{-0.5, -0.5, 0}, {0.5, 0.5, 1}};
+    boxtoi_query q = tu_query(a, &ma, b, &mb, 0.0, 1.0);
+    expect e = {.state = BOXTOI_HIT, .toi = 0.5, .exit_mode = EXIT_AT, .exit = 0.75,
+                .check_normal = 1, .normal = {1, 0, 0}, .reference = 1};
+    boxtoi_result r = run_case(name, &q, &e);
+    char got[BOXTOI_FEATURE_NAME_MAX];
+    is_string(boxtoi_kind_name(r.kind), "face-vertex", "%s: kind", name);
+    is_string(boxtoi_feature_name(r.feature_a, got, sizeof got), "X'", "%s: feature of A", name);
+    is_string(boxtoi_feature_name(r.feature_b, got, sizeof got), "X'Y'Z", "%s: feature of B",
+              name);
+    static const double centre[3] = {2.0, 0.95, 0.1};
+    for (int k = 0; k < 3; k++)
+        is_double(r.point[k], centre[k], 1e-9, "%s: point %c, the strip's centre", name,
+                  "xyz"[k]);
+    check_swap(name, &q, &r);
+}
+
 static void case_shear(void)
 {
     /* A = [-1,1]^3 at rest.  B = [0,1]^3 under the shearing affine motion
@@ -4758,6 +4795,7 @@ int main(void)
     case_quartic_translation();
     case_interrupted_contact();
     case_lift_over_top();
+    case_flat_along_side();
     case_pass_through();
     case_shear();
     case_scaled_motion();
