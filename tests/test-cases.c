@@ -4457,9 +4457,10 @@ static void case_interrupted_contact(void)
  * (1.1 - 2 (t - 0.4), 1.1 + 0.02 (t - 0.9), 1.1 - 2 (t - 0.58)(t - 0.66)).
  * B's face X meets A's face X' at t = 0.4 (B's bottom 0.094 below A's top);
  * B rises clear of A's top from 0.58 to 0.66 (3.2e-3 at most), comes down
- * again and slides off A's side Y' at 0.9.  The first contact ends at 0.58:
- * a quarter and half of the way to t1 the slow y axis is the least closed,
- * and the z axis is closed at 0.4 and at 0.9, and before 0.4.
+ * again and slides off A's side Y' at 0.9.  The first contact ends at 0.58.
+ * A quarter and half of the way to t1 (0.55, 0.7) the boxes overlap along
+ * every axis, along y and z by less than 0.01; the z axis is closed at 0.4,
+ * before it and at 0.9.
  */
 static void case_lift_over_top(void)
 {
