@@ -4406,6 +4406,23 @@ static void case_quartic_translation(void)
 }
 
 /*
+ * A = [-1,1]^3 at rest, B a cube of half side 0.1 translating with centre
+ * p(t) (degree deg) over [0, 1]: the expectation, and the swapped query.
+ */
+static void small_cube_over_cube(const char *name, const double p[][3], int deg,
+                                 const expect *e)
+{
+    double id[3][3];
+    tu_identity3(id);
+    boxtoi_motion ma, mb;
+    motion_static(&ma, id, 0, 0, 0);
+    tu_motion_trans(&mb, p, deg);
+    boxtoi_query q = tu_query(cube(1), &ma, cube(0.1), &mb, 0.0, 1.0);
+    boxtoi_result r = run_case(name, &q, e);
+    check_swap(name, &q, &r);
+}
+
+/*
  * A contact that ends and starts again: A = [-1,1]^3 at rest, B a cube of
  * half side 0.1 crossing above it, centre (-1.5 + 3t, 0.2, z(t)) with
  * z(t) = 1.1 + 100 (t - 0.3)(t - 0.36)(t - 0.42)(t - 0.8).  B's face Z
@@ -4429,8 +4446,7 @@ static void case_interrupted_contact(void)
                 c[j] = c[j - 1] - roots[k] * c[j];
             c[0] = -roots[k] * c[0];
         }
-        double id[3][3], p[5][3] = {{0}};
-        tu_identity3(id);
+        double p[5][3] = {{0}};
         p[0][0] = -1.5;
         p[1][0] = 3.0;
         p[0][1] = v == 0 ? 0.2 : -0.1;
@@ -4438,16 +4454,11 @@ static void case_interrupted_contact(void)
         for (int j = 0; j <= 4; j++)
             p[j][2] = scale[v] * c[j];
         p[0][2] += 1.1;
-        boxtoi_motion ma, mb;
-        motion_static(&ma, id, 0, 0, 0);
-        tu_motion_trans(&mb, p, 4);
-        boxtoi_query q = tu_query(cube(1), &ma, cube(0.1), &mb, 0.0, 1.0);
         expect e = {.state = BOXTOI_HIT, .toi = 0.3, .exit_mode = EXIT_AT, .exit = 0.36,
                     .check_normal = 1, .normal = {0, 0, 1}, .reference = 1};
         char name[64];
         snprintf(name, sizeof name, "contact interrupted at 0.36 (dip %g)", scale[v]);
-        boxtoi_result r = run_case(name, &q, &e);
-        check_swap(name, &q, &r);
+        small_cube_over_cube(name, p, 4, &e);
     }
 }
 
@@ -4464,19 +4475,12 @@ static void case_interrupted_contact(void)
  */
 static void case_lift_over_top(void)
 {
-    double id[3][3];
-    tu_identity3(id);
     double p[3][3] = {{1.9, 1.1 - 0.02 * 0.9, 1.1 - 2.0 * 0.58 * 0.66},
                       {-2.0, 0.02, 2.0 * (0.58 + 0.66)},
                       {0.0, 0.0, -2.0}};
-    boxtoi_motion ma, mb;
-    motion_static(&ma, id, 0, 0, 0);
-    tu_motion_trans(&mb, p, 2);
-    boxtoi_query q = tu_query(cube(1), &ma, cube(0.1), &mb, 0.0, 1.0);
     expect e = {.state = BOXTOI_HIT, .toi = 0.4, .exit_mode = EXIT_AT, .exit = 0.58,
                 .check_normal = 1, .normal = {1, 0, 0}, .reference = 1};
-    boxtoi_result r = run_case("lift over the top at 0.58", &q, &e);
-    check_swap("lift over the top at 0.58", &q, &r);
+    small_cube_over_cube("lift over the top at 0.58", p, 2, &e);
 }
 
 /*
