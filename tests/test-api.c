@@ -426,6 +426,89 @@ static void test_singular_rounding(void)
             }
 
     /*
+     * A determinant of one sign at both ends that crosses 0 twice between
+     * them: every term of its coefficients counts, since the ends alone
+     * show no zero.  Small integer entries, so the determinant is exact:
+     * degree 1, -2 + 12 t - 10 t^2 - 6 t^3 (zeros near 0.207 and 0.641)
+     * and -4 + 30 t - 23 t^2 - 9 t^3 (0.152, 0.827); degree 2, -2 + 4 t +
+     * 25 t^2 - 14 t^3 - 14 t^4 + 3 t^5 - 3 t^6 (0.227, 0.977) and -5 + 5 t
+     * + 24 t^2 + 4 t^3 - 16 t^4 - 18 t^5 (0.374, 0.915).  Each also with
+     * its rows rotated once and twice
+     * (the same determinant, its terms gathered in other sums).  Checked
+     * here at t = 0, 1/2 and 1, then refused as A and as B, the other box
+     * rigid or general of the same degree: the shear above plus 0.1 t^d I,
+     * or integer entries again, with determinants 4 + 12 t + 12 t^2 + 3 t^3
+     * and 4 - 14 t + 18 t^2 + 2 t^3 + 6 t^4 + 3 t^5 + 3 t^6, whose Bernstein
+     * coefficients on [0, 1] are all positive (two of those answered).
+     */
+    static const double integer_regular[2][3][3][3] = {
+        {{{2, 0, -1}, {0, 2, -1}, {-2, 2, 1}}, {{0, 1, -1}, {0, -1, -2}, {-1, 2, 1}}},
+        {{{-2, 0, -2}, {0, 2, -2}, {0, 1, -2}},
+         {{0, 0, 0}, {2, -2, -1}, {-2, 0, -2}},
+         {{-2, -1, 0}, {1, 2, 0}, {-1, -2, -1}}}};
+    static const double twice_zero[4][3][3][3] = {
+        {{{2, -2, 1}, {2, 1, -1}, {2, -1, 0}}, {{2, 1, -1}, {-1, -2, 2}, {1, 1, 1}}},
+        {{{-2, 2, 2}, {2, -1, 1}, {2, -2, 0}}, {{1, 2, -1}, {-1, -2, -2}, {2, 1, 2}}},
+        {{{1, 1, 2}, {-1, 0, 1}, {1, 1, 0}},
+         {{-2, -1, -1}, {-1, -2, 2}, {2, 0, -2}},
+         {{0, 0, -1}, {-1, -1, -2}, {1, -2, 2}}},
+        {{{1, 2, 2}, {0, -1, -2}, {0, -2, 1}},
+         {{-1, 1, 1}, {0, -2, -1}, {-1, 0, -2}},
+         {{-2, -1, 2}, {-2, -1, -2}, {0, 0, -2}}}};
+    for (int d = 1; d <= 2; d++) {
+        q = base_query();
+        affine_from(&q.motion_a, d, integer_regular[d - 1], 0.0, 0.0);
+        affine_from(&q.motion_b, d, integer_regular[d - 1], 5.0, -4.0);
+        char name[64];
+        snprintf(name, sizeof name, "degree %d, two of the integer regular motions", d);
+        expect_valid(name, &q);
+    }
+    for (int e = 0; e < 4; e++)
+        for (int rot = 0, d = 1 + e / 2; rot < 3; rot++) {
+            double u[3][3][3], sign[3];
+            for (int k = 0; k < 3; k++)
+                for (int i = 0; i < 3; i++)
+                    for (int j = 0; j < 3; j++)
+                        u[k][i][j] = twice_zero[e][k][(i + rot) % 3][j];
+            for (int s = 0; s < 3; s++) {
+                double t = 0.5 * s, m[3][3];
+                for (int i = 0; i < 3; i++)
+                    for (int j = 0; j < 3; j++)
+                        m[i][j] = u[0][i][j] + t * u[1][i][j] + t * t * u[2][i][j];
+                sign[s] = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
+                          m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+                          m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+            }
+            ok(sign[0] < 0.0 && sign[1] > 0.0 && sign[2] < 0.0,
+               "degree %d (%d), rows rotated %d: the determinant is -, +, - at t = 0, 1/2, 1 "
+               "(%g, %g, %g)", d, e % 2 + 1, rot, sign[0], sign[1], sign[2]);
+            for (int which = 1; which <= 2; which++)
+                for (int other = 0; other < 3; other++) {
+                    q = base_query();
+                    boxtoi_motion *sm = which == 1 ? &q.motion_a : &q.motion_b;
+                    boxtoi_motion *rm = which == 1 ? &q.motion_b : &q.motion_a;
+                    affine_from(sm, d, (const double(*)[3][3])u, which == 1 ? 0.0 : 5.0,
+                                which == 1 ? 0.0 : -4.0);
+                    if (other == 1) {
+                        affine_from(rm, 0, shear, which == 1 ? 5.0 : 0.0,
+                                    which == 1 ? -4.0 : 0.0);
+                        rm->degree = d;
+                        for (int i = 0; i < 3; i++)
+                            rm->c[d][i][i] = 0.1;
+                    }
+                    if (other == 2)
+                        affine_from(rm, d, integer_regular[d - 1], which == 1 ? 5.0 : 0.0,
+                                    which == 1 ? -4.0 : 0.0);
+                    char name[112];
+                    snprintf(name, sizeof name,
+                             "degree %d (%d), rows rotated %d, %s's determinant zero twice, "
+                             "the other %s", d, e % 2 + 1, rot, which == 1 ? "A" : "B",
+                             other == 0 ? "rigid" : other == 1 ? "general" : "integer");
+                    expect_invalid(name, &q, BOXTOI_REASON_SINGULAR, which);
+                }
+        }
+
+    /*
      * On [1000, 1001], the motion written in t: poly_ok(t - 1000) expanded
      * (coefficients up to 1e6 times its values), then column 1 made twice
      * column 0, coefficient by coefficient (exactly).
