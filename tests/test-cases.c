@@ -4520,6 +4520,59 @@ static void case_flat_along_side(void)
     check_swap(name, &q, &r);
 }
 
+/*
+ * A rod, B = [-1,1] x [-0.1,0.1]^2, turned 45 degrees about its length (an
+ * edge down) and then -45 degrees about z (its length along (1,-1,0)), its
+ * lowest edge on the line x + y = 2 + o sqrt(2) in the plane z = 2 - 2t,
+ * falls onto the corner (1,1,1) of A = [-1,1]^3 at rest.  For o > 0 the
+ * edge passes beside the corner at the distance o and the rod's side, at 45
+ * degrees, meets the corner at t = (1 + o) / 2: A's vertex X'Y'Z' on B's
+ * face Y, normal (1, 1, sqrt 2) / 2.  For o <= 0 the edge lies on A's top
+ * face over a length of -2 o from t = 1/2.  Where |o| is far below the
+ * touching tolerance the edge flat on the face and the face's rectangle
+ * meet only within rounding (apart by o): the face is taken, A's Z' under
+ * the edge, named B's vertex X'YZ, normal +z, the point the midpoint of
+ * their closest points, the corner.  Either way the contact lasts through t1
+ * and the point is the corner.
+ */
+static void case_rod_beside_corner(void)
+{
+    static const double offsets[] = {-1e-13, -1e-15, 0.0, 1e-15, 1e-13, 1e-12, 1e-7, 1e-5};
+    double c = sqrt(0.5);
+    double r[3][3] = {{c, c * c, -c * c}, {-c, c * c, -c * c}, {0, c, c}};
+    for (size_t k = 0; k < sizeof offsets / sizeof *offsets; k++) {
+        double o = offsets[k];
+        boxtoi_motion ma, mb;
+        double id[3][3];
+        tu_identity3(id);
+        motion_static(&ma, id, 0, 0, 0);
+        motion_static(&mb, r, 1.0 + o * c, 1.0 + o * c, 2.0 + 0.1 * sqrt(2.0));
+        mb.degree = 1;
+        mb.c[1][2][3] = -2.0;
+        boxtoi_query q = tu_query(cube(1), &ma, tu_box(-1, -0.1, -0.1, 1, 0.1, 0.1), &mb, 0.0,
+                                  1.0);
+        int side = o > 1e-9;
+        expect e = {.state = BOXTOI_HIT,
+                    .toi = 0.5 + (o > 0.0 ? 0.5 * o : 0.0),
+                    .exit_mode = EXIT_AFTER_T1,
+                    .check_kind = side, /* the point on the features: a vertex */
+                    .kind = BOXTOI_VERTEX_FACE,
+                    .fa = side ? "X'Y'Z'" : "Z'",
+                    .fb = side ? "Y" : "X'YZ",
+                    .check_normal = 1,
+                    .normal = {side ? 0.5 : 0.0, side ? 0.5 : 0.0, side ? c : 1.0},
+                    .check_point = 1,
+                    .point = {1, 1, 1},
+                    .reference = 1};
+        char name[96];
+        snprintf(name, sizeof name, "rod falling with its edge %g beside a corner", o);
+        boxtoi_result res = run_case(name, &q, &e);
+        if (!side) /* an edge flat on the face, named by a vertex of it */
+            is_string(boxtoi_kind_name(res.kind), "face-vertex", "%s: kind", name);
+        check_swap(name, &q, &res);
+    }
+}
+
 static void case_shear(void)
 {
     /* A = [-1,1]^3 at rest.  B = [0,1]^3 under the shearing affine motion
@@ -4801,6 +4854,7 @@ int main(void)
     case_interrupted_contact();
     case_lift_over_top();
     case_flat_along_side();
+    case_rod_beside_corner();
     case_pass_through();
     case_shear();
     case_scaled_motion();
