@@ -4573,6 +4573,75 @@ static void case_rod_beside_corner(void)
     }
 }
 
+/*
+ * The rod of case_rod_beside_corner turned about its length only (lying
+ * along x, an edge down), its end at x = 1 + o over the side X' of A =
+ * [-1,1]^3, falls onto A's top face from 2 - 2t.  For o <= 0 its edge lies
+ * on the face over a length of -o from t = 1/2 (face-vertex, A's Z' under
+ * the edge's end XYZ, normal +z, the point the end); for o > 0 the boxes
+ * are apart along x by o throughout: a miss, where o is beyond the touching
+ * tolerance (1e-9 and 1e-7).  Below it (1e-15 to 1e-12) the edge flat on
+ * the face and the face's rectangle meet within rounding, and the answer
+ * is that of o = 0: nothing changes for a move far below the tolerance.
+ */
+static void case_rod_end_at_edge(void)
+{
+    static const double offsets[] = {0.0, -1e-13, 1e-15, 1e-13, 1e-12, 1e-9, 1e-7};
+    double c = sqrt(0.5);
+    double r[3][3] = {{1, 0, 0}, {0, c, -c}, {0, c, c}};
+    boxtoi_result at0 = {0};
+    for (size_t k = 0; k < sizeof offsets / sizeof *offsets; k++) {
+        double o = offsets[k];
+        boxtoi_motion ma, mb;
+        double id[3][3];
+        tu_identity3(id);
+        motion_static(&ma, id, 0, 0, 0);
+        motion_static(&mb, r, 2.0 + o, 0.0, 2.0 + 0.1 * sqrt(2.0));
+        mb.degree = 1;
+        mb.c[1][2][3] = -2.0;
+        boxtoi_query q = tu_query(cube(1), &ma, tu_box(-1, -0.1, -0.1, 1, 0.1, 0.1), &mb, 0.0,
+                                  1.0);
+        char name[96];
+        snprintf(name, sizeof name, "rod falling with its end %g past the edge of a face", o);
+        if (o <= 0.0) {
+            expect e = {.state = BOXTOI_HIT,
+                        .toi = 0.5,
+                        .exit_mode = EXIT_AFTER_T1,
+                        .check_kind = 1,
+                        .kind = BOXTOI_FACE_VERTEX,
+                        .fa = "Z'",
+                        .fb = "XYZ",
+                        .check_normal = 1,
+                        .normal = {0, 0, 1},
+                        .check_point = 1,
+                        .point = {1, 0, 1},
+                        .reference = o < 0.0}; /* o = 0: touching, never overlapping */
+            boxtoi_result res = run_case(name, &q, &e);
+            check_swap(name, &q, &res);
+            if (o == 0.0)
+                at0 = res;
+        } else if (o >= 1e-9) {
+            expect e = {.state = BOXTOI_MISS, .reference = 1};
+            run_case(name, &q, &e);
+        } else {
+            boxtoi_result res = boxtoi_solve(&q);
+            int same = res.state == at0.state && res.kind == at0.kind &&
+                       memcmp(&res.feature_a, &at0.feature_a, sizeof res.feature_a) == 0 &&
+                       memcmp(&res.feature_b, &at0.feature_b, sizeof res.feature_b) == 0 &&
+                       fabs(res.toi - at0.toi) <= 1e-9;
+            for (int i = 0; i < 3; i++)
+                same = same && fabs(res.normal[i] - at0.normal[i]) <= 1e-9 &&
+                       fabs(res.point[i] - at0.point[i]) <= 1e-9;
+            if (!ok(same, "%s: the answer of o = 0", name))
+                diag("got %s %s at %.17g, normal (%.17g %.17g %.17g), point (%.17g %.17g "
+                     "%.17g)", boxtoi_state_name(res.state), boxtoi_kind_name(res.kind),
+                     res.toi, res.normal[0], res.normal[1], res.normal[2], res.point[0],
+                     res.point[1], res.point[2]);
+            check_swap(name, &q, &res);
+        }
+    }
+}
+
 static void case_shear(void)
 {
     /* A = [-1,1]^3 at rest.  B = [0,1]^3 under the shearing affine motion
@@ -4855,6 +4924,7 @@ int main(void)
     case_lift_over_top();
     case_flat_along_side();
     case_rod_beside_corner();
+    case_rod_end_at_edge();
     case_pass_through();
     case_shear();
     case_scaled_motion();
