@@ -4521,6 +4521,23 @@ static void case_flat_along_side(void)
 }
 
 /*
+ * A = [-1,1]^3 at rest; B = [-1,1] x [-0.1,0.1]^2 turned by r, its centre at
+ * (x, y, 2 + 0.1 sqrt 2 - 2t): falling at 2 a unit of time, an edge turned
+ * down 0.1 sqrt 2 below the centre reaches z = 1 at t = 1/2.
+ */
+static boxtoi_query falling_rod(const double r[3][3], double x, double y)
+{
+    boxtoi_motion ma, mb;
+    double id[3][3];
+    tu_identity3(id);
+    motion_static(&ma, id, 0, 0, 0);
+    motion_static(&mb, r, x, y, 2.0 + 0.1 * sqrt(2.0));
+    mb.degree = 1;
+    mb.c[1][2][3] = -2.0;
+    return tu_query(cube(1), &ma, tu_box(-1, -0.1, -0.1, 1, 0.1, 0.1), &mb, 0.0, 1.0);
+}
+
+/*
  * A rod, B = [-1,1] x [-0.1,0.1]^2, turned 45 degrees about its length (an
  * edge down) and then -45 degrees about z (its length along (1,-1,0)), its
  * lowest edge on the line x + y = 2 + o sqrt(2) in the plane z = 2 - 2t,
@@ -4542,15 +4559,7 @@ static void case_rod_beside_corner(void)
     double r[3][3] = {{c, c * c, -c * c}, {-c, c * c, -c * c}, {0, c, c}};
     for (size_t k = 0; k < sizeof offsets / sizeof *offsets; k++) {
         double o = offsets[k];
-        boxtoi_motion ma, mb;
-        double id[3][3];
-        tu_identity3(id);
-        motion_static(&ma, id, 0, 0, 0);
-        motion_static(&mb, r, 1.0 + o * c, 1.0 + o * c, 2.0 + 0.1 * sqrt(2.0));
-        mb.degree = 1;
-        mb.c[1][2][3] = -2.0;
-        boxtoi_query q = tu_query(cube(1), &ma, tu_box(-1, -0.1, -0.1, 1, 0.1, 0.1), &mb, 0.0,
-                                  1.0);
+        boxtoi_query q = falling_rod(r, 1.0 + o * c, 1.0 + o * c);
         int side = o > 1e-9;
         expect e = {.state = BOXTOI_HIT,
                     .toi = 0.5 + (o > 0.0 ? 0.5 * o : 0.0),
@@ -4592,15 +4601,7 @@ static void case_rod_end_at_edge(void)
     boxtoi_result at0 = {0};
     for (size_t k = 0; k < sizeof offsets / sizeof *offsets; k++) {
         double o = offsets[k];
-        boxtoi_motion ma, mb;
-        double id[3][3];
-        tu_identity3(id);
-        motion_static(&ma, id, 0, 0, 0);
-        motion_static(&mb, r, 2.0 + o, 0.0, 2.0 + 0.1 * sqrt(2.0));
-        mb.degree = 1;
-        mb.c[1][2][3] = -2.0;
-        boxtoi_query q = tu_query(cube(1), &ma, tu_box(-1, -0.1, -0.1, 1, 0.1, 0.1), &mb, 0.0,
-                                  1.0);
+        boxtoi_query q = falling_rod(r, 2.0 + o, 0.0);
         char name[96];
         snprintf(name, sizeof name, "rod falling with its end %g past the edge of a face", o);
         if (o <= 0.0) {
