@@ -433,8 +433,8 @@ static void test_singular_rounding(void)
      * and -4 + 30 t - 23 t^2 - 9 t^3 (0.152, 0.827); degree 2, -2 + 4 t +
      * 25 t^2 - 14 t^3 - 14 t^4 + 3 t^5 - 3 t^6 (0.227, 0.977) and -5 + 5 t
      * + 24 t^2 + 4 t^3 - 16 t^4 - 18 t^5 (0.374, 0.915).  Each also with
-     * its rows rotated once and twice
-     * (the same determinant, its terms gathered in other sums).  Checked
+     * its rows rotated once and twice (the same determinant, its terms
+     * gathered in other sums).  Checked
      * here at t = 0, 1/2 and 1, then refused as A and as B, the other box
      * rigid or general of the same degree: the shear above plus 0.1 t^d I,
      * or integer entries again, with determinants 4 + 12 t + 12 t^2 + 3 t^3
@@ -471,13 +471,11 @@ static void test_singular_rounding(void)
                     for (int j = 0; j < 3; j++)
                         u[k][i][j] = twice_zero[e][k][(i + rot) % 3][j];
             for (int s = 0; s < 3; s++) {
-                double t = 0.5 * s, m[3][3];
+                double t = 0.5 * s, m[3][3], inv[3][3];
                 for (int i = 0; i < 3; i++)
                     for (int j = 0; j < 3; j++)
                         m[i][j] = u[0][i][j] + t * u[1][i][j] + t * t * u[2][i][j];
-                sign[s] = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
-                          m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
-                          m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+                sign[s] = tu_inverse3(m, inv);
             }
             ok(sign[0] < 0.0 && sign[1] > 0.0 && sign[2] < 0.0,
                "degree %d (%d), rows rotated %d: the determinant is -, +, - at t = 0, 1/2, 1 "

@@ -4565,7 +4565,7 @@ static void case_rod_beside_corner(void)
                     .toi = 0.5 + (o > 0.0 ? 0.5 * o : 0.0),
                     .exit_mode = EXIT_AFTER_T1,
                     .check_kind = side, /* the point on the features: a vertex */
-                    .kind = BOXTOI_VERTEX_FACE,
+                    .kind = side ? BOXTOI_VERTEX_FACE : BOXTOI_FACE_VERTEX,
                     .fa = side ? "X'Y'Z'" : "Z'",
                     .fb = side ? "Y" : "X'YZ",
                     .check_normal = 1,
@@ -4577,7 +4577,7 @@ static void case_rod_beside_corner(void)
         snprintf(name, sizeof name, "rod falling with its edge %g beside a corner", o);
         boxtoi_result res = run_case(name, &q, &e);
         if (!side) /* an edge flat on the face, named by a vertex of it */
-            is_string(boxtoi_kind_name(res.kind), "face-vertex", "%s: kind", name);
+            is_string(boxtoi_kind_name(res.kind), boxtoi_kind_name(e.kind), "%s: kind", name);
         check_swap(name, &q, &res);
     }
 }
