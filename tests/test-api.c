@@ -322,6 +322,21 @@ static void affine_from(boxtoi_motion *m, int d, const double u[][3][3], double 
     m->c[0][3][3] = 1.0;
 }
 
+static const double shear[1][3][3] = {{{1.0, 0.2, 0.0}, {0.0, 1.1, 0.3}, {0.1, 0.0, 0.9}}};
+
+/*
+ * The general partner of a box whose own motion is under test: the shear
+ * above plus 0.1 t^d I, placed as the other box (B at x = 5 - 4 t when the
+ * box under test is A, which == 1; A at 0 otherwise).
+ */
+static void shear_partner(boxtoi_motion *m, int d, int which)
+{
+    affine_from(m, 0, shear, which == 1 ? 5.0 : 0.0, which == 1 ? -4.0 : 0.0);
+    m->degree = d;
+    for (int i = 0; i < 3; i++)
+        m->c[d][i][i] = 0.1;
+}
+
 /*
  * 3x3 parts that are singular, exactly or within the rounding of the
  * numbers that give them, must be refused, whichever path validates them:
@@ -332,7 +347,6 @@ static void affine_from(boxtoi_motion *m, int d, const double u[][3][3], double 
  */
 static void test_singular_rounding(void)
 {
-    static const double shear[1][3][3] = {{{1.0, 0.2, 0.0}, {0.0, 1.1, 0.3}, {0.1, 0.0, 0.9}}};
     /* column 1 = 2 column 0, exactly */
     static const double twice[1][3][3] = {{{0.3, 0.6, 0.2}, {0.7, 1.4, 0.1}, {0.11, 0.22, 0.9}}};
     /* column 2 = column 0 + column 1, each sum rounded */
@@ -406,16 +420,14 @@ static void test_singular_rounding(void)
                 boxtoi_motion *sm = which == 1 ? &q.motion_a : &q.motion_b;
                 boxtoi_motion *rm = which == 1 ? &q.motion_b : &q.motion_a;
                 affine_from(sm, 0, shear, which == 1 ? 0.0 : 5.0, which == 1 ? 0.0 : -4.0);
-                affine_from(rm, 0, shear, which == 1 ? 5.0 : 0.0, which == 1 ? -4.0 : 0.0);
-                sm->degree = rm->degree = d;
-                for (int i = 0; i < 3; i++) {
-                    rm->c[d][i][i] = 0.1;
+                shear_partner(rm, d, which);
+                sm->degree = d;
+                for (int i = 0; i < 3; i++)
                     for (int j = 0; j < 3; j++)
                         for (int k = 0; k <= d; k++)
                             sm->c[k][i][j] = shear[0][i][0] * diag[0][k] * shear[0][j][0] +
                                              shear[0][i][1] * diag[1][k] * shear[0][j][1] +
                                              shear[0][i][2] * diag[2][k] * shear[0][j][2];
-                }
                 char name[96];
                 snprintf(name, sizeof name, "degree %d, both general, %s's determinant %s", d,
                          which == 1 ? "A" : "B", shape[z]);
@@ -487,13 +499,8 @@ static void test_singular_rounding(void)
                     boxtoi_motion *rm = which == 1 ? &q.motion_b : &q.motion_a;
                     affine_from(sm, d, (const double(*)[3][3])u, which == 1 ? 0.0 : 5.0,
                                 which == 1 ? 0.0 : -4.0);
-                    if (other == 1) {
-                        affine_from(rm, 0, shear, which == 1 ? 5.0 : 0.0,
-                                    which == 1 ? -4.0 : 0.0);
-                        rm->degree = d;
-                        for (int i = 0; i < 3; i++)
-                            rm->c[d][i][i] = 0.1;
-                    }
+                    if (other == 1)
+                        shear_partner(rm, d, which);
                     if (other == 2)
                         affine_from(rm, d, integer_regular[d - 1], which == 1 ? 5.0 : 0.0,
                                     which == 1 ? -4.0 : 0.0);
