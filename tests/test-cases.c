@@ -4645,48 +4645,71 @@ static void case_rod_end_at_edge(void)
 
 /*
  * A face tilting down flat on a turned face, the edges in both faces
- * crossing.  A = [-1,1]^3 at rest, turned about z by (c, s) = (4/5, -3/5):
- * its top face Z' is the square with corners (1.4, 0.2), (0.2, -1.4),
- * (-1.4, -0.2), (-0.2, 1.4) at z = 1.  B = [-1,1]^3, its centre at (-1.4,
- * 1.2, 2 + 3 (1/2 - t)), tilted about its own y by the quaternion (1, 0,
- * (t - 1/2) / 2, 0): its lowest point rises 1 + 2 (1/2 - t) or more above
- * z = 0 before t = 1/2, and its bottom face, the rectangle [-2.4, -0.4] x
- * [0.2, 2.2], comes down flat on z = 1 at t = 1/2.  There the faces share
- * the triangle with corners (-0.4, 0.2) (B's corner, in A's square), (-1.1,
- * 0.2) and (-0.4, 17/15) (A's side x' = -1, the line from (-1.4, -0.2)
- * along (3, 4), across B's sides y = 0.2 and x = -0.4).  A's edge on that
- * side and B's edge along y = 0.2 cross at (-1.1, 0.2), and their pair is
- * level with the face along the same line: the face is named (face-vertex,
- * A's Z', B's vertex X'YZ on the side of the point along each of B's axes),
- * normal +z, the point the triangle's centre (-19/30, 23/45, 1), not the
- * crossing of the edges.  B goes on sinking into A: the contact lasts
- * through t1.
+ * crossing.  A = [-1,1]^3 at rest, turned about z by (c, s); B = [-1,1]^3,
+ * its centre at (x, y, 2 + 3 (1/2 - t)), tilted about its own y (or x) by
+ * the quaternion (1, 0, (t - 1/2) / 2, 0) (or (1, (t - 1/2) / 2, 0, 0)): its
+ * lowest point stays 2 (1/2 - t) or more above z = 1 before t = 1/2, and its
+ * bottom face, the square of side 2 about (x, y), comes down flat on z = 1
+ * at t = 1/2.  Edges of A and B in the two faces cross there, and their
+ * pairs are level with the face along the same line: the face is named
+ * (face-vertex, A's Z', B's vertex on the side of the point along each of
+ * B's axes), normal +z, the point the centre of the part of B's face over
+ * A's (the mean of its corners), not a crossing of the edges.  B goes on
+ * sinking into A: the contact lasts through t1.
+ *   1. (c, s) = (4/5, -3/5), tilt about y, (x, y) = (-1.4, 1.2): A's top
+ *      face has corners (1.4, 0.2), (0.2, -1.4), (-1.4, -0.2), (-0.2, 1.4);
+ *      the faces share the triangle (-0.4, 0.2) (B's corner), (-1.1, 0.2),
+ *      (-0.4, 17/15) (A's side x' = -1, from (-1.4, -0.2) along (3, 4),
+ *      across B's sides y = 0.2 and x = -0.4), centre (-19/30, 23/45).
+ *   2. (c, s) = (4/5, 3/5), tilt about x, (x, y) = (-1.8, -0.6): A's corners
+ *      (0.2, 1.4), (1.4, -0.2), (-1.4, 0.2), (-0.2, -1.4); the faces share
+ *      the quadrilateral (-1.4, 0.2) (A's corner), (-17/15, 0.4) (A's side
+ *      y' = 1 across B's side y = 0.4), (-0.8, 0.4) (B's corner), (-0.8,
+ *      -0.6) (A's side x' = -1 across B's side x = -0.8), centre (-31/30,
+ *      1/10).  One of its sides lies along a side of A's face.
  */
 static void case_flat_face_over_crossing_edges(void)
 {
-    const char *name = "face tilting down flat with edges crossing in the faces";
-    boxtoi_motion ma, mb;
-    double turn[3][3] = {{0.8, 0.6, 0}, {-0.6, 0.8, 0}, {0, 0, 1}};
-    motion_static(&ma, turn, 0, 0, 0);
-    static const double q[2][4] = {{1, 0, -0.25, 0}, {0, 0, 0.5, 0}};
-    static const double p[2][3] = {{-1.4, 1.2, 3.5}, {0, 0, -3}};
-    boxtoi_motion_rigid(&mb, q, 1, p, 1);
-    boxtoi_query x = tu_query(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
-    expect e = {.state = BOXTOI_HIT,
-                .toi = 0.5,
-                .exit_mode = EXIT_AFTER_T1,
-                .check_kind = 0, /* the point is not on the vertex named */
-                .kind = BOXTOI_FACE_VERTEX,
-                .fa = "Z'",
-                .fb = "X'YZ",
-                .check_normal = 1,
-                .normal = {0, 0, 1},
-                .check_point = 1,
-                .point = {-19.0 / 30.0, 23.0 / 45.0, 1},
-                .reference = 1};
-    boxtoi_result r = run_case(name, &x, &e);
-    is_string(boxtoi_kind_name(r.kind), boxtoi_kind_name(e.kind), "%s: kind", name);
-    check_swap(name, &x, &r);
+    static const struct {
+        double c, s;
+        int tilt; /* 1: about B's x, 2: about its y */
+        double x, y;
+        const char *vertex;
+        double point[2];
+    } cases[] = {
+        {0.8, -0.6, 2, -1.4, 1.2, "X'YZ", {-19.0 / 30.0, 23.0 / 45.0}},
+        {0.8, 0.6, 1, -1.8, -0.6, "X'Y'Z", {-31.0 / 30.0, 0.1}},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char name[96];
+        snprintf(name, sizeof name, "face tilting down flat with edges crossing in the faces, %zu",
+                 k + 1);
+        boxtoi_motion ma, mb;
+        double c = cases[k].c, s = cases[k].s;
+        double turn[3][3] = {{c, -s, 0}, {s, c, 0}, {0, 0, 1}};
+        motion_static(&ma, turn, 0, 0, 0);
+        double q[2][4] = {{1, 0, 0, 0}, {0, 0, 0, 0}};
+        q[0][cases[k].tilt] = -0.25;
+        q[1][cases[k].tilt] = 0.5;
+        double p[2][3] = {{cases[k].x, cases[k].y, 3.5}, {0, 0, -3}};
+        boxtoi_motion_rigid(&mb, (const double(*)[4])q, 1, (const double(*)[3])p, 1);
+        boxtoi_query x = tu_query(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+        expect e = {.state = BOXTOI_HIT,
+                    .toi = 0.5,
+                    .exit_mode = EXIT_AFTER_T1,
+                    .check_kind = 0, /* the point is not on the vertex named */
+                    .kind = BOXTOI_FACE_VERTEX,
+                    .fa = "Z'",
+                    .fb = cases[k].vertex,
+                    .check_normal = 1,
+                    .normal = {0, 0, 1},
+                    .check_point = 1,
+                    .point = {cases[k].point[0], cases[k].point[1], 1},
+                    .reference = 1};
+        boxtoi_result r = run_case(name, &x, &e);
+        is_string(boxtoi_kind_name(r.kind), boxtoi_kind_name(e.kind), "%s: kind", name);
+        check_swap(name, &x, &r);
+    }
 }
 
 static void case_shear(void)
