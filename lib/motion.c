@@ -125,30 +125,24 @@ static boxtoi_reason check_motion(const boxtoi_motion *m)
 
 /*
  * Entry (r, c) of the motion (degree d <= its degree, the coefficients above
- * d being zero) as a power series in s on [t0, t1], then SB.
- * With t0 = 0 the shift is the identity and only the scaling by h^i remains.
+ * d being zero) as a power series in s on [t0, t1] with t0 != 0 (shifted to
+ * t0 and scaled), then SB.
  */
 static void entry_sbern(const boxtoi_motion *m, int d, int r, int c, double t0,
                         double t1, double *out)
 {
-    if (t0 != 0.0) {
-        for (int k = 0; k <= d; k++)
-            out[k] = m->c[k][r][c];
-        bxp_power_reparam(out, d, t0, t1, out);
-    } else {
-        double h = t1 - t0, hp = 1.0;
-        for (int k = 0; k <= d; k++) {
-            out[k] = m->c[k][r][c] * hp;
-            hp *= h;
-        }
-    }
+    for (int k = 0; k <= d; k++)
+        out[k] = m->c[k][r][c];
+    bxp_power_reparam(out, d, t0, t1, out);
     bxp_power_to_sbern(out, d, out);
 }
 
 /*
  * All 16 entries of the motion (degree d <= its degree) in scaled Bernstein
- * form on [t0, t1]: sb[i][4 r + c] is coefficient i of entry (r, c).  The
- * same sums as entry_sbern, entry by entry, done for all entries at once.
+ * form on [t0, t1]: sb[i][4 r + c] is coefficient i of entry (r, c).  From
+ * t0 != 0, entry by entry (entry_sbern); with t0 = 0 the shift is the
+ * identity and only the scaling by h^i remains, done for all entries at once
+ * with the sums of bxp_power_to_sbern.
  */
 static void entries_sbern(const boxtoi_motion *m, int d, double t0, double t1,
                           double sb[][16])
