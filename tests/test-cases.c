@@ -4669,6 +4669,13 @@ static void case_rod_end_at_edge(void)
  *      y' = 1 across B's side y = 0.4), (-0.8, 0.4) (B's corner), (-0.8,
  *      -0.6) (A's side x' = -1 across B's side x = -0.8), centre (-31/30,
  *      1/10).  One of its sides lies along a side of A's face.
+ *   3. (c, s) = (4/5, -3/5), tilt about y, (x, y) = (0, 0.1): in A's frame
+ *      B's face is the square turned by (4/5, 3/5) about (-0.06, 0.08), with
+ *      corners (0.14, 1.48), (1.34, -0.12), (-0.26, -1.32), (-1.46, 0.28);
+ *      the faces share the octagon (1/2, 1), (1, 1/3), (1, -3/8), (1/6, -1),
+ *      (-1/2, -1), (-1, -1/3), (-1, 5/8), (-1/2, 1), centre (-1/24, 1/32),
+ *      in the world (-7/480, 1/20).  Its side along A's side y' = 1 has its
+ *      ends at x' = -1/2 and 1/2, either side of A's axis alike.
  */
 static void case_flat_face_over_crossing_edges(void)
 {
@@ -4681,6 +4688,7 @@ static void case_flat_face_over_crossing_edges(void)
     } cases[] = {
         {0.8, -0.6, 2, -1.4, 1.2, "X'YZ", {-19.0 / 30.0, 23.0 / 45.0}},
         {0.8, 0.6, 1, -1.8, -0.6, "X'Y'Z", {-31.0 / 30.0, 0.1}},
+        {0.8, -0.6, 2, 0.0, 0.1, "XYZ", {-7.0 / 480.0, 0.05}},
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         char name[96];
