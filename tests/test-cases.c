@@ -4676,6 +4676,11 @@ static void case_rod_end_at_edge(void)
  *      (-1/2, -1), (-1, -1/3), (-1, 5/8), (-1/2, 1), centre (-1/24, 1/32),
  *      in the world (-7/480, 1/20).  Its side along A's side y' = 1 has its
  *      ends at x' = -1/2 and 1/2, either side of A's axis alike.
+ *   4. 3 mirrored through z = 0 (`below`): B comes up flat to A's bottom
+ *      face z = -1.  Neither box's named vertex lies over the other's face,
+ *      so the face whose outward normal points up is named, B's top face
+ *      (vertex-face, A's vertex XY'Z on B's Z'), normal -z, point (-7/480,
+ *      1/20, -1).
  */
 static void case_flat_face_over_crossing_edges(void)
 {
@@ -4683,12 +4688,14 @@ static void case_flat_face_over_crossing_edges(void)
         double c, s;
         int tilt; /* 1: about B's x, 2: about its y */
         double x, y;
+        int below; /* B comes up to A's bottom face */
         const char *vertex;
         double point[2];
     } cases[] = {
-        {0.8, -0.6, 2, -1.4, 1.2, "X'YZ", {-19.0 / 30.0, 23.0 / 45.0}},
-        {0.8, 0.6, 1, -1.8, -0.6, "X'Y'Z", {-31.0 / 30.0, 0.1}},
-        {0.8, -0.6, 2, 0.0, 0.1, "XYZ", {-7.0 / 480.0, 0.05}},
+        {0.8, -0.6, 2, -1.4, 1.2, 0, "X'YZ", {-19.0 / 30.0, 23.0 / 45.0}},
+        {0.8, 0.6, 1, -1.8, -0.6, 0, "X'Y'Z", {-31.0 / 30.0, 0.1}},
+        {0.8, -0.6, 2, 0.0, 0.1, 0, "XYZ", {-7.0 / 480.0, 0.05}},
+        {0.8, -0.6, 2, 0.0, 0.1, 1, "XY'Z", {-7.0 / 480.0, 0.05}},
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         char name[96];
@@ -4701,20 +4708,22 @@ static void case_flat_face_over_crossing_edges(void)
         double q[2][4] = {{1, 0, 0, 0}, {0, 0, 0, 0}};
         q[0][cases[k].tilt] = -0.25;
         q[1][cases[k].tilt] = 0.5;
-        double p[2][3] = {{cases[k].x, cases[k].y, 3.5}, {0, 0, -3}};
+        int below = cases[k].below;
+        double up = below ? -1.0 : 1.0;
+        double p[2][3] = {{cases[k].x, cases[k].y, 3.5 * up}, {0, 0, -3 * up}};
         boxtoi_motion_rigid(&mb, (const double(*)[4])q, 1, (const double(*)[3])p, 1);
         boxtoi_query x = tu_query(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
         expect e = {.state = BOXTOI_HIT,
                     .toi = 0.5,
                     .exit_mode = EXIT_AFTER_T1,
                     .check_kind = KIND_ONLY,
-                    .kind = BOXTOI_FACE_VERTEX,
-                    .fa = "Z'",
-                    .fb = cases[k].vertex,
+                    .kind = below ? BOXTOI_VERTEX_FACE : BOXTOI_FACE_VERTEX,
+                    .fa = below ? cases[k].vertex : "Z'",
+                    .fb = below ? "Z'" : cases[k].vertex,
                     .check_normal = 1,
-                    .normal = {0, 0, 1},
+                    .normal = {0, 0, up},
                     .check_point = 1,
-                    .point = {cases[k].point[0], cases[k].point[1], 1},
+                    .point = {cases[k].point[0], cases[k].point[1], up},
                     .reference = 1};
         boxtoi_result r = run_case(name, &x, &e);
         check_swap(name, &x, &r);
