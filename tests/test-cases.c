@@ -4699,8 +4699,8 @@ static void case_flat_face_over_crossing_edges(void)
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         char name[96];
-        snprintf(name, sizeof name, "face tilting down flat with edges crossing in the faces, %zu",
-                 k + 1);
+        snprintf(name, sizeof name, "face tilting %s flat with edges crossing in the faces, %zu",
+                 cases[k].below ? "up" : "down", k + 1);
         boxtoi_motion ma, mb;
         double c = cases[k].c, s = cases[k].s;
         double turn[3][3] = {{c, -s, 0}, {s, c, 0}, {0, 0, 1}};
