@@ -4730,6 +4730,69 @@ static void case_flat_face_over_crossing_edges(void)
     }
 }
 
+/*
+ * A box landing flat on A's top face, turned about the normal: A = [-1,1]^3
+ * at rest, B = [-h,h]^3 turned about z by (c, s) (cos and sin), its centre
+ * at (x, 0, 1 + h + 3 (1/2 - t)), so its bottom face lies on A's top face
+ * at t = 1/2.  The point is the mean of the corners of the faces' overlap
+ * (points on its sides and repeats left out), face-vertex, normal +z.
+ * - Turned by a hair, s = 2e-10 (theta about 2e-10), h = 1, x = 1/2: B's
+ *   corner XY'Z, (-1/2 - theta, 1 - theta), lies inside A's face and the
+ *   other three outside it by theta or more.  B's sides y ~ +-1 cross A's
+ *   sides y = +-1 near x = 1/2 at an angle theta: the outline passes there
+ *   from B's side to A's, a point on a side, not a corner.  The corners:
+ *   (-1/2 - theta, 1 - theta), (-1/2 + theta, -1) (B's side x ~ -1/2 on
+ *   A's y = -1), (1, -1 + theta/2) (B's side y ~ -1 on A's x = 1) and
+ *   (1, 1); their mean (1/4, -theta/8) is within 1e-10 of (1/4, 0).  With
+ *   the two points on the sides taken as corners it would be x = 3/8.
+ * - Turned by 45 degrees, h = 1/2, x = 0.9: B's face is a square of half
+ *   diagonal d = 1/sqrt2 with corners (0.9 - d, 0) (XY'Z), (0.9, -d) (XYZ),
+ *   (0.9 + d, 0) and (0.9, d) (X'Y'Z); A's side x = 1 cuts its sides at
+ *   (1, +-(d - 0.1)).  The overlap's five corners: (0.9 - d, 0), (0.9, -d),
+ *   (1, 0.1 - d), (1, d - 0.1), (0.9, d); mean (0.94 - d/5, 0).  Three of
+ *   them join sides at +-45 degrees to A's axes, the corners that a test of
+ *   collinearity exact only on sides along the axes would lose (the mean
+ *   of the other two is (1, 0)).  The corner of B named is the one farthest
+ *   into A's face.
+ */
+static void case_flat_face_turned(void)
+{
+    static const struct {
+        double c, s, h, x;
+        double point[2];
+        const char *vertex;
+        const char *name;
+    } cases[] = {
+        {1.0, 2e-10, 1.0, 0.5, {0.25, 0.0}, "XY'Z", "flat face turned by 2e-10 rad"},
+        {ISQ2, ISQ2, 0.5, 0.9, {0.94 - ISQ2 / 5.0, 0.0}, "XY'Z",
+         "flat face turned by 45 degrees over A's side"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        double id[3][3], c = cases[k].c, s = cases[k].s, h = cases[k].h;
+        double turn[3][3] = {{c, -s, 0}, {s, c, 0}, {0, 0, 1}};
+        tu_identity3(id);
+        boxtoi_motion ma, mb;
+        motion_static(&ma, id, 0, 0, 0);
+        double p[2][3] = {{cases[k].x, 0, 2.5 + h}, {0, 0, -3}};
+        tu_motion_rot_trans(&mb, turn, p, 1);
+        boxtoi_query q = tu_query(cube(1), &ma, cube(h), &mb, 0.0, 1.0);
+        expect e = {.state = BOXTOI_HIT,
+                    .toi = 0.5,
+                    .exit_mode = EXIT_AFTER_T1,
+                    .check_kind = KIND_ONLY,
+                    .kind = BOXTOI_FACE_VERTEX,
+                    .fa = "Z'",
+                    .fb = cases[k].vertex,
+                    .check_normal = 1,
+                    .normal = {0, 0, 1},
+                    .check_point = 1,
+                    .point = {cases[k].point[0], cases[k].point[1], 1},
+                    .reference = 1};
+        boxtoi_result r = run_case(cases[k].name, &q, &e);
+        check_swap(cases[k].name, &q, &r);
+    }
+}
+
 static void case_shear(void)
 {
     /* A = [-1,1]^3 at rest.  B = [0,1]^3 under the shearing affine motion
@@ -5014,6 +5077,7 @@ int main(void)
     case_rod_beside_corner();
     case_rod_end_at_edge();
     case_flat_face_over_crossing_edges();
+    case_flat_face_turned();
     case_pass_through();
     case_shear();
     case_scaled_motion();
