@@ -4793,6 +4793,145 @@ static void case_flat_face_turned(void)
     }
 }
 
+/*
+ * The corners of the overlap of two rectangles in the plane, found one by
+ * one: A = [-ax, ax] x [-ay, ay]; B, of half sides bx, by about o, its
+ * sides along u = (c, s) and v = (-s, c).  Corners of either inside the
+ * other, and crossings of a side of A with a side of B.  For rectangles in
+ * general position (no corner near a side line of the other) these are the
+ * overlap's corners, each once.  Returns their number and their mean.
+ */
+static int overlap_corners(double ax, double ay, double bx, double by, const double o[2],
+                           double c, double s, double mean[2])
+{
+    double u[2] = {c, s}, v[2] = {-s, c}, pts[24][2];
+    int n = 0;
+    for (int i = 0; i < 4; i++) {
+        double sx = i & 1 ? 1.0 : -1.0, sy = i & 2 ? 1.0 : -1.0;
+        /* A's corner in B's frame */
+        double dx = sx * ax - o[0], dy = sy * ay - o[1];
+        if (fabs(dx * u[0] + dy * u[1]) <= bx && fabs(dx * v[0] + dy * v[1]) <= by) {
+            pts[n][0] = sx * ax;
+            pts[n++][1] = sy * ay;
+        }
+        /* B's corner in A's frame */
+        double px = o[0] + sx * bx * u[0] + sy * by * v[0],
+               py = o[1] + sx * bx * u[1] + sy * by * v[1];
+        if (fabs(px) <= ax && fabs(py) <= ay) {
+            pts[n][0] = px;
+            pts[n++][1] = py;
+        }
+    }
+    /* B's sides: o + sb d + t e for t in [-half, half], sb = +-1 */
+    for (int side = 0; side < 4; side++) {
+        const double *d = side < 2 ? v : u, *e = side < 2 ? u : v;
+        double off = (side & 1 ? 1.0 : -1.0) * (side < 2 ? by : bx), half = side < 2 ? bx : by;
+        double p0[2] = {o[0] + off * d[0], o[1] + off * d[1]};
+        for (int a = 0; a < 2; a++) {
+            double ha = a == 0 ? ax : ay, hb = a == 0 ? ay : ax;
+            for (int sa = -1; sa <= 1; sa += 2) {
+                /* A's side: coordinate a equal to sa ha, the other within hb */
+                double t = (sa * ha - p0[a]) / e[a], other = p0[1 - a] + t * e[1 - a];
+                if (fabs(t) <= half && fabs(other) <= hb) {
+                    pts[n][a] = sa * ha;
+                    pts[n++][1 - a] = other;
+                }
+            }
+        }
+    }
+    mean[0] = mean[1] = 0.0;
+    for (int k = 0; k < n; k++) {
+        mean[0] += pts[k][0] / n;
+        mean[1] += pts[k][1] / n;
+    }
+    return n;
+}
+
+/* Is any corner of either rectangle within `near` of a side line of the other? */
+static int corners_near_sides(double ax, double ay, double bx, double by, const double o[2],
+                              double c, double s, double near)
+{
+    for (int i = 0; i < 4; i++) {
+        double sx = i & 1 ? 1.0 : -1.0, sy = i & 2 ? 1.0 : -1.0;
+        double dx = sx * ax - o[0], dy = sy * ay - o[1];
+        if (fabs(fabs(dx * c + dy * s) - bx) <= near || fabs(fabs(-dx * s + dy * c) - by) <= near)
+            return 1;
+        double px = o[0] + sx * bx * c - sy * by * s, py = o[1] + sx * bx * s + sy * by * c;
+        if (fabs(fabs(px) - ax) <= near || fabs(fabs(py) - ay) <= near)
+            return 1;
+    }
+    return 0;
+}
+
+/*
+ * Boxes landing flat, turned about the normal by any angle: in a random
+ * frame, A at rest and B turned about the frame's z by theta (a rational
+ * rotation, theta at least 1e-3 from a multiple of 90 degrees), coming down
+ * along -z onto A's top face at t = 1/2, its face's centre off A's.  The
+ * point must be the mean of the corners of the faces' overlap, found by
+ * overlap_corners (corners inside the other face and crossings of sides),
+ * in both orders, and swapping A and B must mirror the answer.  Extents are
+ * multiples of 1/8; cases with a corner within 1e-6 of a side line of the
+ * other face (where corners merge) are drawn again.
+ */
+static void case_flat_turned_random(void)
+{
+    unsigned long long rng = 0x5eedf1a7ull;
+    int n = 300, bad = 0, bad_swap = 0;
+    for (int k = 0; k < n; k++) {
+        double r[3][3], hA[3], hB[3], o[2], e, c, s, mean[2];
+        boxtoi_motion frame, local, ma, mb;
+        random_frame(&rng, &frame, r);
+        do {
+            for (int j = 0; j < 3; j++) {
+                hA[j] = (1 + (int)tu_rand(&rng, 0, 8)) / 8.0;
+                hB[j] = (1 + (int)tu_rand(&rng, 0, 8)) / 8.0;
+            }
+            /* theta = 2 atan e in (-90, 90) degrees */
+            e = tu_rand(&rng, -0.41421356, 0.41421356);
+            c = (1 - e * e) / (1 + e * e);
+            s = 2 * e / (1 + e * e);
+            double reach = hypot(hB[0], hB[1]);
+            o[0] = tu_rand(&rng, -(hA[0] + reach), hA[0] + reach);
+            o[1] = tu_rand(&rng, -(hA[1] + reach), hA[1] + reach);
+        } while (fabs(s) < 1e-3 || fabs(c) < 1e-3 ||
+                 corners_near_sides(hA[0], hA[1], hB[0], hB[1], o, c, s, 1e-6) ||
+                 overlap_corners(hA[0], hA[1], hB[0], hB[1], o, c, s, mean) < 3);
+        double q[1][4] = {{1, 0, 0, e}};
+        double p[2][3] = {{o[0], o[1], hA[2] + hB[2] + 1.5}, {0, 0, -3}};
+        boxtoi_motion_rigid(&local, (const double(*)[4])q, 0, (const double(*)[3])p, 1);
+        boxtoi_motion_multiply(&mb, &frame, &local);
+        ma = frame;
+        double want_f[3] = {mean[0], mean[1], hA[2]}, want[3], w = frame.c[0][3][3];
+        tu_mul3v((const double(*)[3])r, want_f, want);
+        for (int j = 0; j < 3; j++)
+            want[j] /= w;
+        boxtoi_box a = tu_box(-hA[0], -hA[1], -hA[2], hA[0], hA[1], hA[2]);
+        boxtoi_box b = tu_box(-hB[0], -hB[1], -hB[2], hB[0], hB[1], hB[2]);
+        boxtoi_query x = tu_query(a, &ma, b, &mb, 0, 1), y = tu_swapped(&x);
+        boxtoi_result res[2] = {boxtoi_solve(&x), boxtoi_solve(&y)};
+        for (int swap = 0; swap < 2; swap++) {
+            double err = 0;
+            for (int j = 0; j < 3; j++)
+                err = fmax(err, fabs(res[swap].point[j] - want[j]));
+            if (res[swap].state == BOXTOI_HIT && fabs(res[swap].toi - 0.5) <= 1e-9 &&
+                err <= 4e-9)
+                continue;
+            if (bad++ < 4)
+                diag("case %d%s: %s toi %.17g, point (%.17g %.17g %.17g), %.3g from the "
+                     "mean of the overlap's corners", k, swap ? ", swapped" : "",
+                     boxtoi_state_name(res[swap].state), res[swap].toi,
+                     res[swap].point[0], res[swap].point[1], res[swap].point[2], err);
+        }
+        if (!swap_mirrors(&x, &res[0], &res[1]) && bad_swap++ < 4)
+            diag_mirror(k, "", &res[0], &res[1]);
+    }
+    is_int(bad, 0, "boxes landing flat turned about the normal: the point is the mean of "
+           "the corners of the faces' overlap, in both orders (%d cases)", n);
+    is_int(bad_swap, 0, "boxes landing flat turned about the normal: swapping A and B swaps "
+           "the features and negates the normal (%d cases)", n);
+}
+
 static void case_shear(void)
 {
     /* A = [-1,1]^3 at rest.  B = [0,1]^3 under the shearing affine motion
@@ -5078,6 +5217,7 @@ int main(void)
     case_rod_end_at_edge();
     case_flat_face_over_crossing_edges();
     case_flat_face_turned();
+    case_flat_turned_random();
     case_pass_through();
     case_shear();
     case_scaled_motion();
