@@ -4867,7 +4867,8 @@ static int corners_near_sides(double ax, double ay, double bx, double by, const 
  * Boxes landing flat, turned about the normal by any angle: in a random
  * frame, A at rest and B turned about the frame's z by theta (a rational
  * rotation, theta at least 1e-3 from a multiple of 90 degrees), coming down
- * along -z onto A's top face at t = 1/2, its face's centre off A's.  The
+ * along -z onto A's top face at t = 1/2, its face's centre off A's; every
+ * other B spins about z as it comes, turned by theta at t = 1/2.  The
  * point must be the mean of the corners of the faces' overlap, found by
  * overlap_corners (corners inside the other face and crossings of sides),
  * in both orders, and swapping A and B must mirror the answer.  Extents are
@@ -4897,9 +4898,13 @@ static void case_flat_turned_random(void)
         } while (fabs(s) < 1e-3 || fabs(c) < 1e-3 ||
                  corners_near_sides(hA[0], hA[1], hB[0], hB[1], o, c, s, 1e-6) ||
                  overlap_corners(hA[0], hA[1], hB[0], hB[1], o, c, s, mean) < 3);
-        double q[1][4] = {{1, 0, 0, e}};
+        /* every other case spins about z as it comes down: q(t) = (1, 0, 0,
+           e + spin (t - 1/2)), a rigid motion of degree 2 */
+        double spin = k % 2 ? tu_rand(&rng, -2, 2) : 0.0;
+        double q[2][4] = {{1, 0, 0, e - 0.5 * spin}, {0, 0, 0, spin}};
         double p[2][3] = {{o[0], o[1], hA[2] + hB[2] + 1.5}, {0, 0, -3}};
-        boxtoi_motion_rigid(&local, (const double(*)[4])q, 0, (const double(*)[3])p, 1);
+        boxtoi_motion_rigid(&local, (const double(*)[4])q, spin != 0.0,
+                            (const double(*)[3])p, 1);
         boxtoi_motion_multiply(&mb, &frame, &local);
         ma = frame;
         double want_f[3] = {mean[0], mean[1], hA[2]}, want[3], w = frame.c[0][3][3];
