@@ -4937,6 +4937,54 @@ static void case_flat_turned_random(void)
            "the features and negates the normal (%d cases)", n);
 }
 
+/*
+ * A plate's corner meeting a box's edge off the edge's middle: A = [-1,1]^3
+ * at rest; B the square plate [-h,h]^2 x {0}, standing in the vertical
+ * plane through A's edge X'-Y' (the line x = y = 1) and turned in it so
+ * that its corner X'Y' (local (h, h, 0)) leads along -(1, 1, 0): local x
+ * goes to (-1/2, -1/2, 1/sqrt2), y to (-1/2, -1/2, -1/sqrt2), z to
+ * (1, -1, 0)/sqrt2, so the corner lies at the centre - h (1, 1, 0).  The
+ * centre, (1 + h, 1 + h, 1/2) + 3 (1/2 - t) (1, 1, 0), brings the corner
+ * onto the edge at (1, 1, 1/2), at t = 1/2; the rest of the plate lies
+ * beyond the plane x + y = 2 that touches A along that edge.  Edge on
+ * edge: A's X'-Y' and B's X'-Y' (of length 0, the plate's thickness), the
+ * normal the plane's, (1, 1, 0)/sqrt2, the point the corner.  The plate's
+ * size changes which box the solver takes first: with h = 1 the edge of
+ * length 0 is the first edge of the pair, with h = 2 the second, whose
+ * point the first edge's nearest point must be (not that edge's middle,
+ * (1, 1, 0), which lies off the plate).
+ */
+static void case_plate_corner_on_edge(void)
+{
+    static const double sizes[] = {1.0, 2.0};
+    double turn[3][3] = {{-0.5, -0.5, ISQ2}, {-0.5, -0.5, -ISQ2}, {ISQ2, -ISQ2, 0}}, id[3][3];
+    tu_identity3(id);
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        char name[80];
+        double h = sizes[k];
+        snprintf(name, sizeof name, "a plate's corner on an edge off its middle, h = %g", h);
+        boxtoi_motion ma, mb;
+        motion_static(&ma, id, 0, 0, 0);
+        double p[2][3] = {{2.5 + h, 2.5 + h, 0.5}, {-3, -3, 0}};
+        tu_motion_rot_trans(&mb, turn, p, 1);
+        boxtoi_query q = tu_query(cube(1), &ma, tu_box(-h, -h, 0, h, h, 0), &mb, 0.0, 1.0);
+        expect e = {.state = BOXTOI_HIT,
+                    .toi = 0.5,
+                    .exit_mode = EXIT_AFTER_T1,
+                    .check_kind = KIND_AND_POINT,
+                    .kind = BOXTOI_EDGE_EDGE,
+                    .fa = "X'-Y'",
+                    .fb = "X'-Y'",
+                    .check_normal = 1,
+                    .normal = {ISQ2, ISQ2, 0},
+                    .check_point = 1,
+                    .point = {1, 1, 0.5},
+                    .reference = 1};
+        boxtoi_result r = run_case(name, &q, &e);
+        check_swap(name, &q, &r);
+    }
+}
+
 static void case_shear(void)
 {
     /* A = [-1,1]^3 at rest.  B = [0,1]^3 under the shearing affine motion
@@ -5223,6 +5271,7 @@ int main(void)
     case_flat_face_over_crossing_edges();
     case_flat_face_turned();
     case_flat_turned_random();
+    case_plate_corner_on_edge();
     case_pass_through();
     case_shear();
     case_scaled_motion();
