@@ -4,8 +4,9 @@
  * boxtoi_swept_aabb against dense sampling, boxtoi_overlap_at against an
  * independent separating-axis test, boxtoi_motion_rigid against the
  * quaternion formula, boxtoi_motion_multiply against applying two motions in
- * turn, degree overflow, answers unchanged under changes of scale, units
- * and world frame, reentrancy (two threads), and the stack a query takes.
+ * turn and against the product of their matrices, degree overflow, answers
+ * unchanged under changes of scale, units and world frame, reentrancy (two
+ * threads), and the stack a query takes.
  */
 #define _POSIX_C_SOURCE 200809L /* pthread_attr_setstack */
 #include <float.h>
@@ -1215,7 +1216,7 @@ static void test_multiply(void)
 {
     unsigned long long st = 4242;
     boxtoi_motion a, b, out;
-    double worst = 0.0, worst_alias = 0.0;
+    double worst = 0.0, worst_alias = 0.0, worst_matrix = 0.0;
     for (int trial = 0; trial < 30; trial++) {
         random_motion(&st, &a);
         double qv[2][4] = {{1.5, tu_rand(&st, -1, 1), tu_rand(&st, -1, 1), tu_rand(&st, -1, 1)},
@@ -1243,12 +1244,30 @@ static void test_multiply(void)
             tu_apply(&bl, t, x, got);
             for (int i = 0; i < 3; i++)
                 worst_alias = worse(worst_alias, fabs(got[i] - want[i]));
+            /* the matrices themselves, not only what they do to points
+               (which a multiple of a * b does alike): relative to the
+               product's terms */
+            double ea[4][4], eb[4][4], eo[4][4];
+            tu_eval(&a, t, ea);
+            tu_eval(&b, t, eb);
+            tu_eval(&out, t, eo);
+            for (int r = 0; r < 4; r++)
+                for (int c = 0; c < 4; c++) {
+                    double v = 0.0, size = 0.0;
+                    for (int k = 0; k < 4; k++) {
+                        v += ea[r][k] * eb[k][c];
+                        size += fabs(ea[r][k] * eb[k][c]);
+                    }
+                    worst_matrix = worse(worst_matrix, fabs(eo[r][c] - v) / (1.0 + size));
+                }
         }
         if (out.degree != a.degree + b.degree)
             worst = INFINITY;
     }
     ok(worst < 1e-11, "multiply: a * b applies b, then a (err %.3g)", worst);
     ok(worst_alias < 1e-11, "multiply: output may alias a or b (err %.3g)", worst_alias);
+    ok(worst_matrix < 1e-12, "multiply: the matrix at t is A(t) B(t) (relative err %.3g)",
+       worst_matrix);
 
     /* degree overflow: 5 + 4 > 8, out untouched */
     tu_motion_zero(&a, 5);
