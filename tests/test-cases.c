@@ -4985,6 +4985,56 @@ static void case_plate_corner_on_edge(void)
     }
 }
 
+/*
+ * Corners touching at t0 and coming on unequally along the three axes:
+ * A = [-1,1]^3 at rest, B = [-1,1]^3 at (2, 2, 2) - v t, its corner XYZ on
+ * A's corner (1, 1, 1) at t = 0.  A's faces X', Y' and Z' (and B's) all
+ * separate by 0 there, a tie, which for an overlap at t0 the axis that
+ * separates most just after t0 decides: along axis i the boxes then
+ * overlap by v_i t, least along the slowest axis.  So v = (1, 1/2, 1/5)
+ * names A's face Z', and v = (1/5, 1, 1/2) its face X' (just before t0,
+ * read backwards, the fastest axis would separate most).  B keeps going
+ * in: the contact lasts through t1.
+ */
+static void case_corner_touching_at_t0(void)
+{
+    static const struct {
+        double v[3];
+        const char *face;
+        double normal[3];
+    } cases[] = {
+        {{1.0, 0.5, 0.2}, "Z'", {0, 0, 1}},
+        {{0.2, 1.0, 0.5}, "X'", {1, 0, 0}},
+    };
+    double id[3][3];
+    tu_identity3(id);
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char name[80];
+        const double *v = cases[k].v;
+        snprintf(name, sizeof name, "corners touching at t0, closing at (%g, %g, %g)", v[0],
+                 v[1], v[2]);
+        boxtoi_motion ma, mb;
+        motion_static(&ma, id, 0, 0, 0);
+        double p[2][3] = {{2, 2, 2}, {-v[0], -v[1], -v[2]}};
+        tu_motion_rot_trans(&mb, id, p, 1);
+        boxtoi_query q = tu_query(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+        expect e = {.state = BOXTOI_OVERLAP,
+                    .toi = 0.0,
+                    .exit_mode = EXIT_AFTER_T1,
+                    .check_kind = KIND_AND_POINT,
+                    .kind = BOXTOI_FACE_VERTEX,
+                    .fa = cases[k].face,
+                    .fb = "XYZ",
+                    .check_normal = 1,
+                    .normal = {cases[k].normal[0], cases[k].normal[1], cases[k].normal[2]},
+                    .check_point = 1,
+                    .point = {1, 1, 1},
+                    .reference = 1};
+        boxtoi_result r = run_case(name, &q, &e);
+        check_swap(name, &q, &r);
+    }
+}
+
 static void case_shear(void)
 {
     /* A = [-1,1]^3 at rest.  B = [0,1]^3 under the shearing affine motion
@@ -5272,6 +5322,7 @@ int main(void)
     case_flat_face_turned();
     case_flat_turned_random();
     case_plate_corner_on_edge();
+    case_corner_touching_at_t0();
     case_pass_through();
     case_shear();
     case_scaled_motion();
