@@ -219,7 +219,7 @@ static void test_invalid(void)
 
     /* local corners past 1e60 (finite, in order): out of range, for every
        entry point, in one corner or in all six numbers */
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) {
         q = base_query();
         boxtoi_box *big = k == 1 ? &q.b : &q.a;
         if (k == 0)
@@ -230,11 +230,17 @@ static void test_invalid(void)
             big->lo[i] = 2e60;
             big->hi[i] = 3e60;
         }
+        /* only the lower corner out of range, on every axis */
+        for (int i = 0; k == 3 && i < 3; i++) {
+            big->lo[i] = -3e60;
+            big->hi[i] = 0.0;
+        }
         const boxtoi_motion *bm = k == 1 ? &q.motion_b : &q.motion_a;
         double lo[3], hi[3];
         boxtoi_reason why_o = BOXTOI_REASON_NONE;
-        static const char *what[3] = {"A's hi x 1e61", "B's lo z -2e61",
-                                      "A from 2e60 to 3e60 on every axis"};
+        static const char *what[4] = {"A's hi x 1e61", "B's lo z -2e61",
+                                      "A from 2e60 to 3e60 on every axis",
+                                      "A from -3e60 to 0 on every axis"};
         expect_invalid(what[k], &q, BOXTOI_REASON_OUT_OF_RANGE, k == 1 ? 2 : 1);
         is_int(boxtoi_validate(big, bm, 0.0, 1.0), BOXTOI_REASON_OUT_OF_RANGE,
                "validate: %s is out of range", what[k]);
