@@ -217,7 +217,9 @@ typedef struct boxtoi_result {
                                     that much); about 0 for HIT; for OVERLAP >= 0, or
                                     just below 0 for boxes within the touching
                                     tolerance (see the promise above) */
-    int iterations;            /**< work counter: advancing steps taken */
+    int iterations;            /**< work counter: advancing steps taken, at least 1
+                                    for HIT and OVERLAP (the step that finds the
+                                    contact), 0 for INVALID */
 } boxtoi_result;
 
 /** A query with two unit boxes, identity motions and the interval [0, 1]. */

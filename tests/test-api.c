@@ -51,10 +51,12 @@ static void expect_invalid(const char *name, const boxtoi_query *q, boxtoi_reaso
                            int which)
 {
     boxtoi_result r = boxtoi_solve(q);
-    int good = r.state == BOXTOI_INVALID && r.reason == reason && r.which == which;
-    if (!ok(good, "invalid: %s -> reason %d, which %d", name, (int)reason, which))
-        diag("got state %s, reason %d (%s), which %d", boxtoi_state_name(r.state),
-             (int)r.reason, boxtoi_reason_message(r.reason), r.which);
+    int good = r.state == BOXTOI_INVALID && r.reason == reason && r.which == which &&
+               r.iterations == 0;
+    if (!ok(good, "invalid: %s -> reason %d, which %d, no step taken", name, (int)reason,
+            which))
+        diag("got state %s, reason %d (%s), which %d, %d steps", boxtoi_state_name(r.state),
+             (int)r.reason, boxtoi_reason_message(r.reason), r.which, r.iterations);
 }
 
 static void expect_valid(const char *name, const boxtoi_query *q)
@@ -1953,7 +1955,7 @@ static void test_skip_exit(void)
 {
     static boxtoi_query q[NSTACK];
     unsigned long long st = 4242;
-    int exits = 0, lasting = 0, contacts = 0, bad = 0;
+    int exits = 0, lasting = 0, contacts = 0, bad = 0, uncounted = 0;
     for (int high = 0; high < 2; high++) {
         stack_queries(&st, high, q);
         for (int i = 0; i < NSTACK; i++) {
@@ -1961,6 +1963,11 @@ static void test_skip_exit(void)
             q[i].flags = BOXTOI_SKIP_EXIT;
             boxtoi_result r = boxtoi_solve(&q[i]);
             contacts += full.state == BOXTOI_HIT || full.state == BOXTOI_OVERLAP;
+            /* the step that finds a contact counts; a miss may take none */
+            if ((full.state == BOXTOI_MISS ? full.iterations < 0 : full.iterations < 1) &&
+                uncounted++ < 3)
+                diag("query %d (degree %s): %s after %d steps", i, high ? "high" : "low",
+                     boxtoi_state_name(full.state), full.iterations);
             exits += isfinite(full.exit);
             lasting += full.exit_after_t1;
             int same = r.state == full.state && r.reason == full.reason &&
@@ -1983,6 +1990,7 @@ static void test_skip_exit(void)
        "skip exit: the queries include contacts (%d) with an exit (%d; %d last through t1)",
        contacts, exits, lasting);
     is_int(bad, 0, "skip exit: exit NaN, exit_after_t1 0, the rest as without the flag");
+    is_int(uncounted, 0, "iterations: at least 1 for every contact, at least 0 for a miss");
 }
 
 /* Stack the job's queries take in a thread, in bytes (-1: no thread). */
