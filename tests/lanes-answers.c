@@ -13,7 +13,8 @@
  * 8 (pairs that meet about half the time), motions close to the edges of
  * what the lane path takes (w near zero, singular or nearly singular 3x3
  * parts, a negative w, signed zeros in the bottom row, numbers near the
- * range limit), and invalid input in either box or both.
+ * range limit, rigid motions stretched along one axis), and invalid input
+ * in either box or both.
  */
 #include <math.h>
 #include <stdio.h>
@@ -204,12 +205,12 @@ static void group_edges(int count, unsigned long long *st)
     for (int i = 0; i < count; i++) {
         boxtoi_query q;
         int d = (int)tu_rand(st, 0, 5);
-        random_pair(st, &q, d, d, 1);
+        random_pair(st, &q, d, d, i % 9 != 7);
         q.t0 = 0.0;
         q.t1 = tu_rand(st, 0, 1) < 0.5 ? 1.0 : 2.0;
         boxtoi_motion *m = tu_rand(st, 0, 1) < 0.5 ? &q.motion_a : &q.motion_b;
         int k = d > 0 ? (int)tu_rand(st, 0, d + 1) : 0;
-        switch (i % 8) {
+        switch (i % 9) {
         case 0: /* w small or crossing zero somewhere */
             m->c[0][3][3] = tu_rand(st, -0.1, 0.1);
             if (d >= 1)
@@ -244,6 +245,15 @@ static void group_edges(int count, unsigned long long *st)
             for (int j = 0; j <= d; j++)
                 m->c[j][3][3] *= 1e-300;
             break;
+        case 7: { /* rigid but for a stretch along one local axis: one entry of
+                     U^T U - w^2 I off zero, the others zero */
+            int col = (i / 9) % 3;
+            double f = tu_rand(st, 0.6, 1.6);
+            for (int j = 0; j <= d; j++)
+                for (int r = 0; r < 3; r++)
+                    m->c[j][r][col] *= f;
+            break;
+        }
         default: /* w a zero polynomial but for one power */
             for (int j = 0; j <= d; j++)
                 m->c[j][3][3] = j == k ? 1.0 : 0.0;
