@@ -3986,20 +3986,27 @@ static boxtoi_query translating(boxtoi_box a, const double pa[2][3], boxtoi_box 
  * The touching tolerance, 1e-12 size + 8 eps |coordinates| (docs/method.md,
  * Tolerance), for cubes of side 1 (size: the diagonal, sqrt 3) and
  * coordinates about 1: boxes at rest half of it apart touch, twice it apart
- * do not.  Boxes 1e-8 and 5e-8 apart closing at speed 1 are apart at t0 and
- * meet at that time.
+ * do not.  The size is the larger box's: for a cube of side 1e-3 beside a
+ * 1 x 1.2 x 1 box it is the box's diagonal, sqrt 3.44 (the cube's would
+ * make the tolerance 1e-3 of that).  Boxes 1e-8 and 5e-8 apart closing at
+ * speed 1 are apart at t0 and meet at that time.
  */
 static void case_touching_tolerance(void)
 {
-    double tol = 1e-12 * sqrt(3.0) + 8.0 * DBL_EPSILON * 1.5;
     static const double rest[2] = {0.5, 2.0};
-    for (int k = 0; k < 2; k++) {
-        double pa[2][3] = {{0, 0, 0}, {0, 0, 0}}, pb[2][3] = {{1.0 + rest[k] * tol, 0.3, 0.1}, {0, 0, 0}};
-        boxtoi_query q = translating(cube(0.5), pa, cube(0.5), pb, 0.0, 1.0);
+    for (int k = 0; k < 4; k++) {
+        int small = k >= 2;
+        double h = small ? 5e-4 : 0.5, size = small ? sqrt(3.44) : sqrt(3.0);
+        double tol = 1e-12 * size + 8.0 * DBL_EPSILON * 1.5;
+        double x = 0.5 + h + rest[k % 2] * tol;
+        double pa[2][3] = {{0, 0, 0}, {0, 0, 0}}, pb[2][3] = {{x, 0.3, 0.1}, {0, 0, 0}};
+        boxtoi_box a = small ? tu_box(-0.5, -0.6, -0.5, 0.5, 0.6, 0.5) : cube(0.5);
+        boxtoi_query q = translating(a, pa, cube(h), pb, 0.0, 1.0);
         boxtoi_result r = boxtoi_solve(&q);
-        is_int(r.state, k == 0 ? BOXTOI_OVERLAP : BOXTOI_MISS,
-               "cubes at rest %g touching tolerances apart: %s", rest[k],
-               k == 0 ? "touching" : "apart");
+        is_int(r.state, k % 2 == 0 ? BOXTOI_OVERLAP : BOXTOI_MISS,
+               "%s at rest %g touching tolerances apart: %s",
+               small ? "a cube of side 1e-3 beside a 1 x 1.2 x 1 box" : "cubes", rest[k % 2],
+               k % 2 == 0 ? "touching" : "apart");
     }
     static const double gap[2] = {1e-8, 5e-8};
     for (int k = 0; k < 2; k++) {
