@@ -954,6 +954,15 @@ static void test_swept(void)
        "swept aabb: no motion refused (NULL)");
     ok(boxtoi_swept_aabb(&speck, NULL, 0.0, 1.0, lo, hi) == BOXTOI_REASON_NULL && lo[0] == 7,
        "swept aabb: a box of 1e-200 with no motion refused (NULL)");
+    /* either output missing: nothing written to the other */
+    ok(boxtoi_swept_aabb(&unit, &m, 0.0, 1.0, NULL, hi) == BOXTOI_REASON_NULL && hi[0] == 7 &&
+           hi[2] == 7,
+       "swept aabb: no lo refused (NULL), hi untouched");
+    ok(boxtoi_swept_aabb(&unit, &m, 0.0, 1.0, lo, NULL) == BOXTOI_REASON_NULL && lo[0] == 7 &&
+           lo[2] == 7,
+       "swept aabb: no hi refused (NULL), lo untouched");
+    ok(boxtoi_swept_aabb(&speck, &m, 0.0, 1.0, lo, NULL) == BOXTOI_REASON_NULL && lo[0] == 7,
+       "swept aabb: a box of 1e-200 with no hi refused (NULL), lo untouched");
     boxtoi_query tq = boxtoi_default_query();
     tq.a = speck;
     tq.b = speck;
