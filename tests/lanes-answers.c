@@ -13,8 +13,8 @@
  * 8 (pairs that meet about half the time), motions close to the edges of
  * what the lane path takes (w near zero, singular or nearly singular 3x3
  * parts, a negative w, signed zeros in the bottom row, numbers near the
- * range limit, rigid motions stretched along one axis), and invalid input
- * in either box or both.
+ * range limit, motions written with a factor near it, rigid motions
+ * stretched along one axis), and invalid input in either box or both.
  */
 #include <math.h>
 #include <stdio.h>
@@ -205,12 +205,12 @@ static void group_edges(int count, unsigned long long *st)
     for (int i = 0; i < count; i++) {
         boxtoi_query q;
         int d = (int)tu_rand(st, 0, 5);
-        random_pair(st, &q, d, d, i % 9 != 7);
+        random_pair(st, &q, d, d, i % 10 != 7);
         q.t0 = 0.0;
         q.t1 = tu_rand(st, 0, 1) < 0.5 ? 1.0 : 2.0;
         boxtoi_motion *m = tu_rand(st, 0, 1) < 0.5 ? &q.motion_a : &q.motion_b;
         int k = d > 0 ? (int)tu_rand(st, 0, d + 1) : 0;
-        switch (i % 9) {
+        switch (i % 10) {
         case 0: /* w small or crossing zero somewhere */
             m->c[0][3][3] = tu_rand(st, -0.1, 0.1);
             if (d >= 1)
@@ -247,11 +247,21 @@ static void group_edges(int count, unsigned long long *st)
             break;
         case 7: { /* rigid but for a stretch along one local axis: one entry of
                      U^T U - w^2 I off zero, the others zero */
-            int col = (i / 9) % 3;
+            int col = (i / 10) % 3;
             double f = tu_rand(st, 0.6, 1.6);
             for (int j = 0; j <= d; j++)
                 for (int r = 0; r < 3; r++)
                     m->c[j][r][col] *= f;
+            break;
+        }
+        case 8: { /* the whole motion times up to 1e60 (the same map): the sum of
+                     the coefficients' magnitudes, w's with them, about the range
+                     limit */
+            double f = pow(10.0, tu_rand(st, 58.0, 60.0));
+            for (int j = 0; j <= d; j++)
+                for (int r = 0; r < 4; r++)
+                    for (int c = 0; c < 4; c++)
+                        m->c[j][r][c] *= f;
             break;
         }
         default: /* w a zero polynomial but for one power */
