@@ -4988,7 +4988,11 @@ static void case_plate_corner_on_edge(void)
  * overlap by v_i t, least along the slowest axis.  So v = (1, 1/2, 1/5)
  * names A's face Z', and v = (1/5, 1, 1/2) its face X' (just before t0,
  * read backwards, the fastest axis would separate most).  B keeps going
- * in: the contact lasts through t1.
+ * in: the contact lasts through t1.  The same again with both motions
+ * written times 1 + 100 t^2 (the same maps), whose w has the Bernstein
+ * coefficients 1, 1 and 101 on [0, 1], uneven: solved in pieces, where
+ * the first piece's overlap at its start is one at t0, read after it, and
+ * not a contact arrived at from an earlier piece, read before.
  */
 static void case_corner_touching_at_t0(void)
 {
@@ -5002,25 +5006,36 @@ static void case_corner_touching_at_t0(void)
     };
     double id[3][3];
     tu_identity3(id);
-    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
-        char name[80];
-        const double *v = cases[k].v;
-        snprintf(name, sizeof name, "corners touching at t0, closing at (%g, %g, %g)", v[0],
-                 v[1], v[2]);
-        boxtoi_motion ma, mb;
+    for (size_t k = 0; k < 2 * sizeof cases / sizeof *cases; k++) {
+        char name[120];
+        const double *v = cases[k % 2].v;
+        int factor = k >= 2; /* both motions times 1 + 100 t^2: solved in pieces */
+        snprintf(name, sizeof name, "corners touching at t0, closing at (%g, %g, %g)%s", v[0],
+                 v[1], v[2], factor ? ", motions times 1 + 100 t^2" : "");
+        boxtoi_motion ma, mb, w;
         motion_static(&ma, id, 0, 0, 0);
         double p[2][3] = {{2, 2, 2}, {-v[0], -v[1], -v[2]}};
         tu_motion_rot_trans(&mb, id, p, 1);
+        if (factor) {
+            boxtoi_motion plain_a = ma, plain_b = mb;
+            tu_motion_zero(&w, 2);
+            for (int i = 0; i < 4; i++)
+                w.c[0][i][i] = 1.0, w.c[2][i][i] = 100.0;
+            if (boxtoi_motion_multiply(&ma, &plain_a, &w) ||
+                boxtoi_motion_multiply(&mb, &plain_b, &w))
+                bail("%s: no product", name);
+        }
         boxtoi_query q = tu_query(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
         expect e = {.state = BOXTOI_OVERLAP,
                     .toi = 0.0,
                     .exit_mode = EXIT_AFTER_T1,
                     .check_kind = KIND_AND_POINT,
                     .kind = BOXTOI_FACE_VERTEX,
-                    .fa = cases[k].face,
+                    .fa = cases[k % 2].face,
                     .fb = "XYZ",
                     .check_normal = 1,
-                    .normal = {cases[k].normal[0], cases[k].normal[1], cases[k].normal[2]},
+                    .normal = {cases[k % 2].normal[0], cases[k % 2].normal[1],
+                               cases[k % 2].normal[2]},
                     .check_point = 1,
                     .point = {1, 1, 1},
                     .reference = 1};
