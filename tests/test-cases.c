@@ -159,7 +159,7 @@ static void check_reference(const char *name, const boxtoi_query *q, const expec
             snprintf(why, sizeof why, "not apart just after exit");
         }
     }
-    if (good && e->check_point && e->state == BOXTOI_HIT) {
+    if (good && e->check_point && (e->state == BOXTOI_HIT || e->state == BOXTOI_OVERLAP)) {
         double la[3], lb[3];
         to_local(&q->motion_a, e->toi, e->point, la);
         to_local(&q->motion_b, e->toi, e->point, lb);
@@ -355,7 +355,7 @@ static boxtoi_result run_case(const char *name, const boxtoi_query *q, const exp
                 e->normal[2]))
             diag("got (%.17g %.17g %.17g)", r.normal[0], r.normal[1], r.normal[2]);
     }
-    if (e->check_point && e->state == BOXTOI_HIT) {
+    if (e->check_point && (e->state == BOXTOI_HIT || e->state == BOXTOI_OVERLAP)) {
         int good = 1;
         for (int k = 0; k < 3; k++)
             if (!(fabs(r.point[k] - e->point[k]) <= 1e-8 * qsize(q)))
@@ -5044,6 +5044,47 @@ static void case_corner_touching_at_t0(void)
     }
 }
 
+/*
+ * Overlapping at t0 off the middle of a face: A = [-1,1]^3, B = [-1/2,1/2]^3
+ * turned 45 degrees about z, its centre at (1/2, 1/2, 6/5), both at rest.
+ * The boxes cross least along z, by 3/10: A's face Z' against B's face Z.
+ * The point is on the section of B half way between its deepest points
+ * and A's face, z = 0.85: a square turned 45 degrees, corners
+ * (1/2 +- d, 1/2) and (1/2, 1/2 +- d) with d = 1/sqrt2, which A's sides
+ * x = 1 and y = 1 cut to the hexagon (1/2 - d, 1/2), (1/2, 1/2 - d),
+ * (1, 1 - d), (1, d), (d, 1), (1 - d, 1), whose corners' mean is
+ * (4 - d)/6 in x and y.  B's vertex is the corner of its face Z nearest
+ * that point: along B's x the point is 0.069 out, and along its y half way,
+ * which goes to the + side: X'Y'Z.
+ */
+static void case_overlap_turned_off_centre(void)
+{
+    const char *name = "turned cube overlapping a face off its middle at t0";
+    double id[3][3], rz[3][3], d = sqrt(0.5), m = (4.0 - d) / 6.0;
+    tu_identity3(id);
+    tu_rot_z(rz, M_PI / 4);
+    boxtoi_motion ma, mb;
+    motion_static(&ma, id, 0, 0, 0);
+    motion_static(&mb, rz, 0.5, 0.5, 1.2);
+    boxtoi_query q = tu_query(cube(1), &ma, cube(0.5), &mb, 0.0, 1.0);
+    expect e = {.state = BOXTOI_OVERLAP,
+                .toi = 0.0,
+                .exit_mode = EXIT_AFTER_T1,
+                .check_kind = KIND_ONLY,
+                .kind = BOXTOI_FACE_VERTEX,
+                .fa = "Z'",
+                .fb = "X'Y'Z",
+                .check_normal = 1,
+                .normal = {0, 0, 1},
+                .check_point = 1,
+                .point = {m, m, 0.85},
+                .reference = 1,
+                .check_depth = 1,
+                .depth = 0.3};
+    boxtoi_result r = run_case(name, &q, &e);
+    check_swap(name, &q, &r);
+}
+
 static void case_shear(void)
 {
     /* A = [-1,1]^3 at rest.  B = [0,1]^3 under the shearing affine motion
@@ -5332,6 +5373,7 @@ int main(void)
     case_flat_turned_random();
     case_plate_corner_on_edge();
     case_corner_touching_at_t0();
+    case_overlap_turned_off_centre();
     case_pass_through();
     case_shear();
     case_scaled_motion();
