@@ -4027,7 +4027,11 @@ static void case_touching_tolerance(void)
  * then -z.  Cubes closing along the diagonal
  * x = y at equal speeds until their z edges meet: the faces x and y tie, the
  * offset orients both, and the line larger in y comes first: the normal is
- * +y (-y with A and B swapped).
+ * +y (-y with A and B swapped).  The same with B also coming down along z,
+ * five times as fast, so that the edges meet over the last 2e-6 of B's
+ * edge, B's bottom that far below A's top: just before, the faces z
+ * separate most, but they are not in the tie (crossed by 2e-6), and the
+ * normal is still +y.
  */
 static void case_tie_rules(void)
 {
@@ -4045,16 +4049,21 @@ static void case_tie_rules(void)
            k == 0 ? "" : "-", k == 0 ? "+z" : "-z", boxtoi_state_name(r.state),
            r.normal[0], r.normal[1], r.normal[2]);
     }
-    double pa[2][3] = {{0, 0, 0}, {0, 0, 0}}, pb[2][3] = {{3, 3, 0.2}, {-2, -2, 0}};
-    boxtoi_query q = translating(cube(1), pa, cube(1), pb, 0.0, 1.0), y = tu_swapped(&q);
-    for (int k = 0; k < 2; k++) {
-        boxtoi_result r = boxtoi_solve(k == 0 ? &q : &y);
-        double sign = k == 0 ? 1.0 : -1.0;
-        ok(r.state == BOXTOI_HIT && fabs(r.toi - 0.5) <= 1e-12 && fabs(r.normal[0]) <= 1e-12 &&
-               fabs(r.normal[1] - sign) <= 1e-12 && fabs(r.normal[2]) <= 1e-12,
-           "cubes closing along x = y, edges meeting%s: normal %s (got %s at %.17g, %g %g %g)",
-           k == 0 ? "" : ", A and B swapped", k == 0 ? "+y" : "-y", boxtoi_state_name(r.state),
-           r.toi, r.normal[0], r.normal[1], r.normal[2]);
+    for (int sinking = 0; sinking < 2; sinking++) {
+        double pa[2][3] = {{0, 0, 0}, {0, 0, 0}};
+        double pb[2][3] = {{3, 3, sinking ? 7.0 - 2e-6 : 0.2}, {-2, -2, sinking ? -10.0 : 0.0}};
+        boxtoi_query q = translating(cube(1), pa, cube(1), pb, 0.0, 1.0), y = tu_swapped(&q);
+        for (int k = 0; k < 2; k++) {
+            boxtoi_result r = boxtoi_solve(k == 0 ? &q : &y);
+            double sign = k == 0 ? 1.0 : -1.0;
+            ok(r.state == BOXTOI_HIT && fabs(r.toi - 0.5) <= 1e-12 &&
+                   fabs(r.normal[0]) <= 1e-12 && fabs(r.normal[1] - sign) <= 1e-12 &&
+                   fabs(r.normal[2]) <= 1e-12,
+               "cubes closing along x = y, edges meeting%s%s: normal %s (got %s at %.17g, "
+               "%g %g %g)", sinking ? ", B sinking along z across A's top" : "",
+               k == 0 ? "" : ", A and B swapped", k == 0 ? "+y" : "-y",
+               boxtoi_state_name(r.state), r.toi, r.normal[0], r.normal[1], r.normal[2]);
+        }
     }
 }
 
