@@ -5057,14 +5057,14 @@ static void case_corner_touching_at_t0(void)
  * Overlapping at t0 off the middle of a face: A = [-1,1]^3, B = [-1/2,1/2]^3
  * turned 45 degrees about z, its centre at (1/2, 1/2, 6/5), both at rest.
  * The boxes cross least along z, by 3/10: A's face Z' against B's face Z.
- * The point is on the section of B half way between its deepest points
- * and A's face, z = 0.85: a square turned 45 degrees, corners
+ * The point is the mean of the corners of the boxes' common part, a prism
+ * from z = 0.7 to 1 over B's square turned 45 degrees, corners
  * (1/2 +- d, 1/2) and (1/2, 1/2 +- d) with d = 1/sqrt2, which A's sides
  * x = 1 and y = 1 cut to the hexagon (1/2 - d, 1/2), (1/2, 1/2 - d),
- * (1, 1 - d), (1, d), (d, 1), (1 - d, 1), whose corners' mean is
- * (4 - d)/6 in x and y.  B's vertex is the corner of its face Z nearest
- * that point: along B's x the point is 0.069 out, and along its y half way,
- * which goes to the + side: X'Y'Z.
+ * (1, 1 - d), (1, d), (d, 1), (1 - d, 1): (4 - d)/6 in x and y, and 0.85.
+ * B's vertex is the corner of its face Z nearest that point: along B's x
+ * the point is 0.069 out, and along its y half way, which goes to the +
+ * side: X'Y'Z.
  */
 static void case_overlap_turned_off_centre(void)
 {
