@@ -963,6 +963,18 @@ static void test_swept(void)
        "swept aabb: no hi refused (NULL), lo untouched");
     ok(boxtoi_swept_aabb(&speck, &m, 0.0, 1.0, lo, NULL) == BOXTOI_REASON_NULL && lo[0] == 7,
        "swept aabb: a box of 1e-200 with no hi refused (NULL), lo untouched");
+    /* the path for tiny lengths is for tiny boxes only: a box of ordinary
+       size, on a motion whose translation is tiny, gets its own bounds */
+    boxtoi_box plain = {{-1, -2, -3}, {1, 2, 3}};
+    boxtoi_motion nudge;
+    boxtoi_motion_identity(&nudge);
+    nudge.c[0][0][3] = 1e-200;
+    int held = boxtoi_swept_aabb(&plain, &nudge, 0.0, 1.0, lo, hi) == BOXTOI_REASON_NONE;
+    for (int i = 0; i < 3; i++)
+        held &= lo[i] <= plain.lo[i] && lo[i] >= plain.lo[i] - 1e-12 && hi[i] >= plain.hi[i] &&
+                hi[i] <= plain.hi[i] + 1e-12;
+    ok(held, "swept aabb: a box of sides 2, 4, 6 moved by 1e-200: its own corners (got %g %g "
+       "%g, %g %g %g)", lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]);
     boxtoi_query tq = boxtoi_default_query();
     tq.a = speck;
     tq.b = speck;
