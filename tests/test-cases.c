@@ -5005,7 +5005,7 @@ static void case_plate_corner_on_edge(void)
  */
 static void case_corner_touching_at_t0(void)
 {
-    static const struct {
+    static const struct corner_case {
         double v[3];
         const char *face;
         double normal[3];
@@ -5015,10 +5015,12 @@ static void case_corner_touching_at_t0(void)
     };
     double id[3][3];
     tu_identity3(id);
-    for (size_t k = 0; k < 2 * sizeof cases / sizeof *cases; k++) {
+    const size_t n = sizeof cases / sizeof *cases;
+    for (size_t k = 0; k < 2 * n; k++) {
         char name[120];
-        const double *v = cases[k % 2].v;
-        int factor = k >= 2; /* both motions times 1 + 100 t^2: solved in pieces */
+        const struct corner_case *c = &cases[k % n];
+        const double *v = c->v;
+        int factor = k >= n; /* both motions times 1 + 100 t^2: solved in pieces */
         snprintf(name, sizeof name, "corners touching at t0, closing at (%g, %g, %g)%s", v[0],
                  v[1], v[2], factor ? ", motions times 1 + 100 t^2" : "");
         boxtoi_motion ma, mb, w;
@@ -5040,11 +5042,10 @@ static void case_corner_touching_at_t0(void)
                     .exit_mode = EXIT_AFTER_T1,
                     .check_kind = KIND_AND_POINT,
                     .kind = BOXTOI_FACE_VERTEX,
-                    .fa = cases[k % 2].face,
+                    .fa = c->face,
                     .fb = "XYZ",
                     .check_normal = 1,
-                    .normal = {cases[k % 2].normal[0], cases[k % 2].normal[1],
-                               cases[k % 2].normal[2]},
+                    .normal = {c->normal[0], c->normal[1], c->normal[2]},
                     .check_point = 1,
                     .point = {1, 1, 1},
                     .reference = 1};
