@@ -973,13 +973,60 @@ static void case_nearly_parallel_cubes(void)
  * deep or apart there.  The frame is at rest or turning, near the origin
  * or up to 1000 from it.
  */
+/*
+ * The motions of case_edges_meeting_turning_parallel's cubes: A at rest, B
+ * turned about k by the quaternion (1, l(t) k), l = sg (t - tp), about the
+ * point (x_local, -1/2, -1/2) of its edge y = z = -1/2, which lies at (x(t),
+ * 1/2, 1/2) + p(t) k, p = K (t - 0.55) (t - 0.8) ((t - 0.3)^2 + 0.005)
+ * (returned in pt); x = 0 where it is NULL.
+ */
+static void turning_edge_motions(double K, double sg, double tp, const double k[3],
+                                 const tu_poly *x, double x_local, tu_poly la[4][4],
+                                 tu_poly lb[4][4], tu_poly *pt)
+{
+    const double tc = 0.55, te = 0.8, t1 = 0.3, g = 0.005, h = 0.5;
+    tu_poly a = {1, {-tc, 1}}, b = {1, {-te, 1}}, d = {2, {t1 * t1 + g, -2 * t1, 1}};
+    *pt = tu_poly_mul(tu_poly_mul(a, b), d);
+    for (int i = 0; i <= pt->n; i++)
+        pt->a[i] *= K;
+    tu_poly l = {1, {-sg * tp, sg}}, l2 = tu_poly_mul(l, l);
+    tu_poly w = tu_poly_add(tu_poly_const(1.0), l2, 1.0), wp = tu_poly_mul(w, *pt);
+    /* U = (1 - l^2) I + 2 l^2 k k^T + 2 l [k]x */
+    double kx[3][3] = {{0, -k[2], k[1]}, {k[2], 0, -k[0]}, {-k[1], k[0], 0}};
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++) {
+            la[r][c] = tu_poly_const(r == c ? 1.0 : 0.0);
+            lb[r][c] = tu_poly_const(0.0);
+        }
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+            tu_poly u = tu_poly_add(tu_poly_const(r == c ? 1.0 : 0.0), l2,
+                                    (r == c ? -1.0 : 0.0) + 2.0 * k[r] * k[c]);
+            lb[r][c] = tu_poly_add(u, l, 2.0 * kx[r][c]);
+        }
+    /* B's position: w (x, h, h) + w p k - U (x_local, -h, -h) */
+    for (int r = 0; r < 3; r++) {
+        tu_poly pos = tu_poly_add(tu_poly_const(0.0), wp, k[r]);
+        if (r > 0)
+            pos = tu_poly_add(pos, w, h);
+        else if (x)
+            pos = tu_poly_add(pos, tu_poly_mul(w, *x), 1.0);
+        if (x_local != 0.0)
+            pos = tu_poly_add(pos, lb[r][0], -x_local);
+        for (int c = 1; c < 3; c++)
+            pos = tu_poly_add(pos, lb[r][c], h);
+        lb[r][3] = pos;
+    }
+    lb[3][3] = w;
+}
+
 static void case_edges_meeting_turning_parallel(void)
 {
     /* turning rate, distance of tp from the contact's start (or end) */
     static const double sets[][3] = {{1e-3, 1e-6, 0}, {1e-3, 1e-4, 0}, {1e-2, 1e-4, 0},
                                      {1e-2, 1e-3, 0}, {1e-4, 0.0, 0},  {3e-2, 3e-5, 1},
                                      {1e-3, 1e-4, 1}};
-    const double tc = 0.55, te = 0.8, t1 = 0.3, g = 0.005, h = 0.5;
+    const double tc = 0.55, te = 0.8;
     unsigned long long rng = 0x7e9a11;
     for (size_t n = 0; n < sizeof sets / sizeof sets[0]; n++) {
         double sp = sets[n][0], dtp = sets[n][1], at = sets[n][2] ? te : tc;
@@ -988,37 +1035,8 @@ static void case_edges_meeting_turning_parallel(void)
             double phi = tu_rand(&rng, 0.2, 1.37), K = tu_rand(&rng, 0.2, 1.0);
             double k[3] = {0.0, cos(phi), sin(phi)};
             double tp = at + (f % 4 < 2 ? -dtp : dtp), sg = f % 2 ? -sp : sp;
-            /* p(t), l(t) = sg (t - tp), w = 1 + l^2 */
-            tu_poly a = {1, {-tc, 1}}, b = {1, {-te, 1}}, d = {2, {t1 * t1 + g, -2 * t1, 1}};
-            tu_poly pt = tu_poly_mul(tu_poly_mul(a, b), d);
-            for (int i = 0; i <= pt.n; i++)
-                pt.a[i] *= K;
-            tu_poly l = {1, {-sg * tp, sg}}, l2 = tu_poly_mul(l, l);
-            tu_poly w = tu_poly_add(tu_poly_const(1.0), l2, 1.0), wp = tu_poly_mul(w, pt);
-            /* U = (1 - l^2) I + 2 l^2 k k^T + 2 l [k]x */
-            double kx[3][3] = {{0, -k[2], k[1]}, {k[2], 0, -k[0]}, {-k[1], k[0], 0}};
-            tu_poly la[4][4], lb[4][4];
-            for (int r = 0; r < 4; r++)
-                for (int c = 0; c < 4; c++) {
-                    la[r][c] = tu_poly_const(r == c ? 1.0 : 0.0);
-                    lb[r][c] = tu_poly_const(0.0);
-                }
-            for (int r = 0; r < 3; r++)
-                for (int c = 0; c < 3; c++) {
-                    tu_poly u = tu_poly_add(tu_poly_const(r == c ? 1.0 : 0.0), l2,
-                                            (r == c ? -1.0 : 0.0) + 2.0 * k[r] * k[c]);
-                    lb[r][c] = tu_poly_add(u, l, 2.0 * kx[r][c]);
-                }
-            /* B's position: w (0, h, h) + w p k - U (0, -h, -h) */
-            for (int r = 0; r < 3; r++) {
-                tu_poly pos = tu_poly_add(tu_poly_const(0.0), wp, k[r]);
-                if (r > 0)
-                    pos = tu_poly_add(pos, w, h);
-                for (int c = 1; c < 3; c++)
-                    pos = tu_poly_add(pos, lb[r][c], h);
-                lb[r][3] = pos;
-            }
-            lb[3][3] = w;
+            tu_poly la[4][4], lb[4][4], pt;
+            turning_edge_motions(K, sg, tp, k, NULL, 0.0, la, lb, &pt);
             int turning = f >= 8;
             boxtoi_query qy = cubes_in_frame(&rng, la, lb, turning, f % 4 >= 2);
             boxtoi_query sw = tu_swapped(&qy);
@@ -1049,6 +1067,60 @@ static void case_edges_meeting_turning_parallel(void)
            "there, its end at 0.8 within 1e-7 of the size, mirrored when swapped, "
            "%d frames (%d bad, %d not mirrored)", sp, dtp, sets[n][2] ? "parting" : "meeting",
            cases, bad, bad_swap);
+    }
+}
+
+/*
+ * The same turn, with B's edge meeting A's end to end: B turns about the
+ * corner (-1/2, -1/2, -1/2) at the end of that edge, which comes to A's
+ * corner (1/2, 1/2, 1/2) along k as before (p) and along x at speed 10,
+ * reaching x = 1/2 at tf, 1e-8 to 3e-7 after the edges' lines meet (0.55).
+ * The turn keeps distances along k, and at the corner B's faces are
+ * turned by 2 l from A's, a few 1e-9 rad, so the boxes first touch at tf
+ * within 1e-9 / 10.  The edge axis's root at 0.55, near parallel edges, is
+ * as far off as in the case above: in some frames past tf, the boxes
+ * touching there, and A's face x then parts them where that axis's own
+ * separation falls to the touching tolerance.  The first contact must be
+ * no later than tf + 1e-9, the boxes within 1e-9 of the size of touching
+ * there (the reference's signed distance), and at its end within 1e-7.
+ */
+static void case_edges_turning_parallel_end_to_end(void)
+{
+    /* turning rate, tp's distance before 0.55, tf - 0.55 */
+    static const double sets[][3] = {{1e-3, 1e-6, 3e-7}, {1e-3, 1e-6, 3e-8}, {3e-3, 1e-6, 1e-7}};
+    const double tc = 0.55, h = 0.5, u = 10.0;
+    unsigned long long rng = 0x7e9a12;
+    for (size_t n = 0; n < sizeof sets / sizeof sets[0]; n++) {
+        double sp = sets[n][0], tf = tc + sets[n][2];
+        int bad = 0, bad_swap = 0, cases = 0;
+        for (int f = 0; f < 64; f++) {
+            double phi = tu_rand(&rng, 0.2, 1.37), K = tu_rand(&rng, 0.2, 1.0);
+            double k[3] = {0.0, cos(phi), sin(phi)};
+            double tp = tc + (f % 4 < 2 ? -sets[n][1] : sets[n][1]), sg = f % 2 ? -sp : sp;
+            tu_poly x = {1, {h + u * tf, -u}}, la[4][4], lb[4][4], pt;
+            turning_edge_motions(K, sg, tp, k, &x, -h, la, lb, &pt);
+            boxtoi_query qy = cubes_in_frame(&rng, la, lb, f >= 32, f % 4 >= 2);
+            boxtoi_query sw = tu_swapped(&qy);
+            boxtoi_result r = boxtoi_solve(&qy), sr = boxtoi_solve(&sw);
+            double size = sqrt(3.0), dc = NAN, de = NAN;
+            if (r.state == BOXTOI_HIT) {
+                dc = ref_signed_distance(&qy, r.toi);
+                de = ref_signed_distance(&qy, r.exit);
+            }
+            int good = r.state == BOXTOI_HIT && r.toi <= tf + 1e-9 &&
+                       fabs(dc) <= 1e-9 * size && r.exit > r.toi && fabs(de) <= 1e-7 * size;
+            cases++;
+            if (!good && bad++ < 3)
+                diag("s %g, tp = %.17g, frame %d: %s toi %.17g (%.3g deep), exit %.17g "
+                     "(%.3g)", sg, tp, f, boxtoi_state_name(r.state), r.toi, dc, r.exit, de);
+            if (!swap_mirrors(&qy, &r, &sr) && bad_swap++ < 3)
+                diag_mirror(f, " (edges end to end, swapped)", &r, &sr);
+        }
+        ok(bad == 0 && bad_swap == 0,
+           "cubes whose edges turn through parallel at %g rad per unit time, meeting end to "
+           "end %g after their lines do: first contact no later than that + 1e-9 and "
+           "within 1e-9 of the size there, within 1e-7 at its end, mirrored when swapped, "
+           "%d frames (%d bad, %d not mirrored)", sp, sets[n][2], cases, bad, bad_swap);
     }
 }
 
@@ -5344,6 +5416,7 @@ int main(void)
     case_nearly_parallel_edges();
     case_nearly_parallel_cubes();
     case_edges_meeting_turning_parallel();
+    case_edges_turning_parallel_end_to_end();
     case_turning_parallel_recorded();
     case_turning_parallel_random();
     case_level_axes();
