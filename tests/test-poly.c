@@ -351,6 +351,35 @@ static void test_restrict(void)
             }
         }
     ok(worst < 1e-12, "bern_restrict: r(u) = p(a + u (c - a)) (rel err %.3g)", worst);
+
+    /* bxp_bern_restrict2: each output bit for bit bern_restrict's, also
+       with the second written over its input */
+    int differ = 0, pairs = 0;
+    for (size_t k = 0; k < sizeof iv / sizeof iv[0]; k++)
+        for (int n = 0; n <= NMAX; n++) {
+            double c1[NMAX + 1], c2[NMAX + 1], b1[NMAX + 1], b2[NMAX + 1], sb[NMAX + 1];
+            double r1[NMAX + 1], r2[NMAX + 1], o1[NMAX + 1], o2[NMAX + 1];
+            random_poly(c1, n);
+            random_poly(c2, n);
+            bxp_power_to_sbern(c1, n, sb);
+            bxp_sbern_to_bern(sb, n, b1);
+            bxp_power_to_sbern(c2, n, sb);
+            bxp_sbern_to_bern(sb, n, b2);
+            double a = iv[k][0], cc = iv[k][1];
+            bxp_bern_restrict(b1, n, a, cc, r1);
+            bxp_bern_restrict(b2, n, a, cc, r2);
+            bxp_bern_restrict2(b1, b2, n, a, cc, o1, o2);
+            int bad = memcmp(o1, r1, (size_t)(n + 1) * sizeof *o1) != 0 ||
+                      memcmp(o2, r2, (size_t)(n + 1) * sizeof *o2) != 0;
+            bxp_bern_restrict2(b1, b2, n, a, cc, o1, b2);
+            bad |= memcmp(o1, r1, (size_t)(n + 1) * sizeof *o1) != 0 ||
+                   memcmp(b2, r2, (size_t)(n + 1) * sizeof *b2) != 0;
+            if (bad && differ++ < 3)
+                diag("bern_restrict2 differs: degree %d on [%g, %g]", n, a, cc);
+            pairs++;
+        }
+    ok(differ == 0, "bern_restrict2: both restrictions those of bern_restrict bit for bit, "
+       "the second also in place (%d of %d pairs differ)", differ, pairs);
 }
 
 /* bxp_bern_first expecting a point near want (tol), or none (want NaN). */
