@@ -1825,6 +1825,33 @@ static void test_scale(void)
     }
 
     /*
+     * The unit box at x = +-0.6 over w = 1e-60 + 2e8 t: at t0 its corners
+     * lie at 0.1e60 and 1.1e60 (or their negatives), beyond the range on
+     * one side only, and the swept box cannot be bounded.
+     */
+    for (int c = 0; c < 2; c++) {
+        boxtoi_query y = boxtoi_default_query();
+        memset(&y.motion_b, 0, sizeof y.motion_b);
+        y.motion_b.degree = 1;
+        for (int i = 0; i < 3; i++)
+            y.motion_b.c[0][i][i] = 1.0;
+        y.motion_b.c[0][0][3] = c == 0 ? 0.6 : -0.6;
+        y.motion_b.c[0][3][3] = 1e-60;
+        y.motion_b.c[1][3][3] = 2e8;
+        boxtoi_result r = boxtoi_solve(&y);
+        double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+        boxtoi_reason why_v = boxtoi_validate(&y.b, &y.motion_b, 0.0, 1.0);
+        boxtoi_reason why_s = boxtoi_swept_aabb(&y.b, &y.motion_b, 0.0, 1.0, lo, hi);
+        ok(r.state == BOXTOI_INVALID && r.reason == BOXTOI_REASON_OUT_OF_RANGE &&
+               r.which == 2 && why_v == BOXTOI_REASON_OUT_OF_RANGE &&
+               why_s == BOXTOI_REASON_OUT_OF_RANGE && lo[0] == 0.0 && hi[0] == 0.0,
+           "scale: the unit box at x = %s0.6 over w from 1e-60 at t0, out of range on one "
+           "side only, is out of range (solve %s %s, validate %s, swept box %s)",
+           c == 0 ? "" : "-", boxtoi_state_name(r.state), boxtoi_reason_message(r.reason),
+           boxtoi_reason_message(why_v), boxtoi_reason_message(why_s));
+    }
+
+    /*
      * A motion at rest declared of degree 8 (or 2), over an interval so far
      * out that t0^8 (t0^2) overflows: its bounds over the interval cannot be
      * formed, and the functions that need them say so alike, naming B.
