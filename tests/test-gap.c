@@ -11,7 +11,12 @@
  * matrices of degree 2 and 4), fast spins about a shared centre (where the
  * products a_i . b_j turn over and bend most), pure translations, a box
  * at rest, and two boxes spinning against each other about one axis (where
- * the bound's term for the two turning together is needed in full).
+ * the bound's term for the two turning together is needed in full), also
+ * with one rising past the other (its term for turning while closing).
+ * The bounds must also be tight: on every axis, some random piece leaves
+ * less than 1e-5 of the size between bound and function (a bound loose by
+ * a fixed amount, as with a box's extent added rather than taken off,
+ * would leave at least that).
  *
  * The parts the derivative bounds are made of are also checked on their
  * own, where the check above has slack: the bounds of one rational curve
@@ -404,8 +409,10 @@ static int check_restriction(const gcase *g, const bx_moving *A, const bx_moving
  * inside.  Tracks the smallest slack (bound - value) relative to the
  * piece's size of things, to show the bound is tested where it is tight.
  */
+static double axis_least[BX_GAP_AXES]; /* least slack of each axis, random cases */
+
 static int check_piece(const gcase *g, const bx_moving *A, const bx_moving *B,
-                       double s0, double s1, double *tightest)
+                       double s0, double s1, double *tightest, int per_axis)
 {
     bx_speeds sa, sb;
     if (!bx_gap_speeds(A, B, s0, s1, &sa, &sb)) {
@@ -431,6 +438,8 @@ static int check_piece(const gcase *g, const bx_moving *A, const bx_moving *B,
             double slack = (up[axis] - (double)G[axis]) / scale;
             if (slack < *tightest)
                 *tightest = slack;
+            if (per_axis && slack < axis_least[axis])
+                axis_least[axis] = slack;
             if (!(slack >= -1e-12)) {
                 if (!bad)
                     diag("%s: piece [%.17g, %.17g], axis %d at %.17g: G %.17g above "
@@ -477,7 +486,7 @@ static int check_counter_spin(double *tightest)
             tu_rigid_motion(&g.mb, (const double(*)[4])qb, 1, (const double(*)[3])pb, 0, 0.5);
             if (!prepare(&g.a, &g.ma, 0.0, 1.0, &A) || !prepare(&g.b, &g.mb, 0.0, 1.0, &B))
                 bail("counter-spins: motion rejected");
-            if (!check_piece(&g, &A, &B, 0.5 - h / 2, 0.5 + h / 2, tightest))
+            if (!check_piece(&g, &A, &B, 0.5 - h / 2, 0.5 + h / 2, tightest, 0))
                 bad++;
         }
     return bad;
@@ -517,7 +526,7 @@ static int check_spin_passing(double *tightest)
             tu_rigid_motion(&g.mb, (const double(*)[4])qb, 1, (const double(*)[3])pb, 1, 0.5);
             if (!prepare(&g.a, &g.ma, 0.0, 1.0, &A) || !prepare(&g.b, &g.mb, 0.0, 1.0, &B))
                 bail("spins-passing: motion rejected");
-            if (!check_piece(&g, &A, &B, tm - h / 2, tm + h / 2, tightest))
+            if (!check_piece(&g, &A, &B, tm - h / 2, tm + h / 2, tightest, 0))
                 bad++;
         }
     return bad;
@@ -526,8 +535,10 @@ static int check_spin_passing(double *tightest)
 int main(void)
 {
     enum { CASES = 400, SPANS = 6 };
-    plan(5 + 5 + 2 + 2);
+    plan(5 + 5 + 1 + 2 + 2);
 
+    for (int a = 0; a < BX_GAP_AXES; a++)
+        axis_least[a] = INFINITY;
     int speeds_bad[5] = {0}, piece_bad[5] = {0}, restrict_bad = 0;
     double worst[5] = {0}, tightest[5] = {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY};
     const char *kinds[5] = {0};
@@ -550,7 +561,7 @@ int main(void)
                        !check_speeds(&g, &sb, &g.b, &g.mb, s0, s1, &worst[k % 5])) {
                 speeds_bad[k % 5]++;
             }
-            if (!check_piece(&g, &A, &B, s0, s0 + len / 3.0, &tightest[k % 5]))
+            if (!check_piece(&g, &A, &B, s0, s0 + len / 3.0, &tightest[k % 5], 1))
                 piece_bad[k % 5]++;
             if (j == 0 && !check_restriction(&g, &A, &B, s0, s1))
                 restrict_bad++;
@@ -563,6 +574,16 @@ int main(void)
         ok(piece_bad[v] == 0 && tightest[v] < 0.05,
            "piece bounds hold (%s): %d bad pieces, least slack %.3g of the size",
            kinds[v], piece_bad[v], tightest[v]);
+    double loosest = 0.0;
+    int loosest_axis = 0;
+    for (int a = 0; a < BX_GAP_AXES; a++)
+        if (axis_least[a] > loosest) {
+            loosest = axis_least[a];
+            loosest_axis = a;
+        }
+    ok(loosest < 1e-5, "piece bounds are tight on every axis: each axis's least slack over "
+       "the random pieces is below 1e-5 of the size (largest %.3g, axis %d)", loosest,
+       loosest_axis);
     ok(restrict_bad == 0, "bounds over a span are those of the motion re-parameterised "
        "on it: %d bad of %d", restrict_bad, CASES);
     double worst_rational = 0.0;
