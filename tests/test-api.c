@@ -1503,21 +1503,27 @@ static int same_answer(const boxtoi_result *base, const boxtoi_result *r, int e,
 
 /* Box corners times 2^el, the 3x3 parts times 2^eu and the translations
    times 2^(el + eu): the world's lengths times 2^(el + eu). */
+/* Box j's (0 A, 1 B) corners times 2^-eu and its 3x3 part times 2^eu:
+   the same box in the world. */
+static void scale_frame_of(boxtoi_query *q, int j, int eu)
+{
+    boxtoi_box *box = j == 0 ? &q->a : &q->b;
+    boxtoi_motion *m = j == 0 ? &q->motion_a : &q->motion_b;
+    for (int i = 0; i < 3; i++) {
+        box->lo[i] = ldexp(box->lo[i], -eu);
+        box->hi[i] = ldexp(box->hi[i], -eu);
+    }
+    for (int k = 0; k <= m->degree; k++)
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++)
+                m->c[k][r][c] = ldexp(m->c[k][r][c], eu);
+}
+
 static void scale_frames(boxtoi_query *q, int el, int eu)
 {
     scale_lengths(q, el + eu);
-    boxtoi_box *box[2] = {&q->a, &q->b};
-    boxtoi_motion *m[2] = {&q->motion_a, &q->motion_b};
-    for (int j = 0; j < 2; j++) {
-        for (int i = 0; i < 3; i++) {
-            box[j]->lo[i] = ldexp(box[j]->lo[i], -eu);
-            box[j]->hi[i] = ldexp(box[j]->hi[i], -eu);
-        }
-        for (int k = 0; k <= m[j]->degree; k++)
-            for (int r = 0; r < 3; r++)
-                for (int c = 0; c < 3; c++)
-                    m[j]->c[k][r][c] = ldexp(m[j]->c[k][r][c], eu);
-    }
+    for (int j = 0; j < 2; j++)
+        scale_frame_of(q, j, eu);
 }
 
 /* The same motion in time units 2^e times larger: M'(u) = M(2^e u). */
@@ -1572,6 +1578,7 @@ static void test_scale(void)
     int nt = (int)(sizeof times / sizeof *times);
     int hits = 0, edges = 0, bad_motion = 0, bad_length = 0, bad_box = 0, bad_at = 0;
     int bad_time = 0, bad_frame = 0, bad_mixed = 0, bad_frames = 0, bad_tiny_w = 0;
+    int bad_one_frame = 0;
     static const int frames[][2] = {{-200, -300}, {0, -179}, {0, -350}, {-200, -350},
                                     {-100, -200}, {150, -150}};
     int nframes = (int)(sizeof frames / sizeof *frames);
@@ -1670,6 +1677,32 @@ static void test_scale(void)
                      boxtoi_state_name(r.state), r.toi, v, boxtoi_state_name(base.state),
                      base.toi);
         }
+        for (int f = 0; f < 4; f++) {
+            /* one box made tiny (corners times 2^-500 or 2^-329), then its
+               frame alone scaled apart, the other's as given: corners times
+               2^-150, 3x3 part times 2^-350 (its determinant alone below
+               the normal doubles) or 2^-179 */
+            boxtoi_query y = q[i];
+            int j = f % 2, eu = f < 2 ? -350 : -179;
+            boxtoi_box *b = j == 0 ? &y.a : &y.b;
+            for (int k = 0; k < 3; k++) {
+                b->lo[k] = ldexp(b->lo[k], eu - 150);
+                b->hi[k] = ldexp(b->hi[k], eu - 150);
+            }
+            boxtoi_query x = y;
+            scale_frame_of(&x, j, eu);
+            boxtoi_result ry = boxtoi_solve(&y), r = boxtoi_solve(&x);
+            double t = (i % 7) / 6.0, w = 0.0;
+            int v = boxtoi_validate(&x.a, &x.motion_a, 0.0, 1.0) == BOXTOI_REASON_NONE &&
+                    boxtoi_validate(&x.b, &x.motion_b, 0.0, 1.0) == BOXTOI_REASON_NONE;
+            if ((ry.state == BOXTOI_INVALID || !same_answer(&ry, &r, 0, NULL, 1e-12, &w) ||
+                 !v || boxtoi_overlap_at(&x, t, NULL) != boxtoi_overlap_at(&y, t, NULL)) &&
+                bad_one_frame++ < 3)
+                diag("query %d, %c tiny, its corners times 2^%d and 3x3 part times 2^%d: %s "
+                     "toi %.17g validated %d (unscaled %s %.17g)", i, j == 0 ? 'A' : 'B',
+                     -eu, eu, boxtoi_state_name(r.state), r.toi, v,
+                     boxtoi_state_name(ry.state), ry.toi);
+        }
         {
             /* lengths tiny, and A's motion given at a tiny scale with no
                translation (w times 2^-700: the test of the lengths against
@@ -1718,6 +1751,9 @@ static void test_scale(void)
            "difference %.3g)", worst_len);
     is_int(bad_frames, 0, "scale: corners and 3x3 parts scaled apart (world lengths times "
            "2^-500 to 2^-179, 3x3 parts down to 2^-350) give the same answers, validated");
+    is_int(bad_one_frame, 0, "scale: one box 2^-500 or 2^-329 across, its corners and 3x3 "
+           "part scaled apart (3x3 part times 2^-350 or 2^-179), the other's as given: the "
+           "same answers, validated");
     is_int(bad_tiny_w, 0, "scale: tiny lengths with a motion given at a tiny scale give the "
            "same answers");
     {
