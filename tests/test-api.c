@@ -167,6 +167,26 @@ static void test_invalid(void)
     q.t1 = 0.4;
     expect_valid("w = t - 1/2 on [0, 0.4] (w < 0 throughout)", &q);
 
+    /*
+     * B's motion times w = -(t^2 - t + 0.3), below 0 throughout [0, 1] but
+     * with Bernstein coefficients of both signs (-0.3, 0.2, -0.3), as is
+     * the determinant of its 3x3 part: valid, and the same world motion.
+     */
+    q = base_query();
+    {
+        boxtoi_motion wm;
+        tu_motion_zero(&wm, 2);
+        for (int i = 0; i < 4; i++) {
+            wm.c[0][i][i] = -0.3;
+            wm.c[1][i][i] = 1.0;
+            wm.c[2][i][i] = -1.0;
+        }
+        boxtoi_motion_multiply(&q.motion_b, &wm, &q.motion_b);
+    }
+    expect_valid("B's motion times -(t^2 - t + 0.3) (w < 0, coefficients of both signs)", &q);
+    r2 = boxtoi_solve(&q);
+    is_double(r2.toi, 0.75, 1e-9, "B's motion times -(t^2 - t + 0.3): same hit at 0.75");
+
     /* singular 3x3 part: A's z column scaled by (t - 1/2) */
     q = base_query();
     q.motion_a.degree = 1;
