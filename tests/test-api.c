@@ -1244,6 +1244,29 @@ static void test_rigid(void)
            huge[k][1], r);
     }
 
+    /* NULL: motion, q, or p where pdeg >= 0 (motion untouched); p may be
+       NULL with pdeg < 0, a turn alone */
+    {
+        double qt[2][4] = {{1, 0, 0, 0}, {0, 0, 0, 1}};
+        memset(&m, 0x33, sizeof m);
+        copy = m;
+        int r0 = boxtoi_motion_rigid(NULL, qt, 1, p1, 0);
+        int r1 = boxtoi_motion_rigid(&m, NULL, 1, p1, 0);
+        int r2 = boxtoi_motion_rigid(&m, qt, 1, NULL, 0);
+        int r3 = boxtoi_motion_rigid(&m, qt, 1, NULL, 2);
+        ok(r0 == BOXTOI_REASON_NULL && r1 == BOXTOI_REASON_NULL && r2 == BOXTOI_REASON_NULL &&
+               r3 == BOXTOI_REASON_NULL && memcmp(&m, &copy, sizeof m) == 0,
+           "rigid: NULL motion, q, or p with pdeg 0 or 2 refused, motion untouched "
+           "(%d %d %d %d)", r0, r1, r2, r3);
+        int r4 = boxtoi_motion_rigid(&m, qt, 1, NULL, -1);
+        double x[3] = {1, 0, 0}, y[3];
+        boxtoi_motion_apply(&m, 1.0, x, y); /* q = 1 + t k: a quarter turn at t = 1 */
+        ok(r4 == BOXTOI_REASON_NONE && m.degree == 2 && fabs(y[0]) <= 1e-15 &&
+               fabs(y[1] - 1.0) <= 1e-15 && fabs(y[2]) <= 1e-15,
+           "rigid: p NULL with pdeg -1 is a turn alone, (1, 0, 0) at t = 1 to (%g, %g, %g) "
+           "(%d, degree %d)", y[0], y[1], y[2], r4, m.degree);
+    }
+
     /* eval and apply have no reason to give: a degree out of range reads
        no coefficient and gives NaN */
     static const int bad[] = {-1, 9, 100000, INT_MAX, INT_MIN};
@@ -1330,6 +1353,15 @@ static void test_multiply(void)
     b.degree = 3;
     is_int(boxtoi_motion_multiply(&out, &a, &b), BOXTOI_REASON_NONE,
            "multiply: degree 8 accepted");
+
+    /* NULL out, a or b: refused, out untouched */
+    memset(&out, 0x44, sizeof out);
+    copy = out;
+    int n0 = boxtoi_motion_multiply(NULL, &a, &b), n1 = boxtoi_motion_multiply(&out, NULL, &b);
+    int n2 = boxtoi_motion_multiply(&out, &a, NULL);
+    ok(n0 == BOXTOI_REASON_NULL && n1 == BOXTOI_REASON_NULL && n2 == BOXTOI_REASON_NULL &&
+           memcmp(&out, &copy, sizeof out) == 0,
+       "multiply: NULL out, a or b refused, output untouched (%d %d %d)", n0, n1, n2);
 
     /* degrees whose sum overflows an int */
     static const int huge[][2] = {{INT_MAX, 1}, {1, INT_MAX}, {INT_MAX, INT_MAX}, {9, -1}};
