@@ -465,28 +465,40 @@ static int check_piece(const gcase *g, const bx_moving *A, const bx_moving *B,
  * centred on the peak the chord through the ends falls short of it by
  * about that times h^2 / 8.
  */
+/*
+ * The piece [s0, s1] of check_counter_spin's boxes spinning against each
+ * other at rate k, B's centre on the path pb (degree pdeg, in tau = t -
+ * 1/2): do the bounds hold?
+ */
+static int spin_piece(const char *kind, double k, const double pb[][3], int pdeg, double s0,
+                      double s1, double *tightest)
+{
+    const double c = sqrt(0.5);
+    double qa[2][4] = {{1, 0, 0, 0}, {0, 0, 0, k}};
+    double qb[2][4] = {{c, 0, 0, c}, {c * k, 0, 0, -c * k}};
+    double pa[1][3] = {{0, 0, 0}};
+    gcase g;
+    bx_moving A, B;
+    memset(&g, 0, sizeof g);
+    g.kind = kind;
+    g.a = tu_box(-0.5, -0.4, -0.3, 0.5, 0.4, 0.3);
+    g.b = tu_box(-0.6, -0.2, -0.5, 0.6, 0.2, 0.5);
+    tu_rigid_motion(&g.ma, (const double(*)[4])qa, 1, (const double(*)[3])pa, 0, 0.5);
+    tu_rigid_motion(&g.mb, (const double(*)[4])qb, 1, pb, pdeg, 0.5);
+    if (!prepare(&g.a, &g.ma, 0.0, 1.0, &A) || !prepare(&g.b, &g.mb, 0.0, 1.0, &B))
+        bail("%s: motion rejected", kind);
+    return check_piece(&g, &A, &B, s0, s1, tightest, 0);
+}
+
 static int check_counter_spin(double *tightest)
 {
     static const double ks[] = {0.5, 1.0, 2.0}, widths[] = {0.05, 0.2, 0.5};
-    const double c = sqrt(0.5), D = 3.0;
+    const double pb[1][3] = {{0, 0, 3.0}}; /* D = 3 */
     int bad = 0;
     for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
         for (size_t j = 0; j < sizeof widths / sizeof widths[0]; j++) {
-            double k = ks[i], h = widths[j];
-            double qa[2][4] = {{1, 0, 0, 0}, {0, 0, 0, k}};
-            double qb[2][4] = {{c, 0, 0, c}, {c * k, 0, 0, -c * k}};
-            double pa[1][3] = {{0, 0, 0}}, pb[1][3] = {{0, 0, D}};
-            gcase g;
-            bx_moving A, B;
-            memset(&g, 0, sizeof g);
-            g.kind = "counter-spins";
-            g.a = tu_box(-0.5, -0.4, -0.3, 0.5, 0.4, 0.3);
-            g.b = tu_box(-0.6, -0.2, -0.5, 0.6, 0.2, 0.5);
-            tu_rigid_motion(&g.ma, (const double(*)[4])qa, 1, (const double(*)[3])pa, 0, 0.5);
-            tu_rigid_motion(&g.mb, (const double(*)[4])qb, 1, (const double(*)[3])pb, 0, 0.5);
-            if (!prepare(&g.a, &g.ma, 0.0, 1.0, &A) || !prepare(&g.b, &g.mb, 0.0, 1.0, &B))
-                bail("counter-spins: motion rejected");
-            if (!check_piece(&g, &A, &B, 0.5 - h / 2, 0.5 + h / 2, tightest, 0))
+            double h = widths[j];
+            if (!spin_piece("counter-spins", ks[i], pb, 0, 0.5 - h / 2, 0.5 + h / 2, tightest))
                 bad++;
         }
     return bad;
@@ -508,25 +520,13 @@ static int check_spin_passing(double *tightest)
     /* the piece's centre, and tp as pieces' lengths from it */
     static const double at[][2] = {{0.4, -1.0}, {0.6, 1.0}, {0.3, -2.0}, {0.7, 2.0}};
     static const double vs[] = {100.0, 1000.0};
-    const double c = sqrt(0.5), k = 0.5, h = 0.1;
+    const double h = 0.1;
     int bad = 0;
     for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++)
         for (size_t j = 0; j < sizeof at / sizeof at[0]; j++) {
             double v = vs[i], tm = at[j][0], tp = tm + at[j][1] * h;
-            double qa[2][4] = {{1, 0, 0, 0}, {0, 0, 0, k}};
-            double qb[2][4] = {{c, 0, 0, c}, {c * k, 0, 0, -c * k}};
-            double pa[1][3] = {{0, 0, 0}}, pb[2][3] = {{0, 0, v * (0.5 - tp)}, {0, 0, v}};
-            gcase g;
-            bx_moving A, B;
-            memset(&g, 0, sizeof g);
-            g.kind = "spins-passing";
-            g.a = tu_box(-0.5, -0.4, -0.3, 0.5, 0.4, 0.3);
-            g.b = tu_box(-0.6, -0.2, -0.5, 0.6, 0.2, 0.5);
-            tu_rigid_motion(&g.ma, (const double(*)[4])qa, 1, (const double(*)[3])pa, 0, 0.5);
-            tu_rigid_motion(&g.mb, (const double(*)[4])qb, 1, (const double(*)[3])pb, 1, 0.5);
-            if (!prepare(&g.a, &g.ma, 0.0, 1.0, &A) || !prepare(&g.b, &g.mb, 0.0, 1.0, &B))
-                bail("spins-passing: motion rejected");
-            if (!check_piece(&g, &A, &B, tm - h / 2, tm + h / 2, tightest, 0))
+            const double pb[2][3] = {{0, 0, v * (0.5 - tp)}, {0, 0, v}};
+            if (!spin_piece("spins-passing", 0.5, pb, 1, tm - h / 2, tm + h / 2, tightest))
                 bad++;
         }
     return bad;
