@@ -955,25 +955,6 @@ static void case_nearly_parallel_cubes(void)
 }
 
 /*
- * Edges turning through parallel as they meet.  In A's frame (the unit
- * cube at rest) B, another, turns about a direction k square to their x
- * edges, through the centre of its edge y = z = -1/2, by the rational
- * rotation of the quaternion (1, l(t) k), l = +-s (t - tp): its edges pass
- * through parallel to A's at tp.  That edge's centre lies on the line
- * through the centre of A's edge y = z = 1/2 along k, at p(t) = K (t -
- * 0.55) (t - 0.8) ((t - 0.3)^2 + 0.005) from it; the turn keeps every
- * point's distance along k, so the boxes are apart exactly while p > 0 (k
- * separates them, and the edges cross at their centres otherwise): the
- * first contact is at 0.55 and it ends at 0.8.  Near the contact the edge
- * axis's function is the gap times the sine of the edges' angle, nearly
- * double zero at tp and 0.55, and its slope as small as both: its root
- * moved by 7e-7 with rounding (the boxes 9e-9 deep there), and an exit
- * read from rounding ended a contact where it began.  With tp near 0.8
- * instead, exits came 5e-5 of the interval early or late, the boxes 1e-6
- * deep or apart there.  The frame is at rest or turning, near the origin
- * or up to 1000 from it.
- */
-/*
  * The motions of case_edges_meeting_turning_parallel's cubes: A at rest, B
  * turned about k by the quaternion (1, l(t) k), l = sg (t - tp), about the
  * point (x_local, -1/2, -1/2) of its edge y = z = -1/2, which lies at (x(t),
@@ -1020,6 +1001,25 @@ static void turning_edge_motions(double K, double sg, double tp, const double k[
     lb[3][3] = w;
 }
 
+/*
+ * Edges turning through parallel as they meet.  In A's frame (the unit
+ * cube at rest) B, another, turns about a direction k square to their x
+ * edges, through the centre of its edge y = z = -1/2, by the rational
+ * rotation of the quaternion (1, l(t) k), l = +-s (t - tp): its edges pass
+ * through parallel to A's at tp.  That edge's centre lies on the line
+ * through the centre of A's edge y = z = 1/2 along k, at p(t) = K (t -
+ * 0.55) (t - 0.8) ((t - 0.3)^2 + 0.005) from it; the turn keeps every
+ * point's distance along k, so the boxes are apart exactly while p > 0 (k
+ * separates them, and the edges cross at their centres otherwise): the
+ * first contact is at 0.55 and it ends at 0.8.  Near the contact the edge
+ * axis's function is the gap times the sine of the edges' angle, nearly
+ * double zero at tp and 0.55, and its slope as small as both: its root
+ * moved by 7e-7 with rounding (the boxes 9e-9 deep there), and an exit
+ * read from rounding ended a contact where it began.  With tp near 0.8
+ * instead, exits came 5e-5 of the interval early or late, the boxes 1e-6
+ * deep or apart there.  The frame is at rest or turning, near the origin
+ * or up to 1000 from it.
+ */
 static void case_edges_meeting_turning_parallel(void)
 {
     /* turning rate, distance of tp from the contact's start (or end) */
@@ -1074,7 +1074,7 @@ static void case_edges_meeting_turning_parallel(void)
  * The same turn, with B's edge meeting A's end to end: B turns about the
  * corner (-1/2, -1/2, -1/2) at the end of that edge, which comes to A's
  * corner (1/2, 1/2, 1/2) along k as before (p) and along x at speed 10,
- * reaching x = 1/2 at tf, 1e-8 to 3e-7 after the edges' lines meet (0.55).
+ * reaching x = 1/2 at tf, 3e-8 to 3e-7 after the edges' lines meet (0.55).
  * The turn keeps distances along k, and at the corner B's faces are
  * turned by 2 l from A's, a few 1e-9 rad, so the boxes first touch at tf
  * within 1e-9 / 10.  The edge axis's root at 0.55, near parallel edges, is
@@ -1086,7 +1086,7 @@ static void case_edges_meeting_turning_parallel(void)
  */
 static void case_edges_turning_parallel_end_to_end(void)
 {
-    /* turning rate, tp's distance before 0.55, tf - 0.55 */
+    /* turning rate, tp's distance from 0.55, tf - 0.55 */
     static const double sets[][3] = {{1e-3, 1e-6, 3e-7}, {1e-3, 1e-6, 3e-8}, {3e-3, 1e-6, 1e-7}};
     const double tc = 0.55, h = 0.5, u = 10.0;
     unsigned long long rng = 0x7e9a12;
