@@ -1617,6 +1617,19 @@ static void frame_motion(boxtoi_motion *m)
     *m = o;
 }
 
+/* The unit box's motion x = (x0, 0, 0) over w = w0 + 2e8 t: at t0 the
+   box lies 1 / w0 times its own size and place out. */
+static void far_w_motion(boxtoi_motion *m, double x0, double w0)
+{
+    memset(m, 0, sizeof *m);
+    m->degree = 1;
+    for (int i = 0; i < 3; i++)
+        m->c[0][i][i] = 1.0;
+    m->c[0][0][3] = x0;
+    m->c[0][3][3] = w0;
+    m->c[1][3][3] = 2e8;
+}
+
 static void test_scale(void)
 {
     static boxtoi_query q[NSTACK];
@@ -1919,13 +1932,7 @@ static void test_scale(void)
      */
     for (int c = 0; c < 2; c++) {
         boxtoi_query y = boxtoi_default_query();
-        memset(&y.motion_b, 0, sizeof y.motion_b);
-        y.motion_b.degree = 1;
-        for (int i = 0; i < 3; i++)
-            y.motion_b.c[0][i][i] = 1.0;
-        y.motion_b.c[0][0][3] = c == 0 ? 0.6 : -0.6;
-        y.motion_b.c[0][3][3] = 1e-60;
-        y.motion_b.c[1][3][3] = 2e8;
+        far_w_motion(&y.motion_b, c == 0 ? 0.6 : -0.6, 1e-60);
         boxtoi_result r = boxtoi_solve(&y);
         double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
         boxtoi_reason why_v = boxtoi_validate(&y.b, &y.motion_b, 0.0, 1.0);
@@ -2004,13 +2011,7 @@ static void test_scale(void)
 
     for (size_t k = 0; k < sizeof w0s / sizeof w0s[0]; k++) {
         boxtoi_query y = boxtoi_default_query();
-        memset(&y.motion_b, 0, sizeof y.motion_b);
-        y.motion_b.degree = 1;
-        for (int i = 0; i < 3; i++)
-            y.motion_b.c[0][i][i] = 1.0;
-        y.motion_b.c[0][0][3] = 1.0;
-        y.motion_b.c[0][3][3] = w0s[k];
-        y.motion_b.c[1][3][3] = 2e8;
+        far_w_motion(&y.motion_b, 1.0, w0s[k]);
         boxtoi_result r = boxtoi_solve(&y);
         double lo[3], hi[3];
         boxtoi_reason why_v = boxtoi_validate(&y.b, &y.motion_b, 0.0, 1.0);
@@ -2034,12 +2035,7 @@ static void test_scale(void)
      */
     {
         boxtoi_query y = boxtoi_default_query();
-        memset(&y.motion_a, 0, sizeof y.motion_a);
-        y.motion_a.degree = 1;
-        for (int i = 0; i < 3; i++)
-            y.motion_a.c[0][i][i] = 1.0;
-        y.motion_a.c[0][3][3] = 1.5e-323;
-        y.motion_a.c[1][3][3] = 2e8;
+        far_w_motion(&y.motion_a, 0.0, 1.5e-323);
         boxtoi_motion far = y.motion_a, singular_m, nan_m;
         boxtoi_motion_identity(&singular_m);
         singular_m.c[0][1][1] = 0.0;
