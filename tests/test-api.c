@@ -240,12 +240,15 @@ static void test_invalid(void)
        boxtoi_state_name(r.state), (int)r.reason);
 
     /* local corners past 1e60 (finite, in order): out of range, for every
-       entry point, in one corner or in all six numbers */
-    for (int k = 0; k < 4; k++) {
+       entry point, in one corner or in all six numbers, also where the
+       motion shrinks the box into range (the corners themselves are) */
+    for (int k = 0; k < 5; k++) {
         q = base_query();
         boxtoi_box *big = k == 1 ? &q.b : &q.a;
-        if (k == 0)
+        if (k == 0 || k == 4)
             big->hi[0] = 1e61;
+        if (k == 4)
+            q.motion_a.c[0][0][0] = 1e-30; /* A's x from -1e-30 to 1e31 */
         else if (k == 1)
             big->lo[2] = -2e61;
         for (int i = 0; k == 2 && i < 3; i++) {
@@ -260,9 +263,10 @@ static void test_invalid(void)
         const boxtoi_motion *bm = k == 1 ? &q.motion_b : &q.motion_a;
         double lo[3], hi[3];
         boxtoi_reason why_o = BOXTOI_REASON_NONE;
-        static const char *what[4] = {"A's hi x 1e61", "B's lo z -2e61",
+        static const char *what[5] = {"A's hi x 1e61", "B's lo z -2e61",
                                       "A from 2e60 to 3e60 on every axis",
-                                      "A from -3e60 to 0 on every axis"};
+                                      "A from -3e60 to 0 on every axis",
+                                      "A's hi x 1e61, its x times 1e-30"};
         expect_invalid(what[k], &q, BOXTOI_REASON_OUT_OF_RANGE, k == 1 ? 2 : 1);
         is_int(boxtoi_validate(big, bm, 0.0, 1.0), BOXTOI_REASON_OUT_OF_RANGE,
                "validate: %s is out of range", what[k]);
