@@ -2084,6 +2084,70 @@ static void test_scale(void)
 }
 
 /*
+ * A point at rest at the origin (a box of zero extent: its lengths are all 0)
+ * against a box turned 0.3 rad about z that passes over it along x, all
+ * lengths times 2^e.  Lengths below 2^-400 are solved scaled near 1 by a
+ * power of two, taken from both boxes, the point's zero included: for every
+ * e the answer is the one for e = 0 bit for bit (the point times 2^e), with
+ * the point as A or as B.  At e = 0 the times are where the origin enters
+ * and leaves the box (slabs in the box's frame), and the two orders mirror.
+ */
+static void test_tiny_against_point(void)
+{
+    static const int exps[] = {0, -300, -400, -537, -700, -900, -1000};
+    double rz[3][3], p[2][3] = {{5.0, 0.3, -0.2}, {-8.0, 0.0, 0.0}}, rest[1][3] = {{0}};
+    boxtoi_box point = {{0, 0, 0}, {0, 0, 0}}, box = {{-1, -0.5, -0.75}, {1, 0.5, 0.75}};
+    boxtoi_motion still, moving;
+    tu_rot_z(rz, 0.3);
+    tu_motion_trans(&still, rest, 0);
+    tu_motion_rot_trans(&moving, rz, p, 1);
+    /* the origin in the box's frame: -R^T (p0 + p1 t), slab by slab */
+    double enter = 0.0, leave = 1.0;
+    for (int k = 0; k < 3; k++) {
+        double u = 0.0, v = 0.0;
+        for (int r = 0; r < 3; r++) {
+            u -= rz[r][k] * p[0][r];
+            v -= rz[r][k] * p[1][r];
+        }
+        double ta = (box.lo[k] - u) / v, tb = (box.hi[k] - u) / v;
+        enter = fmax(enter, fmin(ta, tb));
+        leave = fmin(leave, fmax(ta, tb));
+    }
+    boxtoi_result base[2];
+    for (int j = 0; j < 2; j++) {
+        int bad = 0;
+        double worst = 0.0;
+        for (size_t k = 0; k < sizeof exps / sizeof *exps; k++) {
+            boxtoi_query q = boxtoi_default_query();
+            q.a = j ? box : point;
+            q.b = j ? point : box;
+            q.motion_a = j ? moving : still;
+            q.motion_b = j ? still : moving;
+            scale_lengths(&q, exps[k]);
+            boxtoi_result r = boxtoi_solve(&q);
+            if (k == 0)
+                base[j] = r;
+            if (!same_answer(&base[j], &r, exps[k], NULL, 0.0, &worst) && bad++ < 3)
+                diag("point as %c, lengths times 2^%d: %s toi %.17g exit %.17g (at 2^0 %s "
+                     "toi %.17g exit %.17g)", j ? 'B' : 'A', exps[k],
+                     boxtoi_state_name(r.state), r.toi, r.exit,
+                     boxtoi_state_name(base[j].state), base[j].toi, base[j].exit);
+        }
+        is_int(bad, 0, "scale: a point at the origin as %c against a box of lengths 2^0 down "
+               "to 2^-1000 gives one answer (largest difference %g)", j ? 'B' : 'A', worst);
+        ok(base[j].state == BOXTOI_HIT && fabs(base[j].toi - enter) <= 1e-12 &&
+               fabs(base[j].exit - leave) <= 1e-12,
+           "scale: the point as %c is met at %.17g and left at %.17g (the slabs: %.17g, %.17g)",
+           j ? 'B' : 'A', base[j].toi, base[j].exit, enter, leave);
+    }
+    int mirrored = base[0].toi == base[1].toi && base[0].exit == base[1].exit;
+    for (int r = 0; r < 3; r++)
+        mirrored &= base[0].point[r] == base[1].point[r] &&
+                    base[0].normal[r] == -base[1].normal[r];
+    ok(mirrored, "scale: the point against the box mirrors its answer when swapped");
+}
+
+/*
  * BOXTOI_SKIP_EXIT: the exit is not computed (NaN, exit_after_t1 0) and
  * every other field is what the query without the flag gives, bit for bit.
  */
@@ -2260,6 +2324,7 @@ int main(void)
     test_threads();
     test_stack();
     test_scale();
+    test_tiny_against_point();
     test_skip_exit();
     return tap_failures() ? 1 : 0;
 }
