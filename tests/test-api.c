@@ -276,6 +276,44 @@ static void test_invalid(void)
         is_int(why_o, BOXTOI_REASON_OUT_OF_RANGE, "overlap_at: %s is out of range", what[k]);
     }
 
+    /*
+     * A 3x3 coefficient past 1e60 is out of range even where it moves
+     * nothing: the box is flat across the column it multiplies (local
+     * coordinate 0 there), so its world bounds stay small.  Each column
+     * (either other row), in A or in B, from t0 = 0, 0.5 and 1.
+     */
+    {
+        int refused = 0, cases = 0;
+        for (int k = 0; k < 3 * 2 * 2 * 3; k++) {
+            int col = k % 3, row = (col + 1 + k / 3 % 2) % 3, of_b = k / 6 % 2, late = k / 12;
+            q = base_query();
+            q.motion_a.degree = 1; /* as B's: the pair is prepared together */
+            q.motion_a.c[1][2][3] = 0.1;
+            boxtoi_box *big = of_b ? &q.b : &q.a;
+            boxtoi_motion *bm = of_b ? &q.motion_b : &q.motion_a;
+            big->lo[col] = big->hi[col] = 0.0;
+            bm->c[0][row][col] = 1e61;
+            q.t0 = 0.5 * late;
+            q.t1 = q.t0 + 1.0;
+            boxtoi_result r = boxtoi_solve(&q);
+            double lo[3], hi[3];
+            boxtoi_reason why_v = boxtoi_validate(big, bm, q.t0, q.t1);
+            boxtoi_reason why_s = boxtoi_swept_aabb(big, bm, q.t0, q.t1, lo, hi);
+            int good = r.state == BOXTOI_INVALID && r.reason == BOXTOI_REASON_OUT_OF_RANGE &&
+                       r.which == 1 + of_b && why_v == BOXTOI_REASON_OUT_OF_RANGE &&
+                       why_s == BOXTOI_REASON_OUT_OF_RANGE;
+            if (!good && cases - refused < 3)
+                diag("%c flat across %c, entry (%d, %d) 1e61, t0 %g: solve %s (%s), validate "
+                     "%s, swept box %s", of_b ? 'B' : 'A', 'x' + col, row, col, q.t0,
+                     boxtoi_state_name(r.state), boxtoi_reason_message(r.reason),
+                     boxtoi_reason_message(why_v), boxtoi_reason_message(why_s));
+            refused += good;
+            cases++;
+        }
+        is_int(refused, cases, "a 3x3 coefficient of 1e61 in the column a flat box leaves "
+               "out is out of range, for every entry point (%d cases)", cases);
+    }
+
     /* an interval longer than the largest double: out of range for a motion
        of degree 1 (even one that does not move), answered for degree 0 */
     q = base_query();
