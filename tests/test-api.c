@@ -247,10 +247,10 @@ static void test_invalid(void)
         boxtoi_box *big = k == 1 ? &q.b : &q.a;
         if (k == 0 || k == 4)
             big->hi[0] = 1e61;
-        if (k == 4)
-            q.motion_a.c[0][0][0] = 1e-30; /* A's x from -1e-30 to 1e31 */
         else if (k == 1)
             big->lo[2] = -2e61;
+        if (k == 4)
+            q.motion_a.c[0][0][0] = 1e-30; /* A's x from -1e-30 to 1e31 */
         for (int i = 0; k == 2 && i < 3; i++) {
             big->lo[i] = 2e60;
             big->hi[i] = 3e60;
