@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "boxtoi.h"
+#include "judge.h"
 #include "lib-util.h"
 #include "tap/basic.h"
 
@@ -2152,6 +2153,7 @@ static void test_tiny_against_point(void)
         leave = fmin(leave, fmax(ta, tb));
     }
     boxtoi_result base[2];
+    boxtoi_query first;
     for (int j = 0; j < 2; j++) {
         int bad = 0;
         double worst = 0.0;
@@ -2165,6 +2167,8 @@ static void test_tiny_against_point(void)
             boxtoi_result r = boxtoi_solve(&q);
             if (k == 0)
                 base[j] = r;
+            if (j == 0 && k == 0)
+                first = q;
             if (!same_answer(&base[j], &r, exps[k], NULL, 0.0, &worst) && bad++ < 3)
                 diag("point as %c, lengths times 2^%d: %s toi %.17g exit %.17g (at 2^0 %s "
                      "toi %.17g exit %.17g)", j ? 'B' : 'A', exps[k],
@@ -2178,11 +2182,10 @@ static void test_tiny_against_point(void)
            "scale: the point as %c is met at %.17g and left at %.17g (the slabs: %.17g, %.17g)",
            j ? 'B' : 'A', base[j].toi, base[j].exit, enter, leave);
     }
-    int mirrored = base[0].toi == base[1].toi && base[0].exit == base[1].exit;
-    for (int r = 0; r < 3; r++)
-        mirrored &= base[0].point[r] == base[1].point[r] &&
-                    base[0].normal[r] == -base[1].normal[r];
-    ok(mirrored, "scale: the point against the box mirrors its answer when swapped");
+    char why[256] = "";
+    ok(mirrors_exactly(&first, &base[0], &base[1], why, sizeof why),
+       "scale: the point against the box mirrors its answer when swapped%s%s",
+       why[0] ? ": " : "", why);
 }
 
 /*
