@@ -16,6 +16,10 @@
  * its hits and of its misses (a line under the row, or in JSON one record per
  * outcome with "kind":"percentiles"): with about half the cases hitting, the
  * overall median sits where the slowest misses meet the cheapest hits.
+ * --skip-exit times the queries with BOXTOI_SKIP_EXIT, as the ODE plugin asks
+ * them (and as the peers answer: none of them gives an exit time); its JSON
+ * records carry "method":"boxtoi-skip-exit", and the table has no targets,
+ * which are set for the whole query.
  * --emit S writes scenario S's cases as JSON Lines queries for tools/boxtoi.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -44,6 +48,8 @@ static void usage(FILE *f)
             "  --digits D      significant digits of emitted numbers (default 9)\n"
             "  --percentiles   also the 5, 25, 50, 75 and 95th percentiles of the\n"
             "                  times of the hits and of the misses\n"
+            "  --skip-exit     solve with BOXTOI_SKIP_EXIT (no exit time), as the ODE\n"
+            "                  plugin does; no targets shown\n"
             "  -h, --help      this text\n",
             bench_options_help);
 }
@@ -68,6 +74,7 @@ static const int pct_at[] = {5, 25, 50, 75, 95};
 typedef struct stats {
     size_t n;
     size_t hit, miss, overlap, other;
+    size_t exits; /* answers with an exit time (or exit_after_t1) */
     double median, mean, stream;
     double median_hit, median_miss; /* over the cases of that outcome */
     double pct_hit[NPCT], pct_miss[NPCT]; /* nearest rank, over that outcome */
@@ -98,8 +105,8 @@ static double outcome_times(const boxtoi_state *state, const double *per, size_t
     return median;
 }
 
-static void run_scenario(bench_scenario s, const bench_options *o, int reps, int passes,
-                         double overhead, stats *st)
+static void run_scenario(bench_scenario s, const bench_options *o, unsigned flags, int reps,
+                         int passes, double overhead, stats *st)
 {
     size_t n = o->n;
     boxtoi_query *cases = malloc(n * sizeof *cases);
@@ -111,6 +118,8 @@ static void run_scenario(bench_scenario s, const bench_options *o, int reps, int
         exit(1);
     }
     bench_make_cases(s, o->seed, n, cases);
+    for (size_t i = 0; i < n; i++)
+        cases[i].flags = flags;
 
     memset(st, 0, sizeof *st);
     st->n = n;
@@ -118,6 +127,7 @@ static void run_scenario(bench_scenario s, const bench_options *o, int reps, int
     for (size_t i = 0; i < n; i++) {
         boxtoi_result r = boxtoi_solve(&cases[i]);
         state[i] = r.state;
+        st->exits += !isnan(r.exit) || r.exit_after_t1;
         switch (r.state) {
         case BOXTOI_HIT: st->hit++; break;
         case BOXTOI_MISS: st->miss++; break;
@@ -179,9 +189,16 @@ static void print_header(void)
            "target", "ratio");
 }
 
-static void print_row(bench_scenario s, const stats *st)
+/* The method's name in the JSON records. */
+static const char *method_name(unsigned flags)
 {
-    double target = bench_scenario_target_ns(s);
+    return flags & BOXTOI_SKIP_EXIT ? "boxtoi-skip-exit" : "boxtoi";
+}
+
+static void print_row(bench_scenario s, const stats *st, unsigned flags)
+{
+    /* the targets are for queries with their exit time */
+    double target = flags & BOXTOI_SKIP_EXIT ? 0.0 : bench_scenario_target_ns(s);
     char tbuf[32], rbuf[32];
     if (target > 0) {
         snprintf(tbuf, sizeof tbuf, "%.0f", target);
@@ -200,7 +217,7 @@ static void print_row(bench_scenario s, const stats *st)
            st->hit ? hbuf : "-", st->miss ? mbuf : "-", st->stream, tbuf, rbuf);
 }
 
-static void print_percentiles(bench_scenario s, const stats *st, int json)
+static void print_percentiles(bench_scenario s, const stats *st, int json, unsigned flags)
 {
     for (int h = 0; h < 2; h++) {
         size_t count = h ? st->miss : st->hit;
@@ -208,9 +225,9 @@ static void print_percentiles(bench_scenario s, const stats *st, int json)
         if (!count)
             continue;
         if (json) {
-            printf("{\"method\":\"boxtoi\",\"kind\":\"percentiles\",\"scenario\":\"%s\","
+            printf("{\"method\":\"%s\",\"kind\":\"percentiles\",\"scenario\":\"%s\","
                    "\"outcome\":\"%s\",\"n\":%zu",
-                   bench_scenario_name(s), h ? "miss" : "hit", count);
+                   method_name(flags), bench_scenario_name(s), h ? "miss" : "hit", count);
             for (size_t k = 0; k < NPCT; k++)
                 printf(",\"ns_p%d\":%.1f", pct_at[k], v[k]);
             printf("}\n");
@@ -294,6 +311,7 @@ int main(int argc, char **argv)
     bench_options o;
     bench_options_default(&o);
     int reps = 16, passes = 3, digits = 9, emit_s = -1, show_pct = 0;
+    unsigned flags = 0;
 
     for (int i = 1; i < argc;) {
         int used = bench_option(&o, argc, argv, i);
@@ -310,6 +328,11 @@ int main(int argc, char **argv)
         }
         if (strcmp(a, "--percentiles") == 0) {
             show_pct = 1;
+            i++;
+            continue;
+        }
+        if (strcmp(a, "--skip-exit") == 0) {
+            flags = BOXTOI_SKIP_EXIT;
             i++;
             continue;
         }
@@ -353,37 +376,50 @@ int main(int argc, char **argv)
     }
     bench_options_finish(&o);
 
+    if (emit_s >= 0 && flags) {
+        fprintf(stderr, "boxtoi-bench: --skip-exit does not apply to --emit (the tool's "
+                        "queries have no such field)\n");
+        return 2;
+    }
     if (emit_s >= 0)
         return emit((bench_scenario) emit_s, &o, digits);
 
     double overhead = clock_overhead_ns();
     if (!o.json) {
-        printf("boxtoi %s: boxtoi_solve() over %zu random cases per scenario, seed %llu\n",
-               boxtoi_version(), o.n, (unsigned long long) o.seed);
+        printf("boxtoi %s: boxtoi_solve()%s over %zu random cases per scenario, seed %llu\n",
+               boxtoi_version(), flags & BOXTOI_SKIP_EXIT ? " with BOXTOI_SKIP_EXIT" : "",
+               o.n, (unsigned long long) o.seed);
         printf("per-case time = least of %d passes of %d back-to-back calls, less the "
                "clock's %.0f ns;\nstream = every case once, in order\n", passes, reps,
                overhead);
         print_header();
     }
-    int bad = 0;
+    int bad = 0, exits = 0;
     for (int s = 0; s < BENCH_SCENARIO_COUNT; s++) {
         if (!o.selected[s])
             continue;
         stats st;
-        run_scenario((bench_scenario) s, &o, reps, passes, overhead, &st);
+        run_scenario((bench_scenario) s, &o, flags, reps, passes, overhead, &st);
         if (st.other)
             bad = 1;
+        /* the flag reached the solver: no exit times */
+        if ((flags & BOXTOI_SKIP_EXIT) && st.exits) {
+            fprintf(stderr, "boxtoi-bench: %s: %zu answers with an exit time under "
+                            "BOXTOI_SKIP_EXIT\n", bench_scenario_name((bench_scenario) s),
+                    st.exits);
+            exits = 1;
+        }
         if (o.json)
-            printf("{\"method\":\"boxtoi\",\"scenario\":\"%s\",\"n\":%zu,"
+            printf("{\"method\":\"%s\",\"scenario\":\"%s\",\"n\":%zu,"
                    "\"ns_median\":%.1f,\"ns_mean\":%.1f}\n",
-                   bench_scenario_name((bench_scenario) s), st.n, st.median, st.mean);
+                   method_name(flags), bench_scenario_name((bench_scenario) s), st.n, st.median, st.mean);
         else
-            print_row((bench_scenario) s, &st);
+            print_row((bench_scenario) s, &st, flags);
         if (show_pct)
-            print_percentiles((bench_scenario) s, &st, o.json);
+            print_percentiles((bench_scenario) s, &st, o.json, flags);
         fflush(stdout);
     }
     if (bad)
         fprintf(stderr, "boxtoi-bench: some cases were not answered (see above)\n");
-    return bad;
+    return bad || exits;
 }

@@ -2,7 +2,8 @@
 # bench/boxtoi-bench's output, not its timings: one JSON record per
 # scenario in table order, the percentile records of --percentiles (counts
 # within the cases, percentiles in order, no hits where nothing meets), the
-# table's percentile lines, and refusals of bad options.  A few cases, one
+# table's percentile lines, --skip-exit's records and table (the same
+# outcomes as the whole query, no targets), and refusals of bad options.  A few cases, one
 # call each: this checks what the program prints, never how fast.
 # Run from the tests build directory (srcdir: the tests source directory).
 : "${srcdir:=.}"
@@ -31,7 +32,7 @@ check() {
     fi
 }
 
-echo "1..9"
+echo "1..13"
 "$bench" --json --percentiles -n 40 --reps 1 --passes 1 >"$tmp/json" 2>"$tmp/err"
 rc=$?
 check "--json --percentiles runs (exit 0, nothing on stderr)" \
@@ -97,6 +98,37 @@ check "table: the row, then hits and misses with five percentiles each" awk '
 # Without --percentiles there are none.
 "$bench" --json -n 10 --reps 1 --passes 1 --scenario far-apart >"$tmp/plain" 2>&1
 check "no percentiles unless asked" sh -c "! grep -q percentiles '$tmp/plain'"
+
+# --skip-exit: its own method name, the same answers' outcomes, no targets.
+"$bench" --skip-exit --json --percentiles -n 40 --reps 1 --passes 1 \
+    --scenario quadratic,far-apart >"$tmp/skip" 2>"$tmp/err"
+rc=$?
+check "--skip-exit runs (exit 0, no exit time given, nothing on stderr)" \
+    sh -c "[ $rc -eq 0 ] && [ ! -s '$tmp/err' ] || { cat '$tmp/err'; exit 1; }"
+check "--skip-exit: every record has the method boxtoi-skip-exit" awk '
+    { n++ }
+    $0 !~ /^\{"method":"boxtoi-skip-exit","(kind":"percentiles","|)scenario":"(quadratic|far-apart)",/ {
+        print "bad record: " $0; bad = 1
+    }
+    END { if (n != 5) { print n " records"; bad = 1 } exit bad }' "$tmp/skip"
+"$bench" --skip-exit -n 40 --reps 1 --passes 1 --scenario quadratic,static-quadratic \
+    >"$tmp/skip-table" 2>&1
+"$bench" -n 40 --reps 1 --passes 1 --scenario quadratic,static-quadratic >"$tmp/full-table" 2>&1
+check "--skip-exit: the same hits and overlaps, no target or ratio" awk '
+    FNR == 1 { file++ }
+    /^(quadratic|static-quadratic) / {
+        rows[file] = rows[file] " " $1 " " $3 " " $4
+        if (file == 1 && ($(NF - 1) != "-" || $NF != "-")) { print "target: " $0; bad = 1 }
+        if (file == 2 && $(NF - 1) == "-") { print "no target: " $0; bad = 1 }
+    }
+    END {
+        if (rows[1] != rows[2] || rows[1] == "") { print rows[1] " /" rows[2]; bad = 1 }
+        exit bad
+    }' "$tmp/skip-table" "$tmp/full-table"
+"$bench" --skip-exit --emit quadratic -n 2 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "--skip-exit with --emit is refused" \
+    sh -c "[ $rc -eq 2 ] && grep -q 'does not apply to --emit' '$tmp/err' && [ ! -s '$tmp/out' ]"
 
 # A bad option is refused with a message and status 2.
 "$bench" --reps 0 >"$tmp/out" 2>"$tmp/err"
