@@ -4912,6 +4912,53 @@ static void case_flat_face_turned(void)
 }
 
 /*
+ * Flat faces that overlap in part, named by the face over which the other
+ * box's named vertex lies: A = [-1,1]^3 at rest; B of half sides (1/2, 6/5,
+ * 1/4) turned a quarter about z (its x along world y, its y along world
+ * -x), centre (0, 1, +-(1 + 1/4 + 3 (1/2 - t))), so that B's face meets
+ * A's top face (above) or bottom face (below) at t = 1/2.  B's face spans
+ * x in [-6/5, 6/5], y in [1/2, 3/2]; the faces share x in [-1, 1], y in
+ * [1/2, 1], centre (0, 3/4).  The named vertices are those nearest that
+ * centre, on the + side along a direction where it lies half way: A's
+ * X'Y'Z' (above) or X'Y'Z (below), at (1, 1), lies over B's face; B's
+ * vertex at (-6/5, 1/2) (its X side, and Y', along world -x) lies beyond
+ * A's side x = -1.  So B's
+ * face is named either way, A's vertex on it (vertex-face), whichever
+ * face's outward normal points up (the rule when both or neither vertex
+ * lies over the other face): above, that would be A's.
+ */
+static void case_flat_face_named_vertex_over(void)
+{
+    for (int below = 0; below < 2; below++) {
+        const char *name = below ? "flat faces in part, B under A: B's face, A's vertex over it"
+                                 : "flat faces in part, B on A: B's face, A's vertex over it";
+        double id[3][3], quarter[3][3] = {{0, -1, 0}, {1, 0, 0}, {0, 0, 1}};
+        double up = below ? -1.0 : 1.0;
+        tu_identity3(id);
+        boxtoi_motion ma, mb;
+        motion_static(&ma, id, 0, 0, 0);
+        double p[2][3] = {{0, 1, up * (1.25 + 1.5)}, {0, 0, -3 * up}};
+        tu_motion_rot_trans(&mb, quarter, p, 1);
+        boxtoi_query q = tu_query(cube(1), &ma, tu_box(-0.5, -1.2, -0.25, 0.5, 1.2, 0.25), &mb,
+                                  0.0, 1.0);
+        expect e = {.state = BOXTOI_HIT,
+                    .toi = 0.5,
+                    .exit_mode = EXIT_AFTER_T1,
+                    .check_kind = KIND_ONLY,
+                    .kind = BOXTOI_VERTEX_FACE,
+                    .fa = below ? "X'Y'Z" : "X'Y'Z'",
+                    .fb = below ? "Z'" : "Z",
+                    .check_normal = 1,
+                    .normal = {0, 0, up},
+                    .check_point = 1,
+                    .point = {0, 0.75, up},
+                    .reference = 1};
+        boxtoi_result r = run_case(name, &q, &e);
+        check_swap(name, &q, &r);
+    }
+}
+
+/*
  * The corners of the overlap of two rectangles in the plane, found one by
  * one: A = [-ax, ax] x [-ay, ay]; B, of half sides bx, by about o, its
  * sides along u = (c, s) and v = (-s, c).  Corners of either inside the
@@ -5484,6 +5531,7 @@ int main(void)
     case_rod_end_at_edge();
     case_flat_face_over_crossing_edges();
     case_flat_face_turned();
+    case_flat_face_named_vertex_over();
     case_flat_turned_random();
     case_plate_corner_on_edge();
     case_corner_touching_at_t0();
