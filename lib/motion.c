@@ -1887,6 +1887,20 @@ static BX_NOINLINE boxtoi_reason swept_tiny(const boxtoi_box *box,
     return why;
 }
 
+/* boxtoi_swept_aabb of a box and motion refused as singular, taken again
+   with the frame rescaled where the 3x3 part is tiny (bx_balance_frame), as
+   boxtoi_validate and the solver take them: the same world box. */
+static BX_NOINLINE boxtoi_reason swept_local(const boxtoi_box *box,
+                                             const boxtoi_motion *motion, double t0,
+                                             double t1, double lo[3], double hi[3])
+{
+    boxtoi_box b = *box;
+    boxtoi_motion m = *motion;
+    if (!bx_balance_frame(&b, &m))
+        return BOXTOI_REASON_SINGULAR;
+    return boxtoi_swept_aabb(&b, &m, t0, t1, lo, hi);
+}
+
 BOXTOI_API boxtoi_reason boxtoi_swept_aabb(const boxtoi_box *box,
                                            const boxtoi_motion *motion,
                                            double t0, double t1,
@@ -1903,7 +1917,10 @@ BOXTOI_API boxtoi_reason boxtoi_swept_aabb(const boxtoi_box *box,
     double tiny = bx_tiny_length(box, motion);
     if (tiny > 0.0)
         return swept_tiny(box, motion, t0, t1, tiny, lo, hi);
-    if ((why = prepare_rescaling(box, motion, t0, t1, &copy, &m)))
+    why = prepare_rescaling(box, motion, t0, t1, &copy, &m);
+    if (why == BOXTOI_REASON_SINGULAR)
+        return swept_local(box, motion, t0, t1, lo, hi);
+    if (why)
         return why;
     double margin[3];
     if (!bx_swept_aabb(&m, l, h))

@@ -1614,6 +1614,26 @@ static void scale_frame_of(boxtoi_query *q, int j, int eu)
                 m->c[k][r][c] = ldexp(m->c[k][r][c], eu);
 }
 
+/*
+ * How far box j's (0 A, 1 B) swept box over [0, 1] in query x, times 2^-e,
+ * lies from its swept box in q (largest difference of a bound; infinite
+ * when either is refused, *why then x's reason).
+ */
+static double swept_scaled_off(const boxtoi_query *q, const boxtoi_query *x, int j, int e,
+                               boxtoi_reason *why)
+{
+    double l0[3], h0[3], l1[3], h1[3], dev = 0.0;
+    boxtoi_reason why0 = boxtoi_swept_aabb(j ? &q->b : &q->a, j ? &q->motion_b : &q->motion_a,
+                                           0.0, 1.0, l0, h0);
+    *why = boxtoi_swept_aabb(j ? &x->b : &x->a, j ? &x->motion_b : &x->motion_a, 0.0, 1.0, l1,
+                             h1);
+    if (why0 != BOXTOI_REASON_NONE || *why != BOXTOI_REASON_NONE)
+        return INFINITY;
+    for (int k = 0; k < 3; k++)
+        dev = worse(worse(dev, fabs(ldexp(l1[k], -e) - l0[k])), fabs(ldexp(h1[k], -e) - h0[k]));
+    return dev;
+}
+
 static void scale_frames(boxtoi_query *q, int el, int eu)
 {
     scale_lengths(q, el + eu);
@@ -1686,7 +1706,7 @@ static void test_scale(void)
     int nt = (int)(sizeof times / sizeof *times);
     int hits = 0, edges = 0, bad_motion = 0, bad_length = 0, bad_box = 0, bad_at = 0;
     int bad_time = 0, bad_frame = 0, bad_mixed = 0, bad_frames = 0, bad_tiny_w = 0;
-    int bad_one_frame = 0;
+    int bad_one_frame = 0, bad_frames_box = 0, bad_one_frame_box = 0;
     static const int frames[][2] = {{-200, -300}, {0, -179}, {0, -350}, {-200, -350},
                                     {-100, -200}, {150, -150}};
     int nframes = (int)(sizeof frames / sizeof *frames);
@@ -1784,6 +1804,17 @@ static void test_scale(void)
                      "validated %d (unscaled %s %.17g)", i, el, eu,
                      boxtoi_state_name(r.state), r.toi, v, boxtoi_state_name(base.state),
                      base.toi);
+            /* the swept boxes: the unscaled ones times 2^(el + eu), a 3x3
+               part whose determinant is below the normal doubles taken as
+               the solver and boxtoi_validate take it */
+            for (int j = 0; j < 2; j++) {
+                boxtoi_reason why;
+                double dev = swept_scaled_off(&q[i], &x, j, el + eu, &why);
+                if (!(dev <= 1e-9) && bad_frames_box++ < 3)
+                    diag("query %d, corners times 2^%d, 3x3 parts times 2^%d: %c's swept "
+                         "box %s, off the unscaled one's by %.3g", i, el, eu, j ? 'B' : 'A',
+                         boxtoi_reason_message(why), dev);
+            }
         }
         for (int f = 0; f < 4; f++) {
             /* one box made tiny (corners times 2^-500 or 2^-329), then its
@@ -1810,6 +1841,12 @@ static void test_scale(void)
                      "toi %.17g validated %d (unscaled %s %.17g)", i, j == 0 ? 'A' : 'B',
                      -eu, eu, boxtoi_state_name(r.state), r.toi, v,
                      boxtoi_state_name(ry.state), ry.toi);
+            boxtoi_reason why;
+            double dev = swept_scaled_off(&y, &x, j, 0, &why);
+            if (!(dev <= 1e-9) && bad_one_frame_box++ < 3)
+                diag("query %d, %c tiny, its corners times 2^%d and 3x3 part times 2^%d: "
+                     "swept box %s, off the unscaled one's by %.3g", i, j == 0 ? 'A' : 'B',
+                     -eu, eu, boxtoi_reason_message(why), dev);
         }
         {
             /* lengths tiny, and A's motion given at a tiny scale with no
@@ -1859,9 +1896,14 @@ static void test_scale(void)
            "difference %.3g)", worst_len);
     is_int(bad_frames, 0, "scale: corners and 3x3 parts scaled apart (world lengths times "
            "2^-500 to 2^-179, 3x3 parts down to 2^-350) give the same answers, validated");
+    is_int(bad_frames_box, 0, "scale: corners and 3x3 parts scaled apart (3x3 parts down to "
+           "2^-350, their determinants below the normal doubles): the swept boxes are the "
+           "unscaled ones scaled, not refused");
     is_int(bad_one_frame, 0, "scale: one box 2^-500 or 2^-329 across, its corners and 3x3 "
            "part scaled apart (3x3 part times 2^-350 or 2^-179), the other's as given: the "
            "same answers, validated");
+    is_int(bad_one_frame_box, 0, "scale: one box 2^-500 or 2^-329 across, its corners and 3x3 "
+           "part scaled apart: its swept box is the unscaled one's, not refused");
     is_int(bad_tiny_w, 0, "scale: tiny lengths with a motion given at a tiny scale give the "
            "same answers");
     {
