@@ -662,6 +662,49 @@ static void test_flat_determinant(void)
 }
 
 /*
+ * A at rest with the 3x3 part 2^-830 I (determinant 2^-2490, below the
+ * doubles): its frame is rescaled (docs/method.md, Input), the corners
+ * times 2^-830 and the 3x3 part times 2^830, the same world box exactly.
+ * Corners of +-1 stay exact, and the query is answered: A is a speck at
+ * the origin, which B (base_query) reaches at t = 1.  A corner of 1e-100
+ * would become subnormal, losing digits, so nothing is rescaled and the
+ * motion is singular: solve, validate, swept_aabb and overlap_at refuse it
+ * alike, with one such corner or two.
+ */
+static void test_tiny_frame_refused(void)
+{
+    boxtoi_query q = base_query();
+    boxtoi_motion *m = &q.motion_a;
+    for (int i = 0; i < 3; i++)
+        m->c[0][i][i] = 0x1p-830;
+    double lo[3], hi[3];
+    boxtoi_result r = boxtoi_solve(&q);
+    ok(r.state == BOXTOI_HIT && fabs(r.toi - 1.0) <= 1e-12,
+       "tiny frame, corners +-1: a hit at t = 1 (%s at %.17g)", boxtoi_state_name(r.state),
+       r.toi);
+    is_int(boxtoi_validate(&q.a, m, 0.0, 1.0), BOXTOI_REASON_NONE,
+           "tiny frame, corners +-1: validated");
+    is_int(boxtoi_swept_aabb(&q.a, m, 0.0, 1.0, lo, hi), BOXTOI_REASON_NONE,
+           "tiny frame, corners +-1: swept box given");
+    ok(lo[0] <= -0x1p-830 && hi[0] >= 0x1p-830 && lo[0] >= -0x1p-829 && hi[0] <= 0x1p-829,
+       "tiny frame, corners +-1: the swept box is about +-2^-830 (%g %g)", lo[0], hi[0]);
+    for (int both = 0; both < 2; both++) {
+        boxtoi_reason why = BOXTOI_REASON_NONE;
+        q.a.hi[0] = 1e-100;
+        q.a.lo[0] = both ? -1e-100 : -1.0;
+        char name[96];
+        snprintf(name, sizeof name, "tiny frame, corners %g and 1e-100", q.a.lo[0]);
+        expect_invalid(name, &q, BOXTOI_REASON_SINGULAR, 1);
+        is_int(boxtoi_validate(&q.a, m, 0.0, 1.0), BOXTOI_REASON_SINGULAR, "validate: %s",
+               name);
+        is_int(boxtoi_swept_aabb(&q.a, m, 0.0, 1.0, lo, hi), BOXTOI_REASON_SINGULAR,
+               "swept_aabb: %s", name);
+        ok(boxtoi_overlap_at(&q, 0.5, &why) == -1 && why == BOXTOI_REASON_SINGULAR,
+           "overlap_at: %s refused as singular", name);
+    }
+}
+
+/*
  * A rigid motion turning nearly a full turn, q(t) = (1, 0, 0, 150 (2 t - 1))
  * (358.5 degrees): det u = w^3 with w = 1 + 150^2 (2 t - 1)^2 is positive
  * throughout, but within the rounding of the whole interval's coefficients
@@ -2396,6 +2439,7 @@ int main(void)
     test_invalid();
     test_singular_rounding();
     test_flat_determinant();
+    test_tiny_frame_refused();
     test_full_turn();
     test_names();
     test_defaults();
