@@ -890,16 +890,12 @@ boxtoi_reason bx_prepare_pair(const boxtoi_box *box_a,
         return why;
     }
     if ((why = bx_prepare_partial(box_b, motion_b, t0, t1, b))) {
-        /* A's remaining tests, its determinant and then its swept bounds
-           (as boxtoi_validate), come before any reason of B. */
-        double lo[3], hi[3];
-        *which = 1;
-        if (bx_check_det(a))
-            return BOXTOI_REASON_SINGULAR;
-        if (!bx_swept_aabb(a, lo, hi))
-            return BOXTOI_REASON_OUT_OF_RANGE;
-        *which = 2;
-        return why;
+        /* A's remaining tests, its determinant (a tiny 3x3 part's with the
+           frame rescaled) and then its swept bounds, as boxtoi_validate
+           makes them, come before any reason of B. */
+        boxtoi_reason why_a = boxtoi_validate(box_a, motion_a, t0, t1);
+        *which = why_a ? 1 : 2;
+        return why_a ? why_a : why;
     }
     return BOXTOI_REASON_NONE;
 }
@@ -1887,18 +1883,36 @@ static BX_NOINLINE boxtoi_reason swept_tiny(const boxtoi_box *box,
     return why;
 }
 
+/* The swept bounds of the prepared m (of box), widened by their rounding
+   margin; m's motion (m->src) is read. */
+static boxtoi_reason swept_bounds(const bx_moving *m, const boxtoi_box *box, double lo[3],
+                                  double hi[3])
+{
+    double l[3], h[3], margin[3];
+    if (!bx_swept_aabb(m, l, h))
+        return BOXTOI_REASON_OUT_OF_RANGE;
+    swept_margin(m, box, l, h, margin);
+    for (int i = 0; i < 3; i++) {
+        lo[i] = l[i] - margin[i];
+        hi[i] = h[i] + margin[i];
+    }
+    return BOXTOI_REASON_NONE;
+}
+
 /* boxtoi_swept_aabb of a box and motion refused as singular, taken again
    with the frame rescaled where the 3x3 part is tiny (bx_balance_frame), as
-   boxtoi_validate and the solver take them: the same world box. */
+   boxtoi_validate takes them: the same world box. */
 static BX_NOINLINE boxtoi_reason swept_local(const boxtoi_box *box,
                                              const boxtoi_motion *motion, double t0,
                                              double t1, double lo[3], double hi[3])
 {
     boxtoi_box b = *box;
-    boxtoi_motion m = *motion;
-    if (!bx_balance_frame(&b, &m))
+    boxtoi_motion mm = *motion, copy;
+    bx_moving m;
+    if (!bx_balance_frame(&b, &mm))
         return BOXTOI_REASON_SINGULAR;
-    return boxtoi_swept_aabb(&b, &m, t0, t1, lo, hi);
+    boxtoi_reason why = prepare_rescaling(&b, &mm, t0, t1, &copy, &m);
+    return why ? why : swept_bounds(&m, &b, lo, hi);
 }
 
 BOXTOI_API boxtoi_reason boxtoi_swept_aabb(const boxtoi_box *box,
@@ -1908,7 +1922,6 @@ BOXTOI_API boxtoi_reason boxtoi_swept_aabb(const boxtoi_box *box,
 {
     bx_moving m;
     boxtoi_motion copy;
-    double l[3], h[3];
     boxtoi_reason why = bx_check_interval(t0, t1);
     if (why)
         return why;
@@ -1920,17 +1933,7 @@ BOXTOI_API boxtoi_reason boxtoi_swept_aabb(const boxtoi_box *box,
     why = prepare_rescaling(box, motion, t0, t1, &copy, &m);
     if (why == BOXTOI_REASON_SINGULAR)
         return swept_local(box, motion, t0, t1, lo, hi);
-    if (why)
-        return why;
-    double margin[3];
-    if (!bx_swept_aabb(&m, l, h))
-        return BOXTOI_REASON_OUT_OF_RANGE;
-    swept_margin(&m, box, l, h, margin);
-    for (int i = 0; i < 3; i++) {
-        lo[i] = l[i] - margin[i];
-        hi[i] = h[i] + margin[i];
-    }
-    return BOXTOI_REASON_NONE;
+    return why ? why : swept_bounds(&m, box, lo, hi);
 }
 
 BOXTOI_API void boxtoi_motion_eval(const boxtoi_motion *motion, double t,

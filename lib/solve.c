@@ -3376,10 +3376,18 @@ static double contact_exit(solver *S, sat *st, double tau, int touching)
 static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode);
 
 /* solve_query of a query whose motions asked for rescaling. */
+static BX_NOINLINE boxtoi_result solve_local(const boxtoi_query *query, unsigned mode);
+
 static BX_NOINLINE boxtoi_result solve_rescaled(const boxtoi_query *query, int which,
                                                 unsigned mode)
 {
     boxtoi_query q;
+    /* frames whose 3x3 part is tiny against w are rescaled first (the
+       scaling by w would take that part below the doubles), as
+       boxtoi_validate checks them */
+    if (!(mode & SOLVE_LOCAL) &&
+        (bx_locally_small(&query->motion_a) || bx_locally_small(&query->motion_b)))
+        return solve_local(query, mode);
     if (!rescaled_query(query, query->t0, query->t1, &q))
         return invalid(BOXTOI_REASON_OUT_OF_RANGE, which);
     if (mode & SOLVE_SWAP)
@@ -4087,7 +4095,12 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
 static BX_NOINLINE int overlap_rescaled(const boxtoi_query *query, double t,
                                         boxtoi_reason *reason)
 {
-    boxtoi_query q;
+    boxtoi_query q = *query;
+    /* frames with a tiny 3x3 part rescaled first, as solve_rescaled does */
+    int changed = bx_balance_frame(&q.a, &q.motion_a);
+    changed |= bx_balance_frame(&q.b, &q.motion_b);
+    if (changed)
+        return boxtoi_overlap_at(&q, t, reason);
     if (!rescaled_query(query, t, t, &q)) {
         if (reason)
             *reason = BOXTOI_REASON_OUT_OF_RANGE;

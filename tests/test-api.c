@@ -704,6 +704,95 @@ static void test_tiny_frame_refused(void)
     }
 }
 
+/* A number for reasons_agree: mostly near 1, sometimes 0, huge, tiny,
+   subnormal, or a power of two far from 1. */
+static double odd_number(unsigned long long *st)
+{
+    int k = (int)tu_rand(st, 0.0, 60.0);
+    double u = tu_rand(st, -0.5, 0.5);
+    switch (k) {
+    case 0: return 0.0;
+    case 1: return ldexp(u, (int)tu_rand(st, -1074.0, 1026.0));
+    case 2: return u * 1e61;
+    case 3: return u * 1e-300;
+    case 4: return ldexp(1.0, (int)tu_rand(st, -900.0, -600.0));
+    case 5: return ldexp(u, -(int)tu_rand(st, 0.0, 1000.0));
+    default: return 4.0 * u;
+    }
+}
+
+/* A box and motion of odd numbers: corners in order nine times in ten, a
+   motion of degree 0 to 3 near the identity (an odd number added to an
+   entry, or given to a coefficient of w past the first, one time in ten),
+   its 3x3 part scaled by a power of two down to 2^-900 three times in ten. */
+static void odd_part(unsigned long long *st, boxtoi_box *b, boxtoi_motion *m)
+{
+    for (int i = 0; i < 3; i++) {
+        double x = odd_number(st), y = odd_number(st);
+        int order = tu_rand(st, 0.0, 1.0) < 0.9;
+        b->lo[i] = order ? fmin(x, y) : x;
+        b->hi[i] = order ? fmax(x, y) : y;
+    }
+    memset(m, 0, sizeof *m);
+    m->degree = (int)tu_rand(st, 0.0, 4.0);
+    double sc = tu_rand(st, 0.0, 1.0) < 0.3 ? ldexp(1.0, -(int)tu_rand(st, 0.0, 900.0)) : 1.0;
+    for (int k = 0; k <= m->degree; k++) {
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 4; c++) {
+                double x = k == 0 && r == c ? sc : 0.0;
+                if (tu_rand(st, 0.0, 1.0) < 0.1)
+                    x += odd_number(st) * (c < 3 ? sc : 1.0);
+                m->c[k][r][c] = x;
+            }
+        m->c[k][3][3] = k == 0 ? 1.0 : tu_rand(st, 0.0, 1.0) < 0.1 ? odd_number(st) : 0.0;
+    }
+}
+
+/*
+ * The functions that check a box and its motion give the same reason:
+ * boxtoi_validate and boxtoi_swept_aabb for each box, and boxtoi_solve
+ * refuses a query exactly when one of its boxes is refused (the interval
+ * being in range), with the first refused box's reason.  Odd numbers
+ * (odd_part) over [0, 1], 20,000 pairs.  A tiny 3x3 part (a determinant
+ * below the doubles) was refused as singular by boxtoi_swept_aabb, and by
+ * boxtoi_solve when the other box was refused too, while boxtoi_validate
+ * accepted it.
+ */
+static void test_reasons_agree(void)
+{
+    unsigned long long st = 20261126;
+    int swept_differs = 0, solve_differs = 0, refused = 0;
+    for (int it = 0; it < 20000; it++) {
+        boxtoi_query q = base_query();
+        odd_part(&st, &q.a, &q.motion_a);
+        odd_part(&st, &q.b, &q.motion_b);
+        boxtoi_reason va = boxtoi_validate(&q.a, &q.motion_a, 0.0, 1.0);
+        boxtoi_reason vb = boxtoi_validate(&q.b, &q.motion_b, 0.0, 1.0);
+        double lo[3], hi[3];
+        boxtoi_reason sa = boxtoi_swept_aabb(&q.a, &q.motion_a, 0.0, 1.0, lo, hi);
+        boxtoi_reason sb = boxtoi_swept_aabb(&q.b, &q.motion_b, 0.0, 1.0, lo, hi);
+        boxtoi_result r = boxtoi_solve(&q);
+        refused += va || vb;
+        if ((va != sa || vb != sb) && swept_differs++ < 3)
+            diag("pair %d: validate %s / %s, swept_aabb %s / %s", it,
+                 boxtoi_reason_message(va), boxtoi_reason_message(vb),
+                 boxtoi_reason_message(sa), boxtoi_reason_message(sb));
+        boxtoi_reason want = va ? va : vb;
+        int which = va ? 1 : vb ? 2 : 0;
+        int same = want ? r.state == BOXTOI_INVALID && r.reason == want && r.which == which
+                        : r.state != BOXTOI_INVALID;
+        if (!same && solve_differs++ < 3)
+            diag("pair %d: validate %s / %s, solve %s (%s, which %d)", it,
+                 boxtoi_reason_message(va), boxtoi_reason_message(vb),
+                 boxtoi_state_name(r.state), boxtoi_reason_message(r.reason), r.which);
+    }
+    ok(refused >= 2000 && refused <= 18000, "odd numbers: some pairs refused, some not (%d "
+       "refused)", refused);
+    is_int(swept_differs, 0, "odd numbers: boxtoi_swept_aabb gives boxtoi_validate's reason");
+    is_int(solve_differs, 0, "odd numbers: boxtoi_solve refuses exactly the pairs with a box "
+           "refused, with the first one's reason");
+}
+
 /*
  * A rigid motion turning nearly a full turn, q(t) = (1, 0, 0, 150 (2 t - 1))
  * (358.5 degrees): det u = w^3 with w = 1 + 150^2 (2 t - 1)^2 is positive
@@ -2440,6 +2529,7 @@ int main(void)
     test_singular_rounding();
     test_flat_determinant();
     test_tiny_frame_refused();
+    test_reasons_agree();
     test_full_turn();
     test_names();
     test_defaults();
