@@ -3375,24 +3375,51 @@ static double contact_exit(solver *S, sat *st, double tau, int touching)
 
 static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode);
 
-/* solve_query of a query whose motions asked for rescaling. */
 static BX_NOINLINE boxtoi_result solve_local(const boxtoi_query *query, unsigned mode);
 
+/*
+ * A refusal r of a rescaled query, given the reasons of boxtoi_validate: the
+ * scalings can bring a box's other faults into view first (corners out of
+ * range brought into it, with a w that vanishes), or hide what the box's
+ * own checks accept.
+ */
+static boxtoi_result refused_as_validated(const boxtoi_query *query, unsigned mode,
+                                          boxtoi_result r)
+{
+    const boxtoi_box *ba, *bb;
+    const boxtoi_motion *ma, *mb;
+    solved_parts(query, mode, &ba, &ma, &bb, &mb);
+    boxtoi_reason why = boxtoi_validate(ba, ma, query->t0, query->t1);
+    if (why)
+        return invalid(why, 1);
+    why = boxtoi_validate(bb, mb, query->t0, query->t1);
+    return why ? invalid(why, 2) : r;
+}
+
+/* solve_query of a query whose motions asked for rescaling. */
 static BX_NOINLINE boxtoi_result solve_rescaled(const boxtoi_query *query, int which,
                                                 unsigned mode)
 {
     boxtoi_query q;
+    boxtoi_result r;
     /* frames whose 3x3 part is tiny against w are rescaled first (the
        scaling by w would take that part below the doubles), as
-       boxtoi_validate checks them */
+       boxtoi_validate checks them, once it accepts both boxes (the
+       rescaled frame can bring corners out of range into it) */
     if (!(mode & SOLVE_LOCAL) &&
-        (bx_locally_small(&query->motion_a) || bx_locally_small(&query->motion_b)))
-        return solve_local(query, mode);
-    if (!rescaled_query(query, query->t0, query->t1, &q))
-        return invalid(BOXTOI_REASON_OUT_OF_RANGE, which);
-    if (mode & SOLVE_SWAP)
-        swap_parts(&q);
-    return solve_query(&q, mode & ~SOLVE_SWAP);
+        (bx_locally_small(&query->motion_a) || bx_locally_small(&query->motion_b))) {
+        memset(&r, 0, sizeof r);
+        r = refused_as_validated(query, mode, r);
+        if (r.state != BOXTOI_INVALID)
+            r = solve_local(query, mode);
+    } else if (!rescaled_query(query, query->t0, query->t1, &q)) {
+        r = invalid(BOXTOI_REASON_OUT_OF_RANGE, which);
+    } else {
+        if (mode & SOLVE_SWAP)
+            swap_parts(&q);
+        r = solve_query(&q, mode & ~SOLVE_SWAP);
+    }
+    return r.state == BOXTOI_INVALID ? refused_as_validated(query, mode, r) : r;
 }
 
 /* Is either motion's w too uneven over the interval for one piece
@@ -4096,7 +4123,16 @@ static BX_NOINLINE int overlap_rescaled(const boxtoi_query *query, double t,
                                         boxtoi_reason *reason)
 {
     boxtoi_query q = *query;
-    /* frames with a tiny 3x3 part rescaled first, as solve_rescaled does */
+    /* frames with a tiny 3x3 part rescaled first, as solve_rescaled does,
+       once boxtoi_validate accepts both boxes */
+    boxtoi_reason why = boxtoi_validate(&q.a, &q.motion_a, t, t);
+    if (!why)
+        why = boxtoi_validate(&q.b, &q.motion_b, t, t);
+    if (why) {
+        if (reason)
+            *reason = why;
+        return -1;
+    }
     int changed = bx_balance_frame(&q.a, &q.motion_a);
     changed |= bx_balance_frame(&q.b, &q.motion_b);
     if (changed)

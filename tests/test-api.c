@@ -702,6 +702,26 @@ static void test_tiny_frame_refused(void)
         ok(boxtoi_overlap_at(&q, 0.5, &why) == -1 && why == BOXTOI_REASON_SINGULAR,
            "overlap_at: %s refused as singular", name);
     }
+    /*
+     * B's frame tiny (2^-600 I) with a corner of 1e61, out of range, and A's
+     * motion given at the scale 2^200, which is rescaled by w: B's frame,
+     * rescaled too, would bring that corner into range; B is refused as
+     * boxtoi_validate refuses it.
+     */
+    boxtoi_query y = base_query();
+    for (int i = 0; i < 3; i++) {
+        y.motion_a.c[0][i][i] = 0x1p200;
+        y.motion_b.c[0][i][i] = 0x1p-600;
+    }
+    y.motion_a.c[0][3][3] = 0x1p200;
+    y.b.hi[0] = 1e61;
+    is_int(boxtoi_validate(&y.b, &y.motion_b, 0.0, 1.0), BOXTOI_REASON_OUT_OF_RANGE,
+           "tiny frame, corner 1e61: validate refuses it");
+    expect_invalid("tiny frame, corner 1e61, the other motion at scale 2^200", &y,
+                   BOXTOI_REASON_OUT_OF_RANGE, 2);
+    boxtoi_reason why = BOXTOI_REASON_NONE;
+    ok(boxtoi_overlap_at(&y, 0.5, &why) == -1 && why == BOXTOI_REASON_OUT_OF_RANGE,
+       "overlap_at: tiny frame, corner 1e61, the other motion at scale 2^200: out of range");
 }
 
 /* A number for reasons_agree: mostly near 1, sometimes 0, huge, tiny,
