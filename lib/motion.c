@@ -1761,20 +1761,9 @@ int bx_balance_frame(boxtoi_box *b, boxtoi_motion *m)
     return 1;
 }
 
-/* A box and motion refused as singular, checked again with the frame
-   rescaled where the 3x3 part is tiny (bx_balance_frame), as the solver
-   and boxtoi_overlap_at solve them. */
-static BX_NOINLINE boxtoi_reason validate_local(const boxtoi_box *box,
-                                                const boxtoi_motion *motion, double t0,
-                                                double t1, boxtoi_motion *copy,
-                                                bx_moving *m)
-{
-    boxtoi_box b = *box;
-    boxtoi_motion mm = *motion;
-    if (!bx_balance_frame(&b, &mm))
-        return BOXTOI_REASON_SINGULAR;
-    return prepare_rescaling(&b, &mm, t0, t1, copy, m);
-}
+static BX_NOINLINE boxtoi_reason swept_local(const boxtoi_box *box,
+                                             const boxtoi_motion *motion, double t0,
+                                             double t1, double lo[3], double hi[3]);
 
 BOXTOI_API boxtoi_reason boxtoi_validate(const boxtoi_box *box,
                                          const boxtoi_motion *motion,
@@ -1787,8 +1776,8 @@ BOXTOI_API boxtoi_reason boxtoi_validate(const boxtoi_box *box,
     if (why)
         return why;
     why = prepare_rescaling(box, motion, t0, t1, &copy, &m);
-    if (why == BOXTOI_REASON_SINGULAR)
-        why = validate_local(box, motion, t0, t1, &copy, &m);
+    if (why == BOXTOI_REASON_SINGULAR) /* checked again with the frame rescaled */
+        return swept_local(box, motion, t0, t1, lo, hi);
     if (why)
         return why;
     /* the solver, boxtoi_swept_aabb and boxtoi_overlap_at bound it too */
@@ -1899,9 +1888,10 @@ static boxtoi_reason swept_bounds(const bx_moving *m, const boxtoi_box *box, dou
     return BOXTOI_REASON_NONE;
 }
 
-/* boxtoi_swept_aabb of a box and motion refused as singular, taken again
-   with the frame rescaled where the 3x3 part is tiny (bx_balance_frame), as
-   boxtoi_validate takes them: the same world box. */
+/* boxtoi_swept_aabb (and boxtoi_validate's reason) of a box and motion
+   refused as singular, taken again with the frame rescaled where the 3x3
+   part is tiny (bx_balance_frame), as the solver and boxtoi_overlap_at
+   solve them: the same world box. */
 static BX_NOINLINE boxtoi_reason swept_local(const boxtoi_box *box,
                                              const boxtoi_motion *motion, double t0,
                                              double t1, double lo[3], double hi[3])

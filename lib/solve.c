@@ -3378,48 +3378,50 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode);
 static BX_NOINLINE boxtoi_result solve_local(const boxtoi_query *query, unsigned mode);
 
 /*
- * A refusal r of a rescaled query, given the reasons of boxtoi_validate: the
- * scalings can bring a box's other faults into view first (corners out of
- * range brought into it, with a w that vanishes), or hide what the box's
- * own checks accept.
+ * boxtoi_validate's reason for box a and then box b over [t0, t1], *which
+ * the box refused (1 or 2).  A query that asked for rescaling is checked so
+ * before a tiny frame is rescaled (which can bring corners out of range
+ * into it) and when refused after the scalings (which can bring a box's
+ * other faults into view first, or hide what its own checks accept).
  */
-static boxtoi_result refused_as_validated(const boxtoi_query *query, unsigned mode,
-                                          boxtoi_result r)
+static boxtoi_reason validate_pair(const boxtoi_box *a, const boxtoi_motion *ma,
+                                   const boxtoi_box *b, const boxtoi_motion *mb, double t0,
+                                   double t1, int *which)
 {
-    const boxtoi_box *ba, *bb;
-    const boxtoi_motion *ma, *mb;
-    solved_parts(query, mode, &ba, &ma, &bb, &mb);
-    boxtoi_reason why = boxtoi_validate(ba, ma, query->t0, query->t1);
-    if (why)
-        return invalid(why, 1);
-    why = boxtoi_validate(bb, mb, query->t0, query->t1);
-    return why ? invalid(why, 2) : r;
+    boxtoi_reason why = boxtoi_validate(a, ma, t0, t1);
+    *which = why ? 1 : 2;
+    return why ? why : boxtoi_validate(b, mb, t0, t1);
 }
 
 /* solve_query of a query whose motions asked for rescaling. */
 static BX_NOINLINE boxtoi_result solve_rescaled(const boxtoi_query *query, int which,
                                                 unsigned mode)
 {
+    const boxtoi_box *ba, *bb;
+    const boxtoi_motion *ma, *mb;
+    boxtoi_reason why;
     boxtoi_query q;
     boxtoi_result r;
+    int bad;
+    solved_parts(query, mode, &ba, &ma, &bb, &mb);
     /* frames whose 3x3 part is tiny against w are rescaled first (the
-       scaling by w would take that part below the doubles), as
-       boxtoi_validate checks them, once it accepts both boxes (the
-       rescaled frame can bring corners out of range into it) */
-    if (!(mode & SOLVE_LOCAL) &&
-        (bx_locally_small(&query->motion_a) || bx_locally_small(&query->motion_b))) {
-        memset(&r, 0, sizeof r);
-        r = refused_as_validated(query, mode, r);
-        if (r.state != BOXTOI_INVALID)
-            r = solve_local(query, mode);
-    } else if (!rescaled_query(query, query->t0, query->t1, &q)) {
+       scaling by w would take that part below the doubles) */
+    if (!(mode & SOLVE_LOCAL) && (bx_locally_small(ma) || bx_locally_small(mb))) {
+        if ((why = validate_pair(ba, ma, bb, mb, query->t0, query->t1, &bad)))
+            return invalid(why, bad);
+        return solve_local(query, mode);
+    }
+    if (!rescaled_query(query, query->t0, query->t1, &q)) {
         r = invalid(BOXTOI_REASON_OUT_OF_RANGE, which);
     } else {
         if (mode & SOLVE_SWAP)
             swap_parts(&q);
         r = solve_query(&q, mode & ~SOLVE_SWAP);
     }
-    return r.state == BOXTOI_INVALID ? refused_as_validated(query, mode, r) : r;
+    if (r.state == BOXTOI_INVALID &&
+        (why = validate_pair(ba, ma, bb, mb, query->t0, query->t1, &bad)))
+        return invalid(why, bad);
+    return r;
 }
 
 /* Is either motion's w too uneven over the interval for one piece
@@ -4123,20 +4125,20 @@ static BX_NOINLINE int overlap_rescaled(const boxtoi_query *query, double t,
                                         boxtoi_reason *reason)
 {
     boxtoi_query q = *query;
-    /* frames with a tiny 3x3 part rescaled first, as solve_rescaled does,
-       once boxtoi_validate accepts both boxes */
-    boxtoi_reason why = boxtoi_validate(&q.a, &q.motion_a, t, t);
-    if (!why)
-        why = boxtoi_validate(&q.b, &q.motion_b, t, t);
-    if (why) {
-        if (reason)
-            *reason = why;
-        return -1;
+    int bad;
+    /* frames with a tiny 3x3 part rescaled first, as solve_rescaled does */
+    if (bx_locally_small(&q.motion_a) || bx_locally_small(&q.motion_b)) {
+        boxtoi_reason why = validate_pair(&q.a, &q.motion_a, &q.b, &q.motion_b, t, t, &bad);
+        if (why) {
+            if (reason)
+                *reason = why;
+            return -1;
+        }
+        int changed = bx_balance_frame(&q.a, &q.motion_a);
+        changed |= bx_balance_frame(&q.b, &q.motion_b);
+        if (changed)
+            return boxtoi_overlap_at(&q, t, reason);
     }
-    int changed = bx_balance_frame(&q.a, &q.motion_a);
-    changed |= bx_balance_frame(&q.b, &q.motion_b);
-    if (changed)
-        return boxtoi_overlap_at(&q, t, reason);
     if (!rescaled_query(query, t, t, &q)) {
         if (reason)
             *reason = BOXTOI_REASON_OUT_OF_RANGE;
