@@ -412,7 +412,8 @@ int main(int argc, char **argv)
         if (o.json)
             printf("{\"method\":\"%s\",\"scenario\":\"%s\",\"n\":%zu,"
                    "\"ns_median\":%.1f,\"ns_mean\":%.1f}\n",
-                   method_name(flags), bench_scenario_name((bench_scenario) s), st.n, st.median, st.mean);
+                   method_name(flags), bench_scenario_name((bench_scenario) s), st.n,
+                   st.median, st.mean);
         else
             print_row((bench_scenario) s, &st, flags);
         if (show_pct)
