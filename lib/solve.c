@@ -2292,16 +2292,48 @@ static int inside_local(const double *loc, const double *h, const double *tol)
 }
 
 /*
+ * The vertices of A n B found so far, each once: those within four
+ * touching tolerances of one another (along every world axis) are one.  A
+ * vertex of the polytope can be found several times: a corner of one box
+ * lying on an edge of the other is also that edge's crossing with a face,
+ * and an edge crossing an edge crosses two faces there.  The polytope has
+ * at most 20 vertices (12 faces); past the slots, points are summed as
+ * they come.
+ */
+#define OVERLAP_SLOTS 32
+typedef struct vertex_set {
+    double p[OVERLAP_SLOTS][3], sum[3], near;
+    int n, extra;
+} vertex_set;
+
+static void vertex_add(vertex_set *vs, const double *x)
+{
+    for (int i = 0; i < vs->n && i < OVERLAP_SLOTS; i++)
+        if (fabs(vs->p[i][0] - x[0]) <= vs->near && fabs(vs->p[i][1] - x[1]) <= vs->near &&
+            fabs(vs->p[i][2] - x[2]) <= vs->near)
+            return;
+    if (vs->n < OVERLAP_SLOTS)
+        memcpy(vs->p[vs->n++], x, sizeof vs->p[0]);
+    else
+        vs->extra++;
+    for (int r = 0; r < 3; r++)
+        vs->sum[r] += x[r];
+}
+
+/*
  * A point of A and B when they overlap: the average of the vertices of the
  * polytope A n B (vertices of one box inside the other, and crossings of an
- * edge of one with a face of the other), a convex combination of points of
- * both.  Returns 0 when none is found (the boxes only touch).
+ * edge of one with a face of the other), each once, a convex combination
+ * of points of both.  Returns 0 when none is found (the boxes only touch).
  */
-static int overlap_point(const bx_pose *pose[2], const double *half[2],
-                         double len_tol, double *point)
+static BX_NOINLINE int overlap_point(const bx_pose *pose[2], const double *half[2],
+                                     double len_tol, double *point)
 {
-    double sum[3] = {0, 0, 0}, tol[2][3];
-    int count = 0;
+    double tol[2][3];
+    vertex_set vs;
+    vs.n = vs.extra = 0;
+    vs.sum[0] = vs.sum[1] = vs.sum[2] = 0.0;
+    vs.near = 4.0 * len_tol;
     for (int b = 0; b < 2; b++)
         for (int k = 0; k < 3; k++) {
             double n = sqrt(bx_dot3(pose[b]->axis[k], pose[b]->axis[k]));
@@ -2320,11 +2352,8 @@ static int overlap_point(const bx_pose *pose[2], const double *half[2],
                        side[2] * hp[2] * P->axis[2][r];
             if (!to_local(O, x, loc))
                 return 0;
-            if (inside_local(loc, ho, tol[1 - p])) {
-                for (int r = 0; r < 3; r++)
-                    sum[r] += x[r];
-                count++;
-            }
+            if (inside_local(loc, ho, tol[1 - p]))
+                vertex_add(&vs, x);
             for (int e = 0; e < 3; e++) {
                 if (side[e] > 0 || hp[e] == 0.0)
                     continue;
@@ -2338,7 +2367,9 @@ static int overlap_point(const bx_pose *pose[2], const double *half[2],
                     int k = f / 2;
                     double plane = (f % 2 ? 1.0 : -1.0) * ho[k];
                     double da = loc[k] - plane, db = ly[k] - plane;
-                    if ((da > 0.0) == (db > 0.0) || da == db)
+                    /* inside the edge only: an end on the plane is a
+                       vertex, counted above where it lies in O */
+                    if (!((da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0)))
                         continue;
                     double t = da / (da - db), c[3];
                     for (int r = 0; r < 3; r++)
@@ -2346,17 +2377,18 @@ static int overlap_point(const bx_pose *pose[2], const double *half[2],
                     c[k] = plane;
                     if (!inside_local(c, ho, tol[1 - p]))
                         continue;
+                    double z[3];
                     for (int r = 0; r < 3; r++)
-                        sum[r] += x[r] + t * (y[r] - x[r]);
-                    count++;
+                        z[r] = x[r] + t * (y[r] - x[r]);
+                    vertex_add(&vs, z);
                 }
             }
         }
     }
-    if (count == 0)
+    if (vs.n == 0)
         return 0;
     for (int r = 0; r < 3; r++)
-        point[r] = sum[r] / count;
+        point[r] = vs.sum[r] / (vs.n + vs.extra);
     return 1;
 }
 

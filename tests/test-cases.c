@@ -5244,6 +5244,62 @@ static void case_overlap_turned_off_centre(void)
     check_swap(name, &q, &r);
 }
 
+/*
+ * Boxes overlapping at t0 with faces in common (B turned by quarter turns,
+ * every number dyadic, so each face lies exactly in a plane of the
+ * other's): the part they share is a box, and the point named is its
+ * centre: the mean of the vertices of that part, each once, though most are
+ * found several times (a corner of one box on an edge or in a face of the
+ * other is also a crossing of that edge or of its own edges with a face).
+ * Counted as often as found, the coincident cubes got (-0.2, -0.2, -0.2)
+ * and the box in the corner (0.571, 0, -0.714).
+ */
+static void case_overlap_faces_in_common(void)
+{
+    static const struct {
+        const char *name;
+        double half[3], turn, c[3];
+    } cs[] = {
+        {"coincident cubes", {1, 1, 1}, 0, {0, 0, 0}},
+        {"cubes half over each other", {1, 1, 1}, 0, {1, 0, 0}},
+        {"cubes a quarter over each other", {1, 1, 1}, 0, {1, 1, 0}},
+        {"box in a corner, two faces in common", {0.5, 0.5, 0.5}, 0, {0.5, 0, -0.5}},
+        {"turned slab through the top face", {0.25, 0.75, 0.5}, 1, {0, 0.5, 0.5}},
+        {"turned slab in the middle, top face in common", {0.25, 2, 0.25}, 2, {0, 0, 0.75}},
+    };
+    double id[3][3];
+    tu_identity3(id);
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        /* B turned by cs[i].turn quarter turns about z: exact entries */
+        double r[3][3] = {{0}}, ext[3];
+        int qt = (int)cs[i].turn;
+        r[2][2] = 1.0;
+        r[0][0] = r[1][1] = qt % 2 ? 0.0 : qt == 2 ? -1.0 : 1.0;
+        r[1][0] = qt % 2 ? 1.0 : 0.0;
+        r[0][1] = -r[1][0];
+        for (int k = 0; k < 3; k++)
+            ext[k] = fabs(r[k][0]) * cs[i].half[0] + fabs(r[k][1]) * cs[i].half[1] +
+                     fabs(r[k][2]) * cs[i].half[2];
+        boxtoi_motion ma, mb;
+        motion_static(&ma, id, 0, 0, 0);
+        motion_static(&mb, r, cs[i].c[0], cs[i].c[1], cs[i].c[2]);
+        boxtoi_box b = tu_box(-cs[i].half[0], -cs[i].half[1], -cs[i].half[2],
+                              cs[i].half[0], cs[i].half[1], cs[i].half[2]);
+        boxtoi_query q = tu_query(cube(1), &ma, b, &mb, 0.0, 1.0);
+        /* the shared box: A's [-1, 1] and B's world extent, per axis */
+        expect e = {.state = BOXTOI_OVERLAP, .toi = 0.0, .exit_mode = EXIT_AFTER_T1,
+                    .check_point = 1, .reference = 1};
+        for (int k = 0; k < 3; k++) {
+            double lo = fmax(-1.0, cs[i].c[k] - ext[k]), hi = fmin(1.0, cs[i].c[k] + ext[k]);
+            e.point[k] = 0.5 * (lo + hi);
+        }
+        char name[96];
+        snprintf(name, sizeof name, "overlap, faces in common: %s", cs[i].name);
+        boxtoi_result res = run_case(name, &q, &e);
+        check_swap(name, &q, &res);
+    }
+}
+
 static void case_shear(void)
 {
     /* A = [-1,1]^3 at rest.  B = [0,1]^3 under the shearing affine motion
@@ -5536,6 +5592,7 @@ int main(void)
     case_plate_corner_on_edge();
     case_corner_touching_at_t0();
     case_overlap_turned_off_centre();
+    case_overlap_faces_in_common();
     case_pass_through();
     case_shear();
     case_scaled_motion();
