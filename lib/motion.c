@@ -133,8 +133,7 @@ static void entry_sbern(const boxtoi_motion *m, int d, int r, int c, double t0,
 {
     for (int k = 0; k <= d; k++)
         out[k] = m->c[k][r][c];
-    bxp_power_reparam(out, d, t0, t1, out);
-    bxp_power_to_sbern(out, d, out);
+    bxp_power_reparam_sbern_dd(out, NULL, d, t0, t1, out);
 }
 
 /*
@@ -527,8 +526,7 @@ static BX_NOINLINE void centre_entries_sbern(const boxtoi_motion *motion, int d,
         return;
     for (int r = 0; r < 3; r++) {
         double v[BXM_CAP];
-        bxp_power_reparam_dd(path[r], path_lo[r], d, t0, t1, v);
-        bxp_power_to_sbern(v, d, v);
+        bxp_power_reparam_sbern_dd(path[r], path_lo[r], d, t0, t1, v);
         for (int i = 0; i <= d; i++)
             sb[i][4 * r + 3] = v[i];
     }
@@ -1034,9 +1032,10 @@ BXP_INLINE void det_signed2(const bx_moving *a, const bx_moving *b, int d,
  * Bounds of the magnitudes of entry (r, c)'s converted coefficients and of
  * their rounding, in scaled Bernstein form: the conversion of the entry's
  * coefficients in s taken by magnitude.  From t0 = 0 those are c_k h^k;
- * otherwise they come from bxp_power_reparam, as entries_sbern forms them,
- * whose double-double sums are within DD_ROUNDING of the same sums over
- * magnitudes (the shift by |t0| of the |c_k|), added.  Every coefficient
+ * otherwise they come from bxp_power_reparam (entries_sbern keeps them in
+ * double-double through the conversion), whose double-double sums are
+ * within DD_ROUNDING of the same sums over magnitudes (the shift by |t0| of
+ * the |c_k|), added.  Every coefficient
  * entries_sbern or entry_sb0 gives is within a few ulps of out[j] of the
  * exact one.
  */

@@ -55,6 +55,43 @@ void bxp_power_reparam_dd(const double *c, const double *c_lo, int n, double t0,
 }
 
 /*
+ * bxp_power_reparam_dd, then bxp_power_to_sbern, with the scaling by h^i
+ * and the sums kept in double-double and rounded once: the shifted
+ * coefficients can be far larger than the Bernstein ones they sum to
+ * (degree 8 over [-1.3, 0.34]: 4e6 against 6e4), and rounded first they
+ * would leave their own rounding in them.  out may alias c.
+ */
+void bxp_power_reparam_sbern_dd(const double *c, const double *c_lo, int n, double t0,
+                                double t1, double *out)
+{
+    double h = t1 - t0, ph = 1.0, pl = 0.0, hi[CAP], lo[CAP];
+    for (int i = 0; i <= n; i++) {
+        hi[i] = c[i];
+        lo[i] = c_lo ? c_lo[i] : 0.0;
+    }
+    if (t0 != 0.0)
+        for (int i = 0; i < n; i++)
+            for (int j = n - 1; j >= i; j--)
+                bxp_dd_mul_add(&hi[j], &lo[j], t0, hi[j + 1], lo[j + 1]);
+    for (int i = 0; i <= n; i++) {
+        double sh = 0.0, sl = 0.0, nh = 0.0, nl = 0.0;
+        bxp_dd_mul_add(&sh, &sl, ph, hi[i], lo[i]);
+        bxp_dd_mul_add(&sh, &sl, pl, hi[i], 0.0);
+        hi[i] = sh;
+        lo[i] = sl;
+        bxp_dd_mul_add(&nh, &nl, h, ph, pl);
+        ph = nh;
+        pl = nl;
+    }
+    for (int j = n; j >= 0; j--) {
+        double ah = 0.0, al = 0.0;
+        for (int i = 0; i <= j; i++)
+            bxp_dd_mul_add(&ah, &al, bxp_binomial_table[n - i][j - i], hi[i], lo[i]);
+        out[j] = ah + al;
+    }
+}
+
+/*
  * s^i = s^i (s + (1-s))^(n-i): a_j = sum_{i<=j} c_i C(n-i, j-i).  Descending
  * j reads only c_0..c_j, so out may alias c.
  */

@@ -139,6 +139,9 @@ void bxp_power_reparam(const double *c, int n, double t0, double t1,
  */
 void bxp_power_reparam_dd(const double *c, const double *c_lo, int n, double t0,
                           double t1, double *out);
+/* bxp_power_reparam_dd then bxp_power_to_sbern, in double-double, rounded once. */
+void bxp_power_reparam_sbern_dd(const double *c, const double *c_lo, int n, double t0,
+                                double t1, double *out);
 
 /**
  * Power form on [0, 1] to scaled Bernstein form (coefficient of
