@@ -25,14 +25,15 @@
  * positions they give, rounding leaves the time a little early, and fast
  * boxes are apart by that much time times their closing speed).  Far
  * beyond that, positions are only as exact as eps times the coefficients'
- * magnitude (those of M(t0 + (t1 - t0) s) in powers of s, which a high
- * degree over a long interval makes far larger than the caller's: degree 8
- * over [-1.3, 0.34] takes coefficients of 5e3 to 4e6), and the time as
- * exact as the boxes take to move that far, early or late: a box on the
- * path 1e18 (t - 1/2)^6 is placed to within about 100 units near t = 1/2,
- * where it hardly moves, and its contact came 4e-4 of the interval late;
- * keep coefficients within a few orders of magnitude of the positions (a
- * local frame, an interval around the motion).
+ * magnitude (those of M(t0 + (t1 - t0) s) in Bernstein form, or, for a
+ * motion whose w varies so much that it is solved in pieces, in powers of
+ * each piece's s, which a high degree over a long piece makes far larger
+ * than the caller's: degree 8 over [-1.3, 0.34] takes coefficients of 5e3
+ * to 4e6), and the time as exact as the boxes take to move that far, early
+ * or late: a box on the path 1e18 (t - 1/2)^6 is placed to within about 100
+ * units near t = 1/2, where it hardly moves, and its contact came 4e-4 of
+ * the interval late; keep coefficients within a few orders of magnitude of
+ * the positions (a local frame, an interval around the motion).
  * Distances are only as exact as the coordinates they come from: boxes
  * that no axis of the separating-axis test parts by more than 1e-12 of
  * their size (the larger box's diagonal) plus 8 DBL_EPSILON times the
