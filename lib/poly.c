@@ -36,10 +36,10 @@ void bxp_power_reparam(const double *c, int n, double t0, double t1,
     bxp_power_reparam_dd(c, NULL, n, t0, t1, out);
 }
 
-void bxp_power_reparam_dd(const double *c, const double *c_lo, int n, double t0,
-                          double t1, double *out)
+/* The Taylor shift by t0 of c + c_lo (c_lo NULL: 0) into hi + lo. */
+static void shift_dd(const double *c, const double *c_lo, int n, double t0, double *hi,
+                     double *lo)
 {
-    double h = t1 - t0, hp = 1.0, hi[CAP], lo[CAP];
     for (int i = 0; i <= n; i++) {
         hi[i] = c[i];
         lo[i] = c_lo ? c_lo[i] : 0.0;
@@ -48,6 +48,13 @@ void bxp_power_reparam_dd(const double *c, const double *c_lo, int n, double t0,
         for (int i = 0; i < n; i++)
             for (int j = n - 1; j >= i; j--)
                 bxp_dd_mul_add(&hi[j], &lo[j], t0, hi[j + 1], lo[j + 1]);
+}
+
+void bxp_power_reparam_dd(const double *c, const double *c_lo, int n, double t0,
+                          double t1, double *out)
+{
+    double h = t1 - t0, hp = 1.0, hi[CAP], lo[CAP];
+    shift_dd(c, c_lo, n, t0, hi, lo);
     for (int i = 0; i <= n; i++) {
         out[i] = (hi[i] + lo[i]) * hp;
         hp *= h;
@@ -65,14 +72,7 @@ void bxp_power_reparam_sbern_dd(const double *c, const double *c_lo, int n, doub
                                 double t1, double *out)
 {
     double h = t1 - t0, ph = 1.0, pl = 0.0, hi[CAP], lo[CAP];
-    for (int i = 0; i <= n; i++) {
-        hi[i] = c[i];
-        lo[i] = c_lo ? c_lo[i] : 0.0;
-    }
-    if (t0 != 0.0)
-        for (int i = 0; i < n; i++)
-            for (int j = n - 1; j >= i; j--)
-                bxp_dd_mul_add(&hi[j], &lo[j], t0, hi[j + 1], lo[j + 1]);
+    shift_dd(c, c_lo, n, t0, hi, lo);
     for (int i = 0; i <= n; i++) {
         double sh = 0.0, sl = 0.0, nh = 0.0, nl = 0.0;
         bxp_dd_mul_add(&sh, &sl, ph, hi[i], lo[i]);
