@@ -1062,9 +1062,8 @@ BXP_INLINE void det_signed2(const bx_moving *a, const bx_moving *b, int d,
  * coefficients in s taken by magnitude.  From t0 = 0 those are c_k h^k;
  * otherwise they come from bxp_power_reparam (entries_sbern keeps them in
  * double-double through the conversion where its sums cancel), whose
- * double-double sums are
- * within DD_ROUNDING of the same sums over magnitudes (the shift by |t0| of
- * the |c_k|), added.  Every coefficient
+ * double-double sums are within DD_ROUNDING of the same sums over
+ * magnitudes (the shift by |t0| of the |c_k|), added.  Every coefficient
  * entries_sbern or entry_sb0 gives is within a few ulps of out[j] of the
  * exact one.
  */

@@ -2308,7 +2308,7 @@ typedef struct vertex_set {
 
 static void vertex_add(vertex_set *vs, const double *x)
 {
-    for (int i = 0; i < vs->n && i < OVERLAP_SLOTS; i++)
+    for (int i = 0; i < vs->n; i++)
         if (fabs(vs->p[i][0] - x[0]) <= vs->near && fabs(vs->p[i][1] - x[1]) <= vs->near &&
             fabs(vs->p[i][2] - x[2]) <= vs->near)
             return;
