@@ -25,11 +25,9 @@
  * positions they give, rounding leaves the time a little early, and fast
  * boxes are apart by that much time times their closing speed).  Far
  * beyond that, positions are only as exact as eps times the coefficients'
- * magnitude (those of M(t0 + (t1 - t0) s) in Bernstein form, or, for a
- * motion whose w varies so much that it is solved in pieces, in powers of
- * each piece's s, which a high degree over a long piece makes far larger
- * than the caller's: degree 8 over [-1.3, 0.34] takes coefficients of 5e3
- * to 4e6), and the time as exact as the boxes take to move that far, early
+ * magnitude (those of M(t0 + (t1 - t0) s) in Bernstein form, for a
+ * motion whose w varies so much that it is solved in pieces those of each
+ * piece), and the time as exact as the boxes take to move that far, early
  * or late: a box on the path 1e18 (t - 1/2)^6 is placed to within about 100
  * units near t = 1/2, where it hardly moves, and its contact came 4e-4 of
  * the interval late; keep coefficients within a few orders of magnitude of
@@ -66,7 +64,7 @@
  * nearly parallel faces) the point can lie anywhere along those edges or
  * that face within the coordinates' rounding over sin phi.  A motion whose w varies
  * much over the interval (a rigid motion turning nearly a full turn) is
- * solved piece by piece, re-expanded over each; the promise is tested for
+ * solved piece by piece, prepared over each; the promise is tested for
  * rigid motions turning up to about 359.8 degrees within the interval.
  * Nearer a full turn the motion may be refused as singular within
  * rounding: give it a shorter interval.

@@ -16,7 +16,6 @@
 #define bx_check_det2           boxtoi_bx_check_det2
 #define bx_check_interval       boxtoi_bx_check_interval
 #define bx_det_margin_max       boxtoi_bx_det_margin_max
-#define bx_far_shift            boxtoi_bx_far_shift
 #define bx_gap_const            boxtoi_bx_gap_const
 #define bx_gap_piece_bounds     boxtoi_bx_gap_piece_bounds
 #define bx_gap_rational_bounds  boxtoi_bx_gap_rational_bounds
@@ -26,8 +25,6 @@
 #define bx_gap_wmin             boxtoi_bx_gap_wmin
 #define bx_lanes_built          boxtoi_bx_lanes_built
 #define bx_locally_small        boxtoi_bx_locally_small
-#define bx_motion_piece         boxtoi_bx_motion_piece
-#define bx_motion_piece_shifted boxtoi_bx_motion_piece_shifted
 #define bx_piece_times          boxtoi_bx_piece_times
 #define bx_pose_at              boxtoi_bx_pose_at
 #define bx_prepare              boxtoi_bx_prepare

@@ -659,54 +659,6 @@ static boxtoi_reason prepare_partial_rescaling(const boxtoi_box *box,
     return why == BX_REASON_RESCALE ? BOXTOI_REASON_OUT_OF_RANGE : why;
 }
 
-void bx_motion_piece(const boxtoi_motion *motion, double ta, double tb,
-                     boxtoi_motion *out)
-{
-    int d = motion->degree;
-    memset(out, 0, sizeof *out);
-    out->degree = d;
-    for (int r = 0; r < 4; r++)
-        for (int c = 0; c < 4; c++) {
-            double e[BXM_CAP];
-            for (int k = 0; k <= d; k++)
-                e[k] = motion->c[k][r][c];
-            bxp_power_reparam(e, d, ta, tb, e);
-            for (int k = 0; k <= d; k++)
-                out->c[k][r][c] = e[k];
-        }
-}
-
-int bx_far_shift(const boxtoi_box *box, double shift[3])
-{
-    double cmax = 0.0, hmax = 0.0;
-    for (int i = 0; i < 3; i++) {
-        shift[i] = 0.5 * (box->lo[i] + box->hi[i]);
-        cmax = fmax(cmax, fabs(shift[i]));
-        hmax = fmax(hmax, 0.5 * (box->hi[i] - box->lo[i]));
-    }
-    return cmax > FAR_CENTRE * hmax;
-}
-
-void bx_motion_piece_shifted(const boxtoi_motion *motion, const double shift[3],
-                             double ta, double tb, boxtoi_motion *out)
-{
-    int d = motion->degree;
-    bx_motion_piece(motion, ta, tb, out);
-    for (int r = 0; r < 3; r++) {
-        double hi[BXM_CAP], lo[BXM_CAP];
-        for (int k = 0; k <= d; k++) {
-            hi[k] = motion->c[k][r][3];
-            lo[k] = 0.0;
-            for (int j = 0; j < 3; j++)
-                bxp_dd_mul_add(&hi[k], &lo[k], motion->c[k][r][j], shift[j], 0.0);
-        }
-        double v[BXM_CAP];
-        bxp_power_reparam_dd(hi, lo, d, ta, tb, v);
-        for (int k = 0; k <= d; k++)
-            out->c[k][r][3] = v[k];
-    }
-}
-
 #ifdef BX_LANES
 /* entry_sb0 of entry (r, c) of ma (lane 0) and mb (lane 1). */
 BXP_INLINE void entry2_sb0(const boxtoi_motion *ma, const boxtoi_motion *mb,
@@ -1300,9 +1252,8 @@ int bx_piece_times(const double *wa, int na, const double *wb, int nb, double t0
 }
 
 /*
- * det_whole's test piece by piece (bx_piece_times of w alone), each piece's
- * motion re-expanded (bx_motion_piece) and prepared afresh: 1 when every
- * piece passes.  A rotation's det u is w^3, so a turn near a full one,
+ * det_whole's test piece by piece (bx_piece_times of w alone), the motion
+ * prepared afresh over each piece's times: 1 when every piece passes.  A rotation's det u is w^3, so a turn near a full one,
  * whose w spans orders of magnitude, is within the whole interval's
  * rounding of zero where w is least, and well clear of each piece's.
  */
@@ -1310,7 +1261,7 @@ static int det_pieces(const bx_moving *m)
 {
     double t[BX_MAX_PIECES + 1];
     boxtoi_box box;
-    boxtoi_motion piece;
+    boxtoi_motion copy; /* the motion rescaled, where a piece asks */
     bx_moving pm;
     for (int i = 0; i < 3; i++) {
         box.lo[i] = -m->half[i];
@@ -1318,8 +1269,7 @@ static int det_pieces(const bx_moving *m)
     }
     int n = bx_piece_times(m->w, m->d, NULL, 0, m->t0, m->t1, t);
     for (int k = 0; k < n; k++) {
-        bx_motion_piece(m->src, t[k], t[k + 1], &piece);
-        if (prepare_partial_rescaling(&box, &piece, 0.0, 1.0, &piece, &pm) ||
+        if (prepare_partial_rescaling(&box, m->src, t[k], t[k + 1], &copy, &pm) ||
             det_whole(&pm))
             return 0;
     }

@@ -85,36 +85,6 @@ int bx_locally_small(const boxtoi_motion *m);
 int bx_balance_frame(boxtoi_box *b, boxtoi_motion *m);
 
 /**
- * The motion over [ta, tb] as a motion of u in [0, 1]: out(u) =
- * motion(ta + (tb - ta) u), with bxp_power_reparam's Taylor shift in
- * double-double, so that the coefficients are as accurate as the piece's
- * own values allow, however much larger the coefficients about 0 are.
- * out may not alias motion.
- */
-void bx_motion_piece(const boxtoi_motion *motion, double ta, double tb,
-                     boxtoi_motion *out);
-
-/**
- * For a box far from its frame's origin (as bx_prepare judges it: a
- * coordinate of its centre above FAR_CENTRE times its largest half extent),
- * set shift to its centre rounded to doubles and return 1; else return 0
- * (shift set all the same).
- */
-int bx_far_shift(const boxtoi_box *box, double shift[3]);
-
-/**
- * bx_motion_piece of the motion with its frame moved by shift: out maps
- * x - shift where motion maps x, its translation column t + U shift formed
- * in double-double and kept so through the shift to ta (rounded once, over
- * the piece).  A box far from its frame's origin, moved by -shift (exact
- * where the shift matters: Sterbenz), is then near its new frame's origin,
- * so that the piece's coefficients, rounded to doubles, do not carry
- * eps |shift| |U| into its place.
- */
-void bx_motion_piece_shifted(const boxtoi_motion *motion, const double shift[3],
-                             double ta, double tb, boxtoi_motion *out);
-
-/**
  * Validate and prepare box and motion over [t0, t1] (t0 <= t1 finite).
  * Returns BOXTOI_REASON_NONE or why the input is unusable.
  */
@@ -146,7 +116,7 @@ boxtoi_reason bx_prepare_pair(const boxtoi_box *box_a,
  * The last test of bx_prepare: BOXTOI_REASON_SINGULAR when det(u) vanishes,
  * or comes within its rounding of zero, somewhere on [0, 1].  When it does
  * and w is uneven (bx_w_uneven), each of bx_piece_times' pieces of w is
- * tested again, re-expanded from the source (bx_motion_piece), and the
+ * tested again, the source prepared afresh over the piece's times, and the
  * motion passes when all of them do.  Reads the motion m was prepared from
  * (m->src), which must still be there.
  */
@@ -160,8 +130,8 @@ boxtoi_reason bx_check_det(const bx_moving *m);
  * where the values are small, enough to move a contact by more than the
  * promise allows, and det u = w^3 comes within its rounding of zero.  Such
  * an interval is cut into pieces on each of which w varies by at most
- * BX_PIECE_RATIO (its Bernstein coefficients do), each re-expanded from the
- * caller's coefficients (bx_motion_piece): the solver solves them in order,
+ * BX_PIECE_RATIO (its Bernstein coefficients do), each prepared from the
+ * caller's coefficients over its own times: the solver solves them in order,
  * and bx_check_det tests them when the whole interval's determinant is
  * within rounding of zero.  A turn by a from q0 along a linear quaternion
  * path makes w grow by 1 / cos^2(a / 2): 64 is a turn of 165 degrees, which

@@ -3464,52 +3464,24 @@ static int needs_pieces(const bx_moving *A, const bx_moving *B)
 }
 
 /*
- * The pieces' frames: each box far from its frame's origin (bx_far_shift)
- * moved by -shift to near it, its motion's frame with it
- * (bx_motion_piece_shifted); a box near its origin keeps both (shift NULL).
+ * q: the query over piece k of [t[0], t[n]], its boxes and motions (in the
+ * order solved) as given, prepared over that piece alone.
  */
-typedef struct piece_frames {
-    const boxtoi_motion *ma, *mb;
-    const double *sa, *sb;
-    double shift_a[3], shift_b[3];
-} piece_frames;
-
-static void shifted_box(const boxtoi_box *box, piece_frames *f, int which, boxtoi_box *out)
+static void piece_query(const boxtoi_box *ba, const boxtoi_motion *ma, const boxtoi_box *bb,
+                        const boxtoi_motion *mb, const double *t, int k, boxtoi_query *q)
 {
-    double *shift = which ? f->shift_b : f->shift_a;
-    *out = *box;
-    if (!bx_far_shift(box, shift))
-        return;
-    for (int i = 0; i < 3; i++) {
-        out->lo[i] = box->lo[i] - shift[i];
-        out->hi[i] = box->hi[i] - shift[i];
-    }
-    if (which)
-        f->sb = shift;
-    else
-        f->sa = shift;
-}
-
-static void piece_motion(const boxtoi_motion *m, const double *shift, double ta, double tb,
-                         boxtoi_motion *out)
-{
-    if (shift)
-        bx_motion_piece_shifted(m, shift, ta, tb, out);
-    else
-        bx_motion_piece(m, ta, tb, out);
-}
-
-/* q's motions: f's over piece k of [t[0], t[n]], as over [0, 1]. */
-static void piece_query(const piece_frames *f, const double *t, int k, boxtoi_query *q)
-{
-    piece_motion(f->ma, f->sa, t[k], t[k + 1], &q->motion_a);
-    piece_motion(f->mb, f->sb, t[k], t[k + 1], &q->motion_b);
+    q->a = *ba;
+    q->b = *bb;
+    q->motion_a = *ma;
+    q->motion_b = *mb;
+    q->t0 = t[k];
+    q->t1 = t[k + 1];
 }
 
 /*
- * Time in [t0, t1] of s in a piece [ta, tb] (s in [0, 1]).  The ends are
- * exact: tb - ta overflows for an interval longer than the largest double,
- * which two motions of degree 0 may have (only s = 0 or past 1 then).
+ * Time in [t0, t1] of s in the interval [ta, tb] (s in [0, 1]).  The ends
+ * are exact: tb - ta overflows for an interval longer than the largest
+ * double, which two motions of degree 0 may have (only s = 0 or past 1 then).
  */
 static double piece_time(double ta, double tb, double s)
 {
@@ -3530,11 +3502,13 @@ static double contact_time(double ta, double tb, double s)
 }
 
 /*
- * The query answered piece by piece (bx_piece_times): the first piece with a
- * contact gives it; when that contact lasts to the piece's end, the next
- * pieces say how long it goes on.  A piece that touches at its start after
- * one that did not is a contact at that start.  Should any piece not be
- * answered, the whole interval is solved in one piece instead.
+ * The query answered piece by piece (bx_piece_times), each piece prepared
+ * from the caller's motions over its own times, as a query over that
+ * interval: the first piece with a contact gives it; when that contact
+ * lasts to the piece's end, the next pieces say how long it goes on.  A
+ * piece that touches at its start after one that did not is a contact at
+ * that start.  Should any piece not be answered, the whole interval is
+ * solved in one piece instead.
  */
 static BX_NOINLINE boxtoi_result solve_pieces(const boxtoi_query *query, unsigned mode,
                                               const bx_moving *A, const bx_moving *B)
@@ -3543,16 +3517,12 @@ static BX_NOINLINE boxtoi_result solve_pieces(const boxtoi_query *query, unsigne
     int n = bx_piece_times(A->we, A->e, B->we, B->e, query->t0, query->t1, t);
     int iterations = 0, k;
     const boxtoi_box *ba, *bb;
-    piece_frames f = {0};
-    solved_parts(query, mode, &ba, &f.ma, &bb, &f.mb);
+    const boxtoi_motion *ma, *mb;
+    solved_parts(query, mode, &ba, &ma, &bb, &mb);
     boxtoi_query q = *query;
     boxtoi_result res, r;
-    shifted_box(ba, &f, 0, &q.a);
-    shifted_box(bb, &f, 1, &q.b);
-    q.t0 = 0.0;
-    q.t1 = 1.0;
     for (k = 0; k < n; k++) {
-        piece_query(&f, t, k, &q);
+        piece_query(ba, ma, bb, mb, t, k, &q);
         res = solve_query(&q, k > 0 ? SOLVE_ARRIVED : 0);
         iterations += res.iterations;
         if (res.state != BOXTOI_MISS)
@@ -3566,13 +3536,12 @@ static BX_NOINLINE boxtoi_result solve_pieces(const boxtoi_query *query, unsigne
         return solve_query(query, mode & SOLVE_SWAP);
     if (k > 0)
         res.state = BOXTOI_HIT;
-    res.toi = res.state == BOXTOI_OVERLAP ? query->t0 : contact_time(t[k], t[k + 1], res.toi);
+    else if (res.state == BOXTOI_OVERLAP)
+        res.toi = query->t0;
     if (!(query->flags & BOXTOI_SKIP_EXIT)) {
-        if (!res.exit_after_t1)
-            res.exit = piece_time(t[k], t[k + 1], res.exit);
         /* a contact lasting to the piece's end goes on while the next starts in it */
         for (int j = k + 1; j < n && res.exit_after_t1; j++) {
-            piece_query(&f, t, j, &q);
+            piece_query(ba, ma, bb, mb, t, j, &q);
             r = solve_query(&q, 0);
             iterations += r.iterations;
             if (r.state == BOXTOI_OVERLAP && r.exit_after_t1)
@@ -3580,7 +3549,7 @@ static BX_NOINLINE boxtoi_result solve_pieces(const boxtoi_query *query, unsigne
             if (r.state != BOXTOI_OVERLAP && r.state != BOXTOI_HIT && r.state != BOXTOI_MISS)
                 return solve_query(query, mode & SOLVE_SWAP);
             res.exit_after_t1 = 0;
-            res.exit = r.state == BOXTOI_OVERLAP ? piece_time(t[j], t[j + 1], r.exit) : t[j];
+            res.exit = r.state == BOXTOI_OVERLAP ? r.exit : t[j];
         }
     }
     res.iterations = iterations;

@@ -2986,7 +2986,11 @@ static void case_turning_parallel_random(void)
  * while the Bernstein ones stay below 6e4.  Rounded before the Bernstein
  * conversion, they put B 5e-12 off where the points meet, and the contact
  * reported had the points 9e-12 apart, against the coordinates' rounding of
- * 1.7e-13 that the promise allows.
+ * 1.7e-13 that the promise allows.  Over the whole [-2.9375, 0.34375] of
+ * the fuzz input B's w varies 220-fold, and the query is solved in pieces:
+ * each re-expanded in powers of its own s and rounded there, the points
+ * were reported touching 9e-12 apart again (allowed 4.8e-12); each piece
+ * prepared from the caller's motions over its own times, they are not.
  */
 static const literal_query points_together = {
     {0, 0, 0},
@@ -3100,6 +3104,9 @@ static void case_points_together_shifted(void)
 {
     check_literal_judged(&points_together, -1.296875, 0.34375, NAN,
                          "two points meeting at equal velocities, degree 8 over [-1.3, 0.34]");
+    check_literal_judged(&points_together, -2.9375, 0.34375, NAN,
+                         "two points meeting at equal velocities, degree 8 over [-2.94, 0.34], "
+                         "in pieces");
 }
 
 /*
