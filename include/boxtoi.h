@@ -25,8 +25,8 @@
  * positions they give, rounding leaves the time a little early, and fast
  * boxes are apart by that much time times their closing speed).  Far
  * beyond that, positions are only as exact as eps times the coefficients'
- * magnitude (those of M(t0 + (t1 - t0) s) in Bernstein form, for a
- * motion whose w varies so much that it is solved in pieces those of each
+ * magnitude (those of M(t0 + (t1 - t0) s) in Bernstein form; for a
+ * motion whose w varies so much that it is solved in pieces, those of each
  * piece), and the time as exact as the boxes take to move that far, early
  * or late: a box on the path 1e18 (t - 1/2)^6 is placed to within about 100
  * units near t = 1/2, where it hardly moves, and its contact came 4e-4 of
