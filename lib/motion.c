@@ -1253,9 +1253,10 @@ int bx_piece_times(const double *wa, int na, const double *wb, int nb, double t0
 
 /*
  * det_whole's test piece by piece (bx_piece_times of w alone), the motion
- * prepared afresh over each piece's times: 1 when every piece passes.  A rotation's det u is w^3, so a turn near a full one,
- * whose w spans orders of magnitude, is within the whole interval's
- * rounding of zero where w is least, and well clear of each piece's.
+ * prepared afresh over each piece's times: 1 when every piece passes.  A
+ * rotation's det u is w^3, so a turn near a full one, whose w spans orders
+ * of magnitude, is within the whole interval's rounding of zero where w is
+ * least, and well clear of each piece's.
  */
 static int det_pieces(const bx_moving *m)
 {

@@ -3464,21 +3464,6 @@ static int needs_pieces(const bx_moving *A, const bx_moving *B)
 }
 
 /*
- * q: the query over piece k of [t[0], t[n]], its boxes and motions (in the
- * order solved) as given, prepared over that piece alone.
- */
-static void piece_query(const boxtoi_box *ba, const boxtoi_motion *ma, const boxtoi_box *bb,
-                        const boxtoi_motion *mb, const double *t, int k, boxtoi_query *q)
-{
-    q->a = *ba;
-    q->b = *bb;
-    q->motion_a = *ma;
-    q->motion_b = *mb;
-    q->t0 = t[k];
-    q->t1 = t[k + 1];
-}
-
-/*
  * Time in [t0, t1] of s in the interval [ta, tb] (s in [0, 1]).  The ends
  * are exact: tb - ta overflows for an interval longer than the largest
  * double, which two motions of degree 0 may have (only s = 0 or past 1 then).
@@ -3519,10 +3504,16 @@ static BX_NOINLINE boxtoi_result solve_pieces(const boxtoi_query *query, unsigne
     const boxtoi_box *ba, *bb;
     const boxtoi_motion *ma, *mb;
     solved_parts(query, mode, &ba, &ma, &bb, &mb);
+    /* the query in the order solved, over piece k: [t[k], t[k + 1]] */
     boxtoi_query q = *query;
+    q.a = *ba;
+    q.b = *bb;
+    q.motion_a = *ma;
+    q.motion_b = *mb;
     boxtoi_result res, r;
     for (k = 0; k < n; k++) {
-        piece_query(ba, ma, bb, mb, t, k, &q);
+        q.t0 = t[k];
+        q.t1 = t[k + 1];
         res = solve_query(&q, k > 0 ? SOLVE_ARRIVED : 0);
         iterations += res.iterations;
         if (res.state != BOXTOI_MISS)
@@ -3535,13 +3526,12 @@ static BX_NOINLINE boxtoi_result solve_pieces(const boxtoi_query *query, unsigne
     if (res.state != BOXTOI_HIT && res.state != BOXTOI_OVERLAP)
         return solve_query(query, mode & SOLVE_SWAP);
     if (k > 0)
-        res.state = BOXTOI_HIT;
-    else if (res.state == BOXTOI_OVERLAP)
-        res.toi = query->t0;
+        res.state = BOXTOI_HIT; /* toi: t[k] or later */
     if (!(query->flags & BOXTOI_SKIP_EXIT)) {
         /* a contact lasting to the piece's end goes on while the next starts in it */
         for (int j = k + 1; j < n && res.exit_after_t1; j++) {
-            piece_query(ba, ma, bb, mb, t, j, &q);
+            q.t0 = t[j];
+            q.t1 = t[j + 1];
             r = solve_query(&q, 0);
             iterations += r.iterations;
             if (r.state == BOXTOI_OVERLAP && r.exit_after_t1)
