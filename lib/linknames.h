@@ -48,7 +48,6 @@
 #define bxp_binomial            boxtoi_bxp_binomial
 #define bxp_power_eval          boxtoi_bxp_power_eval
 #define bxp_power_reparam       boxtoi_bxp_power_reparam
-#define bxp_power_reparam_dd    boxtoi_bxp_power_reparam_dd
 #define bxp_power_reparam_sbern_dd boxtoi_bxp_power_reparam_sbern_dd
 #define bxp_power_to_sbern      boxtoi_bxp_power_to_sbern
 #define bxp_sbern_elevate       boxtoi_bxp_sbern_elevate

@@ -528,8 +528,9 @@ static int box_setup(const boxtoi_box *box, int d, bx_moving *out,
  * with column 3 replaced by the path of the box's centre, t + U centre,
  * each power coefficient formed in double-double from the caller's
  * coefficients and the centre (centre + centre_lo), and from t0 != 0 kept
- * in double-double through the shift to t0 (bxp_power_reparam_dd), so that
- * it is rounded once, in s.  Rounded in t, before the shift, coefficients
+ * in double-double through the shift to t0 and the conversion
+ * (bxp_power_reparam_sbern_dd), so that it is rounded once, in Bernstein
+ * form.  Rounded in t, before the shift, coefficients
  * that cancel to the box's scale at t0 would keep their own rounding: a
  * translation of degree 4 over [1000, 1000.5], whose coefficients near
  * 1e13 give positions near 1, put a far box 7.8e-4 off.

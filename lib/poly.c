@@ -25,17 +25,6 @@ double bxp_power_eval(const double *c, int n, double x)
     return v;
 }
 
-/*
- * Taylor shift by t0 (repeated synthetic division) in double-double, so
- * that the cancellation of a far-off t0 does not eat the coefficients; then
- * scale s^i by h^i.
- */
-void bxp_power_reparam(const double *c, int n, double t0, double t1,
-                       double *out)
-{
-    bxp_power_reparam_dd(c, NULL, n, t0, t1, out);
-}
-
 /* The Taylor shift by t0 of c + c_lo (c_lo NULL: 0) into hi + lo. */
 static void shift_dd(const double *c, const double *c_lo, int n, double t0, double *hi,
                      double *lo)
@@ -50,11 +39,16 @@ static void shift_dd(const double *c, const double *c_lo, int n, double t0, doub
                 bxp_dd_mul_add(&hi[j], &lo[j], t0, hi[j + 1], lo[j + 1]);
 }
 
-void bxp_power_reparam_dd(const double *c, const double *c_lo, int n, double t0,
-                          double t1, double *out)
+/*
+ * Taylor shift by t0 (repeated synthetic division) in double-double, so
+ * that the cancellation of a far-off t0 does not eat the coefficients; then
+ * scale s^i by h^i.
+ */
+void bxp_power_reparam(const double *c, int n, double t0, double t1,
+                       double *out)
 {
     double h = t1 - t0, hp = 1.0, hi[CAP], lo[CAP];
-    shift_dd(c, c_lo, n, t0, hi, lo);
+    shift_dd(c, NULL, n, t0, hi, lo);
     for (int i = 0; i <= n; i++) {
         out[i] = (hi[i] + lo[i]) * hp;
         hp *= h;
@@ -62,11 +56,12 @@ void bxp_power_reparam_dd(const double *c, const double *c_lo, int n, double t0,
 }
 
 /*
- * bxp_power_reparam_dd, then bxp_power_to_sbern, with the scaling by h^i
- * and the sums kept in double-double and rounded once: the shifted
- * coefficients can be far larger than the Bernstein ones they sum to
- * (degree 8 over [-1.3, 0.34]: 4e6 against 6e4), and rounded first they
- * would leave their own rounding in them.  out may alias c.
+ * bxp_power_reparam of c + c_lo (c_lo NULL: zeros), then
+ * bxp_power_to_sbern, with the shift, the scaling by h^i and the sums kept
+ * in double-double and rounded once: the shifted coefficients can be far
+ * larger than the Bernstein ones they sum to (degree 8 over [-1.3, 0.34]:
+ * 4e6 against 6e4), and rounded first they would leave their own rounding
+ * in them.  out may alias c.
  */
 void bxp_power_reparam_sbern_dd(const double *c, const double *c_lo, int n, double t0,
                                 double t1, double *out)

@@ -135,11 +135,8 @@ void bxp_power_reparam(const double *c, int n, double t0, double t1,
 
 /**
  * bxp_power_reparam of c + c_lo, coefficients given in double-double (c_lo
- * NULL: zeros), the shift done on both parts and rounded once.
+ * NULL: zeros), then bxp_power_to_sbern, all in double-double, rounded once.
  */
-void bxp_power_reparam_dd(const double *c, const double *c_lo, int n, double t0,
-                          double t1, double *out);
-/* bxp_power_reparam_dd then bxp_power_to_sbern, in double-double, rounded once. */
 void bxp_power_reparam_sbern_dd(const double *c, const double *c_lo, int n, double t0,
                                 double t1, double *out);
 
