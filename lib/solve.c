@@ -3288,6 +3288,8 @@ static BX_NOINLINE double stuck_band(solver *S, int axis, double tau, double noi
 #define SOLVE_CANON 8u   /* solve in the order part_order gives (boxtoi_solve) */
 #define SOLVE_GENERAL 16u /* rigid motions solved as general ones (want_general) */
 #define SOLVE_LOCAL 32u   /* the boxes' local scales are not to be balanced (solve_local) */
+#define SOLVE_DET_SHOWN 64u /* a piece of a query whose determinant tests passed over
+                               its whole interval: not tested again */
 
 /* The query's boxes and motions in the order solved (mode's SOLVE_SWAP). */
 static void solved_parts(const boxtoi_query *query, unsigned mode, const boxtoi_box **a,
@@ -3514,7 +3516,7 @@ static BX_NOINLINE boxtoi_result solve_pieces(const boxtoi_query *query, unsigne
     for (k = 0; k < n; k++) {
         q.t0 = t[k];
         q.t1 = t[k + 1];
-        res = solve_query(&q, k > 0 ? SOLVE_ARRIVED : 0);
+        res = solve_query(&q, SOLVE_DET_SHOWN | (k > 0 ? SOLVE_ARRIVED : 0));
         iterations += res.iterations;
         if (res.state != BOXTOI_MISS)
             break;
@@ -3532,7 +3534,7 @@ static BX_NOINLINE boxtoi_result solve_pieces(const boxtoi_query *query, unsigne
         for (int j = k + 1; j < n && res.exit_after_t1; j++) {
             q.t0 = t[j];
             q.t1 = t[j + 1];
-            r = solve_query(&q, 0);
+            r = solve_query(&q, SOLVE_DET_SHOWN);
             iterations += r.iterations;
             if (r.state == BOXTOI_OVERLAP && r.exit_after_t1)
                 continue;
@@ -3883,7 +3885,7 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
         rigid_a = motion_is_rigid(&A, &scale_a, &det_a, &spread_a);
         rigid_b = rigid_a && motion_is_rigid(&B, &scale_b, &det_b, &spread_b);
     }
-    int singular = bx_check_det2(det_a ? NULL : &A, det_b ? NULL : &B);
+    int singular = mode & SOLVE_DET_SHOWN ? 0 : bx_check_det2(det_a ? NULL : &A, det_b ? NULL : &B);
     double l[3], u[3];
     /* A's swept bounds come after A's determinant and before B's: either
        motion's bounds may have failed the swept test */
