@@ -14,7 +14,9 @@
  * 1e2 to 1e5 sizes from the origin).
  *
  * Each answer is checked as tests/judge.h describes: the promise, not bit
- * equality.
+ * equality.  One case in 16 is also solved over the two parts of its
+ * interval cut at a point inside it, each part judged over its own
+ * interval (the checks' time includes them).
  *
  * Environment: BOXTOI_SEED (the generator's seed), BOXTOI_RANDOM_CASES
  * (number of cases, default 24000), BOXTOI_RANDOM_CASE (run only the case
@@ -38,6 +40,8 @@
 
 #define DEFAULT_SEED UINT64_C(0x5eed2b0c7013a11)
 #define DEFAULT_CASES 24000
+/* One case in SPLIT_EVERY is also solved over two parts of its interval. */
+#define SPLIT_EVERY 16
 
 /* ------------------------------------------------------------------ */
 /* Generator: splitmix64.                                               */
@@ -824,7 +828,8 @@ int main(void)
         if (only_kind < 0)
             bail("bad BOXTOI_RANDOM_KIND=%s", kn);
     }
-    stats st[K_COUNT], all, scaled[3], shifted, far;
+    stats st[K_COUNT], all, scaled[3], shifted, far, split;
+    int split_cases = 0, split_shown = 0;
     struct {
         int bad, checked, mirror_bad, shown;
     } swapped = {0, 0, 0, 0};
@@ -838,6 +843,7 @@ int main(void)
     memset(&all, 0, sizeof all);
     memset(scaled, 0, sizeof scaled);
     memset(&shifted, 0, sizeof shifted);
+    memset(&split, 0, sizeof split);
     memset(&far, 0, sizeof far);
     diag("seed %#" PRIx64 " (set BOXTOI_SEED to change), %d cases "
          "(BOXTOI_RANDOM_CASES)", seed, ncases);
@@ -917,6 +923,41 @@ int main(void)
             diag("case %d (%s) with A and B swapped: %s%s%s", i, kind_name[kind],
                  swap_bad ? (cks.verdict == V_DISAGREE ? cks.why : cks.geom_why) : "",
                  swap_bad && mirror_bad ? "; " : "", mirror_why);
+        /*
+         * The same motions over [t0, tm] and [tm, t1], tm inside the
+         * interval: parts that begin or end inside a contact, as a
+         * simulation that stepped to a first contact goes on from it, each
+         * judged against the reference over its own interval.
+         */
+        if (uni() * SPLIT_EVERY < 1.0) {
+            double tm = q.t0 + urange(0.05, 0.95) * (q.t1 - q.t0);
+            split_cases++;
+            for (int part = 0; part < 2; part++) {
+                static ref_answer rp;
+                boxtoi_query pq = q;
+                if (part == 0)
+                    pq.t1 = tm;
+                else
+                    pq.t0 = tm;
+                ref_solve(&pq, REL_TOL * ref_size(&pq, pq.t0), &rp);
+                boxtoi_result pres = boxtoi_solve(&pq);
+                check pck;
+                judge(&pq, &pres, &rp, &pck);
+                count(&split, &rp, &pck);
+                if ((pck.verdict == V_DISAGREE || pck.geom_bad || pck.point_bad ||
+                     pck.exit_bad || rp.inconsistent) &&
+                    (split_shown++ < 5 || only >= 0)) {
+                    diag("case %d (%s) over [%.17g, %.17g] of [%.17g, %.17g]: %s%s%s%s", i,
+                         kind_name[kind], pq.t0, pq.t1, q.t0, q.t1,
+                         pck.verdict == V_DISAGREE ? pck.why : "",
+                         pck.geom_bad || pck.point_bad ? pck.geom_why : "",
+                         pck.exit_bad ? pck.exit_why : "",
+                         rp.inconsistent ? " reference timeline inconsistent" : "");
+                    print_query(&pq);
+                    print_answers(&pres, &rp);
+                }
+            }
+        }
         double c4 = now();
         if (kind == K_GRAZE && ra.hit) {
             double dur = (ra.exit_after_t1 ? q.t1 : ra.exit) - ra.toi;
@@ -1012,6 +1053,13 @@ int main(void)
     if (far.cases)
         ok(far.disagree == 0, "1e2 to 1e5 sizes from the origin: %d cases, %d "
            "disagreements", far.cases, far.disagree);
+    if (split_cases)
+        ok(split.disagree == 0 && split.geom_bad == 0 && split.point_bad == 0 &&
+               split.exit_bad == 0 && split.inconsistent == 0,
+           "intervals cut inside: %d cases over [t0, tm] and [tm, t1] (reference: %d hit, "
+           "%d miss, %d overlap at the part's start), %d disagreements, %d bad contacts, "
+           "%d bad exits", split_cases, split.hit, split.miss, split.overlap,
+           split.disagree, split.geom_bad + split.point_bad, split.exit_bad);
     ok(swapped.bad == 0, "A and B swapped: the answers pass the same checks, %d bad",
        swapped.bad);
     ok(swapped.mirror_bad == 0, "A and B swapped: the same time, exit and point, "
