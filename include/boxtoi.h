@@ -53,7 +53,10 @@
  * pair is solved in one order whichever box is A (an order of their
  * corners' and motions' bits), so rounding cannot decide a name, a time or
  * a point differently in the other order; bad input is still reported as
- * given, A's reason first.  Where the contact allows several answers (parallel faces meeting
+ * given, A's reason first.  Scaling time or lengths by a power of two (the
+ * coefficients, corners and interval alike; neither query refused as out of
+ * range, no number subnormal) gives the same answer bit for bit, its times
+ * or its point and depth scaled alike.  Where the contact allows several answers (parallel faces meeting
  * flat, parallel edges meeting, flat boxes in one plane, plates in one
  * plane or points at one place already touching at t0) the choice comes
  * from the geometry, so that nearby queries name alike: the face chosen

@@ -14,9 +14,10 @@
  * 1e2 to 1e5 sizes from the origin).
  *
  * Each answer is checked as tests/judge.h describes: the promise, not bit
- * equality.  One case in 16 is also solved over the two parts of its
- * interval cut at a point inside it, each part judged over its own
- * interval (the checks' time includes them).
+ * equality.  Every case is also solved with time and with lengths scaled by
+ * a power of two (the same answer bit for bit, scaled alike), and one case
+ * in 16 over the two parts of its interval cut at a point inside it, each
+ * part judged over its own interval (the checks' time includes them).
  *
  * Environment: BOXTOI_SEED (the generator's seed), BOXTOI_RANDOM_CASES
  * (number of cases, default 24000), BOXTOI_RANDOM_CASE (run only the case
@@ -639,6 +640,72 @@ static int given_refused(const boxtoi_query *q, const boxtoi_result *r)
            (r->reason == BOXTOI_REASON_W_VANISHES && ref_w_vanishes(m, q->t0, q->t1));
 }
 
+/*
+ * q with time or lengths scaled by 2^e: time, t' = 2^e t (the coefficient
+ * of t^k times 2^-ek, the interval times 2^e), or lengths (the corners and
+ * the translation column times 2^e).  Every number changes by a power of
+ * two only, so the solver's answer must be the same bit for bit, its times
+ * (time) or its point and depth (lengths) scaled alike.
+ */
+static boxtoi_query scaled_query(const boxtoi_query *q, int time, int e)
+{
+    boxtoi_query s = *q;
+    boxtoi_motion *m[2] = {&s.motion_a, &s.motion_b};
+    boxtoi_box *b[2] = {&s.a, &s.b};
+    for (int j = 0; j < 2; j++) {
+        for (int k = 0; k <= m[j]->degree; k++)
+            for (int r = 0; r < 4; r++)
+                for (int c = 0; c < 4; c++)
+                    if (time)
+                        m[j]->c[k][r][c] = ldexp(m[j]->c[k][r][c], -e * k);
+                    else if (r < 3 && c == 3)
+                        m[j]->c[k][r][c] = ldexp(m[j]->c[k][r][c], e);
+        for (int i = 0; i < 3 && !time; i++) {
+            b[j]->lo[i] = ldexp(b[j]->lo[i], e);
+            b[j]->hi[i] = ldexp(b[j]->hi[i], e);
+        }
+    }
+    if (time) {
+        s.t0 = ldexp(s.t0, e);
+        s.t1 = ldexp(s.t1, e);
+    }
+    return s;
+}
+
+static int same_bits(double x, double y)
+{
+    return memcmp(&x, &y, sizeof x) == 0;
+}
+
+/* Is w the answer r scaled as scaled_query says?  0 with the first
+   difference in why. */
+static int scales_exactly(const boxtoi_result *r, const boxtoi_result *w, int time, int e,
+                          char *why, size_t n)
+{
+    double ft = time ? ldexp(1.0, e) : 1.0, fx = time ? 1.0 : ldexp(1.0, e);
+    const char *what = NULL;
+    if (w->state != r->state || w->reason != r->reason || w->which != r->which)
+        what = "state";
+    else if (!same_bits(w->toi, r->toi * ft))
+        what = "toi";
+    else if (!same_bits(w->exit, r->exit * ft) || w->exit_after_t1 != r->exit_after_t1)
+        what = "exit";
+    else if (w->kind != r->kind || memcmp(&w->feature_a, &r->feature_a, sizeof w->feature_a) ||
+             memcmp(&w->feature_b, &r->feature_b, sizeof w->feature_b))
+        what = "features";
+    else if (!same_bits(w->depth, r->depth * fx))
+        what = "depth";
+    for (int i = 0; i < 3 && !what; i++)
+        if (!same_bits(w->point[i], r->point[i] * fx))
+            what = "point";
+        else if (!same_bits(w->normal[i], r->normal[i]))
+            what = "normal";
+    if (what)
+        snprintf(why, n, "%s scaled by 2^%d: %s differs (toi %.17g, scaled back %.17g)",
+                 time ? "time" : "lengths", e, what, r->toi, w->toi / ft);
+    return what == NULL;
+}
+
 typedef struct stats {
     int cases, hit, miss, overlap, agree, graze, disagree, geom_bad;
     int point_bad, exit_checked, exit_bad, exit_strict, exit_held;
@@ -830,6 +897,7 @@ int main(void)
     }
     stats st[K_COUNT], all, scaled[3], shifted, far, split;
     int split_cases = 0, split_shown = 0;
+    int scale_checked = 0, scale_bad[2] = {0, 0}, scale_shown = 0;
     struct {
         int bad, checked, mirror_bad, shown;
     } swapped = {0, 0, 0, 0};
@@ -923,6 +991,24 @@ int main(void)
             diag("case %d (%s) with A and B swapped: %s%s%s", i, kind_name[kind],
                  swap_bad ? (cks.verdict == V_DISAGREE ? cks.why : cks.geom_why) : "",
                  swap_bad && mirror_bad ? "; " : "", mirror_why);
+        /*
+         * Time, then lengths, scaled by a power of two from 2^-30 to 2^30:
+         * the same answer, bit for bit, scaled alike (no threshold of the
+         * solver is an absolute time or length).
+         */
+        scale_checked++;
+        for (int time = 1; time >= 0; time--) {
+            int e = (int)(uni() * 60.0) - 30;
+            e += e >= 0; /* not 0 */
+            boxtoi_query xq = scaled_query(&q, time, e);
+            boxtoi_result xres = boxtoi_solve(&xq);
+            char why[256];
+            if (!scales_exactly(&res, &xres, time, e, why, sizeof why)) {
+                scale_bad[time]++;
+                if (scale_shown++ < 5 || only >= 0)
+                    diag("case %d (%s): %s", i, kind_name[kind], why);
+            }
+        }
         /*
          * The same motions over [t0, tm] and [tm, t1], tm inside the
          * interval: parts that begin or end inside a contact, as a
@@ -1053,6 +1139,10 @@ int main(void)
     if (far.cases)
         ok(far.disagree == 0, "1e2 to 1e5 sizes from the origin: %d cases, %d "
            "disagreements", far.cases, far.disagree);
+    ok(scale_bad[1] == 0, "time scaled by 2^-30 to 2^30: the same answer, times scaled, bit "
+       "for bit, %d of %d differ", scale_bad[1], scale_checked);
+    ok(scale_bad[0] == 0, "lengths scaled by 2^-30 to 2^30: the same answer, point and depth "
+       "scaled, bit for bit, %d of %d differ", scale_bad[0], scale_checked);
     if (split_cases)
         ok(split.disagree == 0 && split.geom_bad == 0 && split.point_bad == 0 &&
                split.exit_bad == 0 && split.inconsistent == 0,
