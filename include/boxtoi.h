@@ -55,24 +55,25 @@
  * a point differently in the other order; bad input is still reported as
  * given, A's reason first.  Scaling time or lengths by a power of two (the
  * coefficients, corners and interval alike; neither query refused as out of
- * range, no number subnormal) gives the same answer bit for bit, its times
- * or its point and depth scaled alike, except where the numbers the solver
- * forms leave the range of normal doubles (lengths scaled by 2^-30 moved the
- * last digits of an exit 4e-98 after t0).  Where the contact allows several
- * answers (parallel faces meeting flat, parallel edges meeting, flat boxes
- * in one plane, plates in one plane or points at one place already touching
- * at t0) the choice comes from the geometry, so that nearby queries name
- * alike: the face chosen from the geometry alone, the axis the approach came
- * along, between edges or corners closing at equal speeds the one chosen
- * from the geometry alone.  Where the contact's place is ill-conditioned (edges crossing at
- * a small angle phi, or a box whose edges meet the face it touches at phi:
- * nearly parallel faces) the point can lie anywhere along those edges or
- * that face within the coordinates' rounding over sin phi.  A motion whose w varies
- * much over the interval (a rigid motion turning nearly a full turn) is
- * solved piece by piece, prepared over each; the promise is tested for
- * rigid motions turning up to about 359.8 degrees within the interval.
- * Nearer a full turn the motion may be refused as singular within
- * rounding: give it a shorter interval.
+ * range, no number subnormal) gives the same answer bit for bit, its times or
+ * its point and depth scaled alike (and the same from boxtoi_overlap_at and
+ * boxtoi_swept_aabb, its bounds scaled alike), except where the numbers the
+ * solver forms leave the range of normal doubles (lengths scaled by 2^-30
+ * moved the last digits of an exit 4e-98 after t0).  Where the contact allows
+ * several answers (parallel faces meeting flat, parallel edges meeting, flat
+ * boxes in one plane, plates in one plane or points at one place already
+ * touching at t0) the choice comes from the geometry, so that nearby queries
+ * name alike: the face chosen from the geometry alone, the axis the approach
+ * came along, between edges or corners closing at equal speeds the one chosen
+ * from the geometry alone.  Where the contact's place is ill-conditioned
+ * (edges crossing at a small angle phi, or a box whose edges meet the face
+ * it touches at phi: nearly parallel faces) the point can lie anywhere
+ * along those edges or that face within the coordinates' rounding over
+ * sin phi.  A motion whose w varies much over the interval (a rigid motion
+ * turning nearly a full turn) is solved piece by piece, prepared over each;
+ * the promise is tested for rigid motions turning up to about 359.8 degrees
+ * within the interval.  Nearer a full turn the motion may be refused as
+ * singular within rounding: give it a shorter interval.
  *
  * All functions are reentrant: no global mutable state, no heap allocation,
  * nothing printed.  Units are the caller's: lengths in whatever unit the

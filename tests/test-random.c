@@ -15,9 +15,10 @@
  *
  * Each answer is checked as tests/judge.h describes: the promise, not bit
  * equality.  Every case is also solved with time and with lengths scaled by
- * a power of two (the same answer bit for bit, scaled alike), and one case
- * in 16 over the two parts of its interval cut at a point inside it, each
- * part judged over its own interval (the checks' time includes them).
+ * a power of two (the same answer bit for bit, scaled alike, and the same
+ * from boxtoi_swept_aabb and boxtoi_overlap_at), and one case in 16 over
+ * the two parts of its interval cut at a point inside it, each part judged
+ * over its own interval (the checks' time includes them).
  *
  * Environment: BOXTOI_SEED (the generator's seed), BOXTOI_RANDOM_CASES
  * (number of cases, default 24000), BOXTOI_RANDOM_CASE (run only the case
@@ -677,6 +678,46 @@ static int same_bits(double x, double y)
     return memcmp(&x, &y, sizeof x) == 0;
 }
 
+/*
+ * Do boxtoi_swept_aabb (of both boxes) and boxtoi_overlap_at (at t0, the
+ * middle, t1 and the time of a hit) give for xq, q scaled as scaled_query
+ * says, what they give for q, the bounds scaled alike (lengths)?  0 with
+ * the first difference in why.
+ */
+static int others_scale_exactly(const boxtoi_query *q, const boxtoi_query *xq,
+                                const boxtoi_result *res, int time, int e, char *why,
+                                size_t n)
+{
+    double ft = time ? ldexp(1.0, e) : 1.0, fx = time ? 1.0 : ldexp(1.0, e);
+    for (int j = 0; j < 2; j++) {
+        double lo[3], hi[3], xlo[3], xhi[3];
+        boxtoi_reason r = j ? boxtoi_swept_aabb(&q->b, &q->motion_b, q->t0, q->t1, lo, hi)
+                            : boxtoi_swept_aabb(&q->a, &q->motion_a, q->t0, q->t1, lo, hi);
+        boxtoi_reason xr =
+            j ? boxtoi_swept_aabb(&xq->b, &xq->motion_b, xq->t0, xq->t1, xlo, xhi)
+              : boxtoi_swept_aabb(&xq->a, &xq->motion_a, xq->t0, xq->t1, xlo, xhi);
+        int same = r == xr;
+        for (int i = 0; i < 3 && same && !r; i++)
+            same = same_bits(xlo[i], lo[i] * fx) && same_bits(xhi[i], hi[i] * fx);
+        if (!same) {
+            snprintf(why, n, "%s scaled by 2^%d: swept bounds of box %c differ",
+                     time ? "time" : "lengths", e, j ? 'B' : 'A');
+            return 0;
+        }
+    }
+    double at[4] = {q->t0, q->t0 + 0.5 * (q->t1 - q->t0), q->t1, res->toi};
+    for (int k = 0; k < (res->state == BOXTOI_HIT ? 4 : 3); k++) {
+        boxtoi_reason r, xr;
+        int o = boxtoi_overlap_at(q, at[k], &r), xo = boxtoi_overlap_at(xq, at[k] * ft, &xr);
+        if (o != xo || (o < 0 && r != xr)) {
+            snprintf(why, n, "%s scaled by 2^%d: boxtoi_overlap_at(%.17g) %d, scaled %d",
+                     time ? "time" : "lengths", e, at[k], o, xo);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Is w the answer r scaled as scaled_query says?  0 with the first
    difference in why. */
 static int scales_exactly(const boxtoi_result *r, const boxtoi_result *w, int time, int e,
@@ -897,7 +938,7 @@ int main(void)
     }
     stats st[K_COUNT], all, scaled[3], shifted, far, split;
     int split_cases = 0, split_shown = 0;
-    int scale_checked = 0, scale_bad[2] = {0, 0}, scale_shown = 0;
+    int scale_checked = 0, scale_bad[2] = {0, 0}, scale_shown = 0, scale_others_bad = 0;
     struct {
         int bad, checked, mirror_bad, shown;
     } swapped = {0, 0, 0, 0};
@@ -1005,6 +1046,11 @@ int main(void)
             char why[256];
             if (!scales_exactly(&res, &xres, time, e, why, sizeof why)) {
                 scale_bad[time]++;
+                if (scale_shown++ < 5 || only >= 0)
+                    diag("case %d (%s): %s", i, kind_name[kind], why);
+            }
+            if (!others_scale_exactly(&q, &xq, &res, time, e, why, sizeof why)) {
+                scale_others_bad++;
                 if (scale_shown++ < 5 || only >= 0)
                     diag("case %d (%s): %s", i, kind_name[kind], why);
             }
@@ -1143,6 +1189,9 @@ int main(void)
        "for bit, %d of %d differ", scale_bad[1], scale_checked);
     ok(scale_bad[0] == 0, "lengths scaled by 2^-30 to 2^30: the same answer, point and depth "
        "scaled, bit for bit, %d of %d differ", scale_bad[0], scale_checked);
+    ok(scale_others_bad == 0, "time or lengths scaled alike: boxtoi_swept_aabb and "
+       "boxtoi_overlap_at give the same, bit for bit, bounds scaled, %d of %d differ",
+       scale_others_bad, 2 * scale_checked);
     if (split_cases)
         ok(split.disagree == 0 && split.geom_bad == 0 && split.point_bad == 0 &&
                split.exit_bad == 0 && split.inconsistent == 0,
