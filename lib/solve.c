@@ -102,6 +102,8 @@ typedef struct solver {
     int stride;       /* doubles per slot */
     double tol;       /* separation (length) counted as touching */
     double face_bias; /* preference of face axes over edge axes (length) */
+    double orient_bias; /* the centres' offset along a normal within it does not
+                           orient the normal at the contact (describe_contact) */
     double *D, *V, *nA, *nB, *q, *qroots, *xb, *tb;
     unsigned have;    /* HAVE_D, HAVE_NA, HAVE_NB, HAVE_V << j */
     uint32_t qbuilt, xbuilt, noisebuilt, termsbuilt;
@@ -2592,7 +2594,7 @@ static double axis_score(const solver *S, const sat *st, int axis)
 /* Does the centres' offset dc fail to orient the unit normal N? */
 static int offset_undecided(const solver *S, const double *N, const double *dc)
 {
-    return !(fabs(bx_dot3(N, dc)) > S->face_bias);
+    return !(fabs(bx_dot3(N, dc)) > S->orient_bias);
 }
 
 /* The poses at s that break ties (ref), computed the first time asked. */
@@ -3942,6 +3944,7 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
     /* 1e-9 of the size beyond the coordinates' rounding (tol's other part,
        1e-12 of the size, is inside it): the promise's distance */
     S.face_bias = 0.999e-9 * size + tol;
+    S.orient_bias = S.face_bias;
     S.rigid = rigid_a && rigid_b && !(mode & SOLVE_GENERAL);
     S.stride = axis_degree_max(S.rigid, S.dA, S.dB, S.dD) + 1;
     S.have = 0;
@@ -4080,6 +4083,16 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
     }
     res.state = tau == 0.0 ? BOXTOI_OVERLAP : BOXTOI_HIT;
     res.toi = contact_time(query->t0, query->t1, tau);
+    /*
+     * Boxes overlapping at t0: the normal is a direction of their depth,
+     * so an offset beyond the touching tolerance orients it (the other way
+     * the overlap is deeper by twice that offset: plates nearly in one
+     * plane, touching at t0, with their centres 1.2e-9 of their size apart
+     * across it, got a normal along which they overlapped by 2.6e-9 for a
+     * depth of 1.7e-10).
+     */
+    if (tau == 0.0 && !(mode & SOLVE_ARRIVED))
+        S.orient_bias = S.tol;
     describe_contact(&S, &st, tau, (mode & SOLVE_ARRIVED) != 0, &res);
 
     if (!(query->flags & BOXTOI_SKIP_EXIT)) {

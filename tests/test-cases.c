@@ -2956,8 +2956,8 @@ static void check_literal_judged(const literal_query *l, double t0, double t1, d
     ref_solve(&q, REL_TOL * ref_size(&q, q.t0), &ra);
     judge(&q, &res[0], &ra, &ck[0]);
     judge(&y, &res[1], &ra, &ck[1]);
-    int bad = ck[0].verdict == V_DISAGREE || ck[0].geom_bad ? 0
-              : ck[1].verdict == V_DISAGREE || ck[1].geom_bad ? 1 : -1;
+    int bad = ck[0].verdict == V_DISAGREE || ck[0].geom_bad || ck[0].point_bad ? 0
+              : ck[1].verdict == V_DISAGREE || ck[1].geom_bad || ck[1].point_bad ? 1 : -1;
     ok(ra.valid && !ra.inconsistent && bad < 0, "%s: the promise kept in both orders%s%s%s",
        what, bad < 0 ? "" : ": ", bad < 0 ? "" : ck[bad].why, bad < 0 ? "" : ck[bad].geom_why);
     if (!isnan(touch))
@@ -2965,6 +2965,110 @@ static void check_literal_judged(const literal_query *l, double t0, double t1, d
            "%s: first contact %.17g, no later than the first touch %.17g", what, res[0].toi,
            touch);
     ok(swap_mirrors(&q, &res[0], &res[1]), "%s, swapped: mirrored", what);
+}
+
+/*
+ * Plates turned nearly alike, touching at t0: the query of a randomized
+ * case started again at that case's time of contact.  Their centres lie
+ * 1.2e-9 of their size apart across A's face: oriented the other way, its
+ * normal overlapped the plates by 2.6e-9 for a depth of 1.7e-10.
+ */
+static const literal_query plates_from_contact = {
+    {-0x1.687ee25461c1dp-1, -0x1.5780a23899c7ap-2, 0x0p+0},
+    {0x1.687ee25461c1dp-1, 0x1.5780a23899c7ap-2, 0x0p+0},
+    {-0x1.2c5021b8d14bfp-1, -0x1.be9d8efe1774p-6, -0x1.b01111d67a903p-6},
+    {0x1.2c5021b8d14bfp-1, 0x1.3242f2b396a9p-1, -0x1.b01111d67a903p-6},
+    3, 3, 42, 42,
+    {{0, 0, 0, 0x1.2dffbb6201d31p+0},
+     {0, 0, 1, 0x1.2af900605bf3ap+3},
+     {0, 0, 2, 0x1.8555222182e25p+4},
+     {0, 0, 3, -0x1.7066f4d442368p+9},
+     {0, 1, 0, 0x1.4207a57af042dp+4},
+     {0, 1, 1, 0x1.e4d52dbfa7a1dp+3},
+     {0, 1, 2, -0x1.b2c1b18845a57p+2},
+     {0, 1, 3, 0x1.60090f0326bafp+7},
+     {0, 2, 0, -0x1.08feeb5e41a7bp+4},
+     {0, 2, 1, 0x1.313cffaeb7c34p+4},
+     {0, 2, 2, -0x1.a1673e039fb9p+2},
+     {0, 2, 3, -0x1.f4d46000aed47p+9},
+     {0, 3, 3, 0x1.a178a53d077c7p+4},
+     {1, 0, 0, -0x1.d00171cdb9584p+0},
+     {1, 0, 1, -0x1.4de9e758698e8p+2},
+     {1, 0, 2, -0x1.68bf4d2d88a84p+3},
+     {1, 0, 3, 0x1.0d63cbe1362b7p+9},
+     {1, 1, 0, -0x1.59a6ae4190538p+3},
+     {1, 1, 1, -0x1.507a577ef5d8dp+2},
+     {1, 1, 2, 0x1.0925c3b719473p+2},
+     {1, 1, 3, -0x1.0005e2daeda88p+7},
+     {1, 2, 0, 0x1.984bf14dfe9a2p+2},
+     {1, 2, 1, -0x1.4a1b99dead16ap+3},
+     {1, 2, 2, 0x1.be4f47c0b8363p+1},
+     {1, 2, 3, 0x1.6d8c6a24e282cp+9},
+     {1, 3, 3, -0x1.8ed663bde9cbp+3},
+     {2, 0, 0, 0x1.9747325d9011ep-2},
+     {2, 0, 1, 0x1.5926302027d76p-1},
+     {2, 0, 2, 0x1.55bb9de3d59a7p+0},
+     {2, 0, 3, -0x1.09e0be9c4f989p+7},
+     {2, 1, 0, 0x1.622cc168cffbfp+0},
+     {2, 1, 1, 0x1.6f21efa533c7dp-2},
+     {2, 1, 2, -0x1.2fc1011a62a6ep-1},
+     {2, 1, 3, 0x1.f6c94b5b4cdb8p+4},
+     {2, 2, 0, -0x1.22adc5553363p-1},
+     {2, 2, 1, 0x1.58906a0596238p+0},
+     {2, 2, 2, -0x1.056699d2a91ep-1},
+     {2, 2, 3, -0x1.68284360906a8p+7},
+     {2, 3, 3, 0x1.8c25062415ebep+0},
+     {3, 0, 3, 0x1.628df8bfc16aep+3},
+     {3, 1, 3, -0x1.4d7e5acff876bp+1},
+     {3, 2, 3, 0x1.df6eeb6114f8p+3},
+     {0, 0, 0, 0x1.2dffbc0342938p+0},
+     {0, 0, 1, 0x1.2af9004f39d15p+3},
+     {0, 0, 2, 0x1.855522244fd7bp+4},
+     {0, 0, 3, 0x1.17f31651df4e2p+11},
+     {0, 1, 0, 0x1.4207a57696db2p+4},
+     {0, 1, 1, 0x1.e4d52dc7f9c7dp+3},
+     {0, 1, 2, -0x1.b2c1b196b30abp+2},
+     {0, 1, 3, 0x1.1fdb152a9dd41p+11},
+     {0, 2, 0, -0x1.08feeb62d2ec8p+4},
+     {0, 2, 1, 0x1.313cffaf9beb5p+4},
+     {0, 2, 2, -0x1.a1673dcacce4cp+2},
+     {0, 2, 3, -0x1.df2b842a8b091p+6},
+     {0, 3, 3, 0x1.a178a53d077c6p+4},
+     {1, 0, 0, -0x1.d0017217336c3p+0},
+     {1, 0, 1, -0x1.4de9e748f98f2p+2},
+     {1, 0, 2, -0x1.68bf4d2fa121bp+3},
+     {1, 0, 3, -0x1.921ca627aa0d5p+10},
+     {1, 1, 0, -0x1.59a6ae3cf2954p+3},
+     {1, 1, 1, -0x1.507a578899a42p+2},
+     {1, 1, 2, 0x1.0925c3c2efc22p+2},
+     {1, 1, 3, -0x1.9f4f0bbd601f4p+10},
+     {1, 2, 0, 0x1.984bf157cd69ep+2},
+     {1, 2, 1, -0x1.4a1b99e00e9f6p+3},
+     {1, 2, 2, 0x1.be4f478c7c903p+1},
+     {1, 2, 3, 0x1.80c1b90066a3ap+6},
+     {1, 3, 3, -0x1.8ed663bde9cbp+3},
+     {2, 0, 0, 0x1.974732800d97cp-2},
+     {2, 0, 1, 0x1.5926301209dbep-1},
+     {2, 0, 2, 0x1.55bb9de4d470bp+0},
+     {2, 0, 3, 0x1.861e76f1e8c0ap+8},
+     {2, 1, 0, 0x1.622cc16411d95p+0},
+     {2, 1, 1, 0x1.6f21efba62a6ep-2},
+     {2, 1, 2, -0x1.2fc1012a1acp-1},
+     {2, 1, 3, 0x1.94a746d536bbp+8},
+     {2, 2, 0, -0x1.22adc5603bf7ep-1},
+     {2, 2, 1, 0x1.58906a07b60a1p+0},
+     {2, 2, 2, -0x1.056699bb3068ep-1},
+     {2, 2, 3, -0x1.9b7d6dc016568p+4},
+     {2, 3, 3, 0x1.8c25062415ebdp+0},
+     {3, 0, 3, -0x1.ff1d8a6b21938p+4},
+     {3, 1, 3, -0x1.0a44a50ae5034p+5},
+     {3, 2, 3, 0x1.27ce6b0fe373cp+1}}};
+
+static void case_plates_from_contact(void)
+{
+    check_literal_judged(&plates_from_contact, 0x1.05dd279f4736bp+2, 0x1.0c28065327796p+2, NAN,
+                         "plates nearly in one plane, touching at t0: the normal a direction "
+                         "of the depth");
 }
 
 static void case_turning_parallel_random(void)
@@ -5783,6 +5887,7 @@ int main(void)
     case_edges_turning_parallel_end_to_end();
     case_turning_parallel_recorded();
     case_turning_parallel_random();
+    case_plates_from_contact();
     case_points_together_shifted();
     case_level_axes();
     case_parallel_exit();
