@@ -461,6 +461,33 @@ boxtoi_query tu_swapped(const boxtoi_query *q)
     return s;
 }
 
+void tu_scale_lengths(boxtoi_query *q, int e)
+{
+    boxtoi_box *box[2] = {&q->a, &q->b};
+    boxtoi_motion *m[2] = {&q->motion_a, &q->motion_b};
+    for (int j = 0; j < 2; j++) {
+        for (int i = 0; i < 3; i++) {
+            box[j]->lo[i] = ldexp(box[j]->lo[i], e);
+            box[j]->hi[i] = ldexp(box[j]->hi[i], e);
+        }
+        for (int k = 0; k <= m[j]->degree; k++)
+            for (int r = 0; r < 3; r++)
+                m[j]->c[k][r][3] = ldexp(m[j]->c[k][r][3], e);
+    }
+}
+
+void tu_scale_time(boxtoi_query *q, int e)
+{
+    boxtoi_motion *m[2] = {&q->motion_a, &q->motion_b};
+    for (int j = 0; j < 2; j++)
+        for (int k = 0; k <= m[j]->degree; k++)
+            for (int r = 0; r < 4; r++)
+                for (int c = 0; c < 4; c++)
+                    m[j]->c[k][r][c] = ldexp(m[j]->c[k][r][c], -e * k);
+    q->t0 = ldexp(q->t0, e);
+    q->t1 = ldexp(q->t1, e);
+}
+
 boxtoi_kind tu_swapped_kind(boxtoi_kind kind)
 {
     return kind == BOXTOI_VERTEX_FACE   ? BOXTOI_FACE_VERTEX

@@ -124,6 +124,10 @@ boxtoi_query tu_query(boxtoi_box a, const boxtoi_motion *ma, boxtoi_box b,
 
 /* The query with A and B exchanged (boxes and motions). */
 boxtoi_query tu_swapped(const boxtoi_query *q);
+/* Box corners and the translation column times 2^e: lengths times 2^e. */
+void tu_scale_lengths(boxtoi_query *q, int e);
+/* Time times 2^e: the coefficient of t^k times 2^-ek, the interval times 2^e. */
+void tu_scale_time(boxtoi_query *q, int e);
 /* The kind an answer has with A and B exchanged: vertex-face <-> face-vertex. */
 boxtoi_kind tu_swapped_kind(boxtoi_kind kind);
 

@@ -1693,22 +1693,6 @@ static void scale_motion(boxtoi_motion *m, double f)
                 m->c[k][r][c] *= f;
 }
 
-/* Box corners and the translation column times 2^e. */
-static void scale_lengths(boxtoi_query *q, int e)
-{
-    boxtoi_box *box[2] = {&q->a, &q->b};
-    boxtoi_motion *m[2] = {&q->motion_a, &q->motion_b};
-    for (int j = 0; j < 2; j++) {
-        for (int i = 0; i < 3; i++) {
-            box[j]->lo[i] = ldexp(box[j]->lo[i], e);
-            box[j]->hi[i] = ldexp(box[j]->hi[i], e);
-        }
-        for (int k = 0; k <= m[j]->degree; k++)
-            for (int r = 0; r < 3; r++)
-                m[j]->c[k][r][3] = ldexp(m[j]->c[k][r][3], e);
-    }
-}
-
 /*
  * Does r give base's answer: the same state and features, times, point and
  * normal within rel (the interval is [0, 1], the boxes about 1 across)?
@@ -1788,7 +1772,7 @@ static double swept_scaled_off(const boxtoi_query *q, const boxtoi_query *x, int
 
 static void scale_frames(boxtoi_query *q, int el, int eu)
 {
-    scale_lengths(q, el + eu);
+    tu_scale_lengths(q, el + eu);
     for (int j = 0; j < 2; j++)
         scale_frame_of(q, j, eu);
 }
@@ -2014,7 +1998,7 @@ static void test_scale(void)
             y.motion_a.c[0][3][3] = g[3][3]; /* A turned, not moved: 39 R */
             boxtoi_result by = boxtoi_solve(&y);
             boxtoi_query x = y;
-            scale_lengths(&x, -537);
+            tu_scale_lengths(&x, -537);
             scale_motion(&x.motion_a, 0x1p-700);
             boxtoi_result r = boxtoi_solve(&x);
             double w = 0.0;
@@ -2025,7 +2009,7 @@ static void test_scale(void)
         }
         for (int l = 0; l < nl; l++) {
             boxtoi_query x = q[i];
-            scale_lengths(&x, lengths[l]);
+            tu_scale_lengths(&x, lengths[l]);
             boxtoi_result r = boxtoi_solve(&x);
             if (!same_answer(&base, &r, lengths[l], NULL, 1e-12, &worst_len)) {
                 if (bad_length++ < 3)
@@ -2310,7 +2294,7 @@ static void test_scale(void)
 
     /* lengths beyond the documented limit are refused, not answered */
     boxtoi_query x = q[0];
-    scale_lengths(&x, 200); /* 2^200 > 1e60 */
+    tu_scale_lengths(&x, 200); /* 2^200 > 1e60 */
     boxtoi_result r = boxtoi_solve(&x);
     ok(r.state == BOXTOI_INVALID && r.reason == BOXTOI_REASON_OUT_OF_RANGE,
        "scale: lengths times 2^200 are out of range (got %s)", boxtoi_state_name(r.state));
@@ -2357,7 +2341,7 @@ static void test_tiny_against_point(void)
             q.b = j ? point : box;
             q.motion_a = j ? moving : still;
             q.motion_b = j ? still : moving;
-            scale_lengths(&q, exps[k]);
+            tu_scale_lengths(&q, exps[k]);
             boxtoi_result r = boxtoi_solve(&q);
             if (k == 0)
                 base[j] = r;

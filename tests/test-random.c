@@ -652,25 +652,10 @@ static int given_refused(const boxtoi_query *q, const boxtoi_result *r)
 static boxtoi_query scaled_query(const boxtoi_query *q, int time, int e)
 {
     boxtoi_query s = *q;
-    boxtoi_motion *m[2] = {&s.motion_a, &s.motion_b};
-    boxtoi_box *b[2] = {&s.a, &s.b};
-    for (int j = 0; j < 2; j++) {
-        for (int k = 0; k <= m[j]->degree; k++)
-            for (int r = 0; r < 4; r++)
-                for (int c = 0; c < 4; c++)
-                    if (time)
-                        m[j]->c[k][r][c] = ldexp(m[j]->c[k][r][c], -e * k);
-                    else if (r < 3 && c == 3)
-                        m[j]->c[k][r][c] = ldexp(m[j]->c[k][r][c], e);
-        for (int i = 0; i < 3 && !time; i++) {
-            b[j]->lo[i] = ldexp(b[j]->lo[i], e);
-            b[j]->hi[i] = ldexp(b[j]->hi[i], e);
-        }
-    }
-    if (time) {
-        s.t0 = ldexp(s.t0, e);
-        s.t1 = ldexp(s.t1, e);
-    }
+    if (time)
+        tu_scale_time(&s, e);
+    else
+        tu_scale_lengths(&s, e);
     return s;
 }
 
