@@ -597,6 +597,7 @@ boxtoi_reason bx_prepare_partial(const boxtoi_box *box,
     out->t0 = t0;
     out->t1 = t1;
     out->qbound = -1.0;
+    out->w_even = 0;
     int far = box_setup(box, d, out, centre, centre_lo);
     if (!far && t0 == 0.0 && d >= 0 && d <= 4 &&
         prepare_t0_any(motion, centre, t1 - t0, out))
@@ -763,15 +764,19 @@ BXP_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
     if (pos != 3)
         return 0;
     a->flip = b->flip = 1.0;
-    bx_v2 sum = {0.0, 0.0}, rw[BXM_CAP], wmax = {0.0, 0.0};
+    bx_v2 sum = {0.0, 0.0}, rw[BXM_CAP], wmax = {0.0, 0.0}, wmin = w[0];
     BX_UNROLL
     for (int i = 0; i <= d; i++) {
         a->w[i] = w[i][0];
         b->w[i] = w[i][1];
         sum += w[i];
         wmax = bx_vmax(w[i], wmax); /* w_i > 0: max(w_i, wmax) */
+        wmin = bx_vmin(w[i], wmin);
         rw[i] = 1.0 / w[i]; /* w_i >= W_LOW: finite */
     }
+    int even = bx_bits(wmax * bxp_binomial_table[d][d / 2] <= BX_PIECE_RATIO * wmin);
+    a->w_even = even & 1;
+    b->w_even = even >> 1;
     bx_v2 cx = centre[0], cy = centre[1], cz = centre[2], coord = {0.0, 0.0};
     bx_v2 most = {0.0, 0.0};
     bx_v2 h0z = 0.0 + half[0];

@@ -3785,6 +3785,12 @@ BXP_INLINE int w_surely_even(const double *w, int n)
     return lo > 0.0 && hi * bxp_binomial_table[n][n / 2] <= BX_PIECE_RATIO * lo;
 }
 
+/* w_surely_even of a prepared motion, known from its preparation or not */
+BXP_INLINE int moving_w_even(const bx_moving *m)
+{
+    return m->w_even || w_surely_even(m->w, m->d);
+}
+
 /*
  * A box's local scale: where the 3x3 part of a motion is tiny against its
  * w (all of its coefficients below BX_LOCAL_SMALL times w's largest), the
@@ -3869,7 +3875,7 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
     /* w uneven over the interval: positions far smaller than the
        coefficients near its least, whose rounding the swept test's
        tolerance does not take (solved in pieces, or refused) */
-    if (swept && apart && !(w_surely_even(A.w, A.d) && w_surely_even(B.w, B.d)) &&
+    if (swept && apart && !(moving_w_even(&A) && moving_w_even(&B)) &&
         (bx_w_uneven(A.w, A.d) || bx_w_uneven(B.w, B.d)))
         apart = 0;
     int rigid_a = 0, rigid_b = 0, det_a = 0, det_b = 0;
