@@ -3824,24 +3824,48 @@ static BX_NOINLINE boxtoi_result solve_local(const boxtoi_query *query, unsigned
     return e ? solve_tiny(&q, e, mode) : solve_query(&q, mode);
 }
 
+static BX_NOINLINE int solve_near(const boxtoi_query *query, unsigned mode, bx_moving *A,
+                                  bx_moving *B, double size, double tol, boxtoi_result *res);
+
+/* *res = r, and 0 (solve_once's answers that are formed elsewhere) */
+static int answer(boxtoi_result *res, boxtoi_result r)
+{
+    *res = r;
+    return 0;
+}
+
 /*
- * boxtoi_solve, cutting the interval into pieces when mode has SOLVE_SPLIT
- * and the motions need it (solve_pieces), once: sets *again, and its answer
- * means nothing, when rigid motions met two nearly parallel edges
+ * solve_once's answer for a singular 3x3 part (bx_check_det2's 1 or 2).
+ */
+static int singular_answer(const boxtoi_query *query, unsigned mode, int singular,
+                           boxtoi_result *res)
+{
+    /* a 3x3 part singular only through its scale (a determinant below the
+       smallest normal double): solved with the frames rescaled */
+    if (!(mode & SOLVE_LOCAL) &&
+        (bx_locally_small(&query->motion_a) || bx_locally_small(&query->motion_b)))
+        return 2;
+    return answer(res, invalid(BOXTOI_REASON_SINGULAR, singular));
+}
+
+/*
+ * boxtoi_solve into *res, cutting the interval into pieces when mode has
+ * SOLVE_SPLIT and the motions need it (solve_pieces), once.  Returns 0, or
+ * when *res means nothing: 2 when a box's frame must be rescaled
+ * (solve_local), 1 when rigid motions met two nearly parallel edges
  * (want_general).
  */
-static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned mode,
-                                            int *again)
+static BX_NOINLINE int solve_once(const boxtoi_query *query, unsigned mode,
+                                  boxtoi_result *res)
 {
-    boxtoi_result res;
     bx_moving A, B;
     boxtoi_reason why;
     if (!query)
-        return invalid(BOXTOI_REASON_NULL, 0);
+        return answer(res, invalid(BOXTOI_REASON_NULL, 0));
     if (query->flags & ~BOXTOI_SKIP_EXIT)
-        return invalid(BOXTOI_REASON_FLAGS, 0);
+        return answer(res, invalid(BOXTOI_REASON_FLAGS, 0));
     if ((why = bx_check_interval(query->t0, query->t1)))
-        return invalid(why, 0);
+        return answer(res, invalid(why, 0));
     /*
      * Validation completes before any answer, reasons in the order of
      * bx_prepare (A fully, then B); only the determinant tests wait, since a
@@ -3852,11 +3876,11 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
     const boxtoi_motion *ma, *mb;
     solved_parts(query, mode, &ba, &ma, &bb, &mb);
     if ((why = bx_prepare_pair(ba, ma, bb, mb, query->t0, query->t1, &A, &B, &which)))
-        return why == BX_REASON_RESCALE ? solve_rescaled(query, which, mode)
-                                        : invalid(why, which);
+        return answer(res, why == BX_REASON_RESCALE ? solve_rescaled(query, which, mode)
+                                                    : invalid(why, which));
 
-    memset(&res, 0, sizeof res);
-    res.toi = res.exit = NAN;
+    memset(res, 0, sizeof *res);
+    res->toi = res->exit = NAN;
 
     /* Far apart over the whole interval: the swept boxes do not meet. */
     double size = A.size > B.size ? A.size : B.size, tol = 0.0; /* neither NaN */
@@ -3878,42 +3902,44 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
     if (swept && apart && !(moving_w_even(&A) && moving_w_even(&B)) &&
         (bx_w_uneven(A.w, A.d) || bx_w_uneven(B.w, B.d)))
         apart = 0;
-    int rigid_a = 0, rigid_b = 0, det_a = 0, det_b = 0;
-    entry_scales scale_a, scale_b; /* set when near */
-    double spread_a = INFINITY, spread_b = INFINITY;
-    if (swept && !apart) {
-        bx_trim(A.src, query->t0, query->t1, &A);
-        bx_trim(B.src, query->t0, query->t1, &B);
-        scales_of(&A, &scale_a);
-        scales_of(&B, &scale_b);
-        if (!(mode & SOLVE_LOCAL) && (locally_small(&scale_a) || locally_small(&scale_b))) {
-            *again = 2;
-            return res;
-        }
-        rigid_a = motion_is_rigid(&A, &scale_a, &det_a, &spread_a);
-        rigid_b = rigid_a && motion_is_rigid(&B, &scale_b, &det_b, &spread_b);
-    }
-    int singular = mode & SOLVE_DET_SHOWN ? 0 : bx_check_det2(det_a ? NULL : &A, det_b ? NULL : &B);
+    if (swept && !apart)
+        return solve_near(query, mode, &A, &B, size, tol, res);
+    /* apart, or out of range */
+    int singular = mode & SOLVE_DET_SHOWN ? 0 : bx_check_det2(&A, &B);
     double l[3], u[3];
     /* A's swept bounds come after A's determinant and before B's: either
        motion's bounds may have failed the swept test */
     int a_out = !swept && singular != 1 && !bx_swept_aabb(&A, l, u);
-    if (singular && !a_out) {
-        /* a 3x3 part singular only through its scale (a determinant below
-           the smallest normal double): solved with the frames rescaled */
-        if (!(mode & SOLVE_LOCAL) &&
-            (bx_locally_small(&query->motion_a) || bx_locally_small(&query->motion_b))) {
-            *again = 2;
-            return res;
-        }
-        return invalid(BOXTOI_REASON_SINGULAR, singular);
-    }
+    if (singular && !a_out)
+        return singular_answer(query, mode, singular, res);
     if (!swept)
-        return invalid(BOXTOI_REASON_OUT_OF_RANGE, a_out ? 1 : 2);
-    if (apart) {
-        res.state = BOXTOI_MISS;
-        return res;
-    }
+        return answer(res, invalid(BOXTOI_REASON_OUT_OF_RANGE, a_out ? 1 : 2));
+    res->state = BOXTOI_MISS;
+    return 0;
+}
+
+/*
+ * solve_once for boxes near each other (their swept boxes meet), prepared
+ * as A and B (bx_prepare_pair), with the size and touching tolerance of the
+ * swept test; *res is cleared (state unknown, times NaN), to be filled.
+ */
+static BX_NOINLINE int solve_near(const boxtoi_query *query, unsigned mode, bx_moving *A,
+                                  bx_moving *B, double size, double tol, boxtoi_result *res)
+{
+    int rigid_a, rigid_b = 0, det_a = 0, det_b = 0;
+    entry_scales scale_a, scale_b;
+    double spread_a = INFINITY, spread_b = INFINITY;
+    bx_trim(A->src, query->t0, query->t1, A);
+    bx_trim(B->src, query->t0, query->t1, B);
+    scales_of(A, &scale_a);
+    scales_of(B, &scale_b);
+    if (!(mode & SOLVE_LOCAL) && (locally_small(&scale_a) || locally_small(&scale_b)))
+        return 2;
+    rigid_a = motion_is_rigid(A, &scale_a, &det_a, &spread_a);
+    rigid_b = rigid_a && motion_is_rigid(B, &scale_b, &det_b, &spread_b);
+    int singular = mode & SOLVE_DET_SHOWN ? 0 : bx_check_det2(det_a ? NULL : A, det_b ? NULL : B);
+    if (singular)
+        return singular_answer(query, mode, singular, res);
     /*
      * Near: the pair is solved in one order whichever box is A, so that
      * swapping them mirrors the answer exactly, even where rounding would
@@ -3922,22 +3948,25 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
      * or one after the other), and everything up to here is symmetric or
      * refuses the query in the order given (A's reasons first).
      */
-    bx_moving *pa = &A, *pb = &B;
+    const boxtoi_box *ba, *bb;
+    const boxtoi_motion *ma, *mb;
+    solved_parts(query, mode, &ba, &ma, &bb, &mb);
+    bx_moving *pa = A, *pb = B;
     int swapped = 0;
     if ((mode & SOLVE_CANON) && part_order(ba, ma, bb, mb) > 0) {
-        pa = &B;
-        pb = &A;
+        pa = B;
+        pb = A;
         swapped = 1;
         mode ^= SOLVE_SWAP;
     }
     mode &= ~SOLVE_CANON;
     if ((mode & SOLVE_SPLIT) && needs_pieces(pa, pb)) {
-        res = solve_pieces(query, mode, pa, pb);
-        if (swapped && res.state == BOXTOI_INVALID)
-            return solve_query(query, mode ^ SOLVE_SWAP); /* as given */
+        *res = solve_pieces(query, mode, pa, pb);
+        if (swapped && res->state == BOXTOI_INVALID)
+            return answer(res, solve_query(query, mode ^ SOLVE_SWAP)); /* as given */
         if (swapped)
-            mirror(&res);
-        return res;
+            mirror(res);
+        return 0;
     }
 
     solver S;
@@ -3974,8 +4003,8 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
     /* rigid motions: no contact before `ball`, none at all when it is 1 */
     double ball = S.rigid ? balls_apart(&S) : 0.0;
     if (ball >= 1.0) {
-        res.state = BOXTOI_MISS;
-        return res;
+        res->state = BOXTOI_MISS;
+        return 0;
     }
 
     sat st;
@@ -4035,8 +4064,7 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
             double r;
             double noise = axis_noise(&S, axis);
             if (S.want_general) {
-                *again = 1;
-                return res;
+                return 1;
             }
             /*
              * An axis expected to outlast the interval is first tried with
@@ -4075,20 +4103,20 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
         if (next < 0.0)
             break; /* no axis separates: contact at tau */
         if (next > 1.0) {
-            res.state = BOXTOI_MISS;
-            res.iterations = iter + 1;
-            return res;
+            res->state = BOXTOI_MISS;
+            res->iterations = iter + 1;
+            return 0;
         }
         from = tau;
         tau = next;
     }
-    res.iterations = iter + 1;
+    res->iterations = iter + 1;
     if (iter >= MAX_ADVANCE) {
-        res.state = BOXTOI_FAILED;
-        return res;
+        res->state = BOXTOI_FAILED;
+        return 0;
     }
-    res.state = tau == 0.0 ? BOXTOI_OVERLAP : BOXTOI_HIT;
-    res.toi = contact_time(query->t0, query->t1, tau);
+    res->state = tau == 0.0 ? BOXTOI_OVERLAP : BOXTOI_HIT;
+    res->toi = contact_time(query->t0, query->t1, tau);
     /*
      * Boxes overlapping at t0: the normal is a direction of their depth,
      * so an offset beyond the touching tolerance orients it (the other way
@@ -4099,22 +4127,21 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
      */
     if (tau == 0.0 && !(mode & SOLVE_ARRIVED))
         S.orient_bias = S.tol;
-    describe_contact(&S, &st, tau, (mode & SOLVE_ARRIVED) != 0, &res);
+    describe_contact(&S, &st, tau, (mode & SOLVE_ARRIVED) != 0, res);
 
     if (!(query->flags & BOXTOI_SKIP_EXIT)) {
         double exit_s = contact_exit(&S, &st, tau, touching);
         if (S.want_general) {
-            *again = 1;
-            return res;
+            return 1;
         }
         if (exit_s > 1.0)
-            res.exit_after_t1 = 1;
+            res->exit_after_t1 = 1;
         else
-            res.exit = piece_time(query->t0, query->t1, exit_s);
+            res->exit = piece_time(query->t0, query->t1, exit_s);
     }
     if (swapped)
-        mirror(&res);
-    return res;
+        mirror(res);
+    return 0;
 }
 
 /*
@@ -4123,12 +4150,12 @@ static BX_NOINLINE boxtoi_result solve_once(const boxtoi_query *query, unsigned 
  */
 static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
 {
-    int again = 0;
-    boxtoi_result res = solve_once(query, mode, &again);
+    boxtoi_result res;
+    int again = solve_once(query, mode, &res);
     if (again == 2)
-        return solve_local(query, mode);
-    if (again)
-        res = solve_once(query, mode | SOLVE_GENERAL, &again);
+        res = solve_local(query, mode);
+    else if (again)
+        solve_once(query, mode | SOLVE_GENERAL, &res);
     return res;
 }
 
