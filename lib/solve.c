@@ -35,6 +35,7 @@
 #include "lanes.h"
 #include "motion.h"
 #include "poly.h"
+#include "solve.h"
 
 #include <float.h>
 #include <math.h>
@@ -3628,13 +3629,20 @@ static BX_NOINLINE boxtoi_result solve_tiny(const boxtoi_query *query, int e, un
     return res;
 }
 
-BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
+boxtoi_result bx_solve(const boxtoi_query *query)
 {
     int e;
     if (!query || !(fabs(query->a.hi[0]) < BX_TINY_LENGTH) || !(e = tiny_exponent(query)))
         return solve_query(query, SOLVE_SPLIT | SOLVE_CANON);
     return solve_tiny(query, e, SOLVE_SPLIT | SOLVE_CANON);
 }
+
+#ifndef BX_DISPATCH /* else dispatch.c defines it */
+BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
+{
+    return bx_solve(query);
+}
+#endif
 
 /*
  * How far from 0 is the polynomial with scaled Bernstein coefficients g

@@ -7,7 +7,10 @@
  * lanes, and against a copy of the library compiled with -DBX_NO_LANES,
  * which takes the one-box path for everything.  motion.c promises that both
  * give the same answers bit for bit, invalid input included (the same
- * reason, the same box); test-lanes.sh compares the two outputs.
+ * reason, the same box); test-lanes.sh compares the two outputs.  Where
+ * boxtoi_solve runs the library's copy built for AVX2 (lib/dispatch.c), each
+ * answer is also asked of the baseline build (bx_solve), and a line is added
+ * where the two differ, which the one-lane build never prints.
  *
  * Each line starts with its group: rigid and affine motions of degrees 0 to
  * 8 (pairs that meet about half the time), motions close to the edges of
@@ -23,14 +26,7 @@
 #include "boxtoi.h"
 #include "lib-util.h"
 #include "motion.h"
-
-static void print_double(double x)
-{
-    if (isnan(x))
-        printf(" nan");
-    else
-        printf(" %a", x);
-}
+#include "solve.h"
 
 /* FNV-1a over the bytes of n doubles. */
 static unsigned long long mix(unsigned long long h, const double *x, int n)
@@ -62,6 +58,20 @@ static unsigned long long prepared_hash(const bx_moving *m)
     return h;
 }
 
+/* An answer as printed: its fields, every number in hexadecimal. */
+static void format_answer(char *out, size_t size, const boxtoi_result *r)
+{
+    int n = snprintf(out, size, " %d %d %d %d %d%d%d %d%d%d %d %d", r->state, r->reason,
+                     r->which, r->kind, r->feature_a.side[0], r->feature_a.side[1],
+                     r->feature_a.side[2], r->feature_b.side[0], r->feature_b.side[1],
+                     r->feature_b.side[2], r->exit_after_t1, r->iterations);
+    double x[9] = {r->toi, r->exit, r->depth, r->point[0], r->point[1], r->point[2],
+                   r->normal[0], r->normal[1], r->normal[2]};
+    for (int k = 0; k < 9 && n > 0 && (size_t)n < size; k++)
+        n += isnan(x[k]) ? snprintf(out + n, size - n, " nan")
+                         : snprintf(out + n, size - n, " %a", x[k]);
+}
+
 /*
  * The answer, and before it what the validation and conversion gave:
  * the reason and box, or both boxes as prepared (hashed), and the
@@ -82,19 +92,15 @@ static void print_result(const char *group, int i, const boxtoi_query *q)
         printf("%s %d prepared: %016llx %016llx %d\n", group, i, prepared_hash(&a),
                prepared_hash(&b), bx_check_det2(&a, &b));
 
-    boxtoi_result r = boxtoi_solve(q);
-    printf("%s %d answer: %d %d %d %d %d%d%d %d%d%d %d %d", group, i, r.state, r.reason,
-           r.which, r.kind, r.feature_a.side[0], r.feature_a.side[1],
-           r.feature_a.side[2], r.feature_b.side[0], r.feature_b.side[1],
-           r.feature_b.side[2], r.exit_after_t1, r.iterations);
-    print_double(r.toi);
-    print_double(r.exit);
-    print_double(r.depth);
-    for (int k = 0; k < 3; k++)
-        print_double(r.point[k]);
-    for (int k = 0; k < 3; k++)
-        print_double(r.normal[k]);
-    printf("\n");
+    boxtoi_result r = boxtoi_solve(q), base = bx_solve(q);
+    char got[512], built[512];
+    format_answer(got, sizeof got, &r);
+    format_answer(built, sizeof built, &base);
+    printf("%s %d answer:%s\n", group, i, got);
+    /* boxtoi_solve ran the AVX2 build (lib/dispatch.c): the baseline build's
+       answer must be the same (a line the one-lane build never prints) */
+    if (strcmp(got, built) != 0)
+        printf("%s %d baseline build's answer:%s\n", group, i, built);
 }
 
 static void random_box(unsigned long long *st, boxtoi_box *b)
@@ -319,6 +325,8 @@ int main(void)
 {
     unsigned long long st = 20261122;
     printf("lanes %d\n", bx_lanes_built()); /* as the library was built */
+    fprintf(stderr, "boxtoi_solve runs the %s build\n",
+            bx_solve_built() == 2 ? "AVX2" : "baseline");
     group_motions("rigid", 0, 3000, &st);
     group_motions("affine", 1, 1500, &st);
     group_edges(1600, &st);
