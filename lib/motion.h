@@ -31,8 +31,9 @@ typedef struct bx_moving {
     const boxtoi_motion *src;   /* the motion it was prepared from */
     double t0, t1;              /* and the interval */
     double qbound;              /* bx_check_det's quick_bound, or -1 */
-    int w_even;                 /* 1: w's coefficients within BX_PIECE_RATIO / C(d, d / 2)
-                                   of one another, all positive; 0: not known */
+    int w_even;                 /* 1: w's coefficients all positive, the largest at most
+                                   BX_PIECE_RATIO / C(d, d / 2) times the least
+                                   (solve.c's w_surely_even); 0: not known */
 } bx_moving;
 
 /** Fixed-s evaluation: world centre, generators g[k] = half[k] u[k] / w. */

@@ -17,6 +17,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-lanes.XXXXXX") || {
 trap 'rm -rf "$tmp"' EXIT
 for p in lanes scalar; do
     if ! "./$p-answers" >"$tmp/$p" 2>"$tmp/$p.err"; then
+        sed 's/^/# /' "$tmp/$p.err"
         echo "Bail out! $p-answers failed"
         exit 1
     fi
