@@ -4071,9 +4071,8 @@ static BX_NOINLINE int solve_near(const boxtoi_query *query, unsigned mode, bx_m
         while (separating_longest(&S, &st, v, stuck, &axis, &lasts)) {
             double r;
             double noise = axis_noise(&S, axis);
-            if (S.want_general) {
+            if (S.want_general)
                 return 1;
-            }
             /*
              * An axis expected to outlast the interval is first tried with
              * a bound that needs no roots; when it holds, no search.
@@ -4139,9 +4138,8 @@ static BX_NOINLINE int solve_near(const boxtoi_query *query, unsigned mode, bx_m
 
     if (!(query->flags & BOXTOI_SKIP_EXIT)) {
         double exit_s = contact_exit(&S, &st, tau, touching);
-        if (S.want_general) {
+        if (S.want_general)
             return 1;
-        }
         if (exit_s > 1.0)
             res->exit_after_t1 = 1;
         else
