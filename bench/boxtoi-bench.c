@@ -308,19 +308,6 @@ static int emit(bench_scenario s, const bench_options *o, int digits)
     return 0;
 }
 
-/* Which build of the solver boxtoi_solve runs here (lib/dispatch.c). */
-static const char *solver_build(void)
-{
-#ifdef BOXTOI_DISPATCH
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2")
-               ? "solver: its AVX2 build (picked when the library is loaded)"
-               : "solver: its baseline build (this processor has no AVX2)";
-#else
-    return "solver: built once, for the baseline instruction set";
-#endif
-}
-
 int main(int argc, char **argv)
 {
     bench_options o;
@@ -405,8 +392,9 @@ int main(int argc, char **argv)
                boxtoi_version(), flags & BOXTOI_SKIP_EXIT ? " with BOXTOI_SKIP_EXIT" : "",
                o.n, (unsigned long long) o.seed);
         printf("per-case time = least of %d passes of %d back-to-back calls, less the "
-               "clock's %.0f ns;\nstream = every case once, in order\n%s\n", passes, reps,
-               overhead, solver_build());
+               "clock's %.0f ns;\nstream = every case once, in order\n"
+               "solver: its %s build (boxtoi_solver_build)\n",
+               passes, reps, overhead, boxtoi_solver_build());
         print_header();
     }
     int bad = 0, exits = 0;

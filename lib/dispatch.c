@@ -11,6 +11,7 @@
  * (tests/test-lanes.sh compares them).  Built with --disable-dispatch, with
  * the sanitizers, or where the compiler or the C library lacks indirect
  * functions, the library holds one build and solve.c defines boxtoi_solve.
+ * boxtoi_solver_build says which build boxtoi_solve runs.
  */
 #include "solve.h"
 
@@ -34,13 +35,14 @@ __attribute__((used)) static solve_fn *pick_solve(void)
 BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query)
     __attribute__((ifunc("pick_solve")));
 
-int bx_solve_built(void)
+/* the build pick_solve picks: the same test, the same answer */
+BOXTOI_API const char *boxtoi_solver_build(void)
 {
-    return has_avx2() ? 2 : 1;
+    return has_avx2() ? "avx2" : "baseline";
 }
-#else
-int bx_solve_built(void)
+#elif !defined(BX_VARIANT_AVX2) /* the only build (the AVX2 copy defines none) */
+BOXTOI_API const char *boxtoi_solver_build(void)
 {
-    return 1;
+    return "baseline";
 }
 #endif

@@ -32,6 +32,7 @@
 #define boxtoi_overlap_at       boxtoi_avx2_overlap_at
 #define boxtoi_reason_message   boxtoi_avx2_reason_message
 #define boxtoi_solve            boxtoi_avx2_solve
+#define boxtoi_solver_build     boxtoi_avx2_solver_build
 #define boxtoi_state_name       boxtoi_avx2_state_name
 #define boxtoi_swept_aabb       boxtoi_avx2_swept_aabb
 #define boxtoi_validate         boxtoi_avx2_validate
@@ -65,7 +66,6 @@
 #define bx_rescale              BX_LINKNAME(bx_rescale)
 #define bx_scale_lengths        BX_LINKNAME(bx_scale_lengths)
 #define bx_solve                BX_LINKNAME(bx_solve)
-#define bx_solve_built          BX_LINKNAME(bx_solve_built)
 #define bx_swept_aabb           BX_LINKNAME(bx_swept_aabb)
 #define bx_swept_test           BX_LINKNAME(bx_swept_test)
 #define bx_tiny_length          BX_LINKNAME(bx_tiny_length)

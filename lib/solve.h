@@ -14,10 +14,4 @@
 
 boxtoi_result bx_solve(const boxtoi_query *query);
 
-/*
- * Which build boxtoi_solve runs: 2 for the AVX2 copy, 1 for this one (the
- * baseline build, or the only one).
- */
-int bx_solve_built(void);
-
 #endif

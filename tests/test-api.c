@@ -1,14 +1,16 @@
 /*
  * The public API around the solver: invalid input (each with its own
- * reason and the right `which`), names and messages, the default query,
- * boxtoi_swept_aabb against dense sampling, boxtoi_overlap_at against an
- * independent separating-axis test, boxtoi_motion_rigid against the
- * quaternion formula, boxtoi_motion_multiply against applying two motions in
- * turn and against the product of their matrices, degree overflow, answers
- * unchanged under changes of scale, units and world frame, reentrancy (two
- * threads), and the stack a query takes.
+ * reason and the right `which`), names and messages, the build that
+ * boxtoi_solve runs, the default query, boxtoi_swept_aabb against dense
+ * sampling, boxtoi_overlap_at against an independent separating-axis test,
+ * boxtoi_motion_rigid against the quaternion formula, boxtoi_motion_multiply
+ * against applying two motions in turn and against the product of their
+ * matrices, degree overflow, answers unchanged under changes of scale, units
+ * and world frame, reentrancy (two threads), and the stack a query takes.
  */
 #define _POSIX_C_SOURCE 200809L /* pthread_attr_setstack */
+#include <config.h>
+
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -931,6 +933,16 @@ static void test_names(void)
     int a, b, c, n = 0;
     ok(v && sscanf(v, "%d.%d.%d%n", &a, &b, &c, &n) == 3 && v[n] == '\0',
        "version is MAJOR.MINOR.PATCH (%s)", v ? v : "(null)");
+
+    /* The AVX2 copy where configure built it and this processor has AVX2. */
+    const char *build = boxtoi_solver_build(), *want = "baseline";
+#ifdef BOXTOI_DISPATCH
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2"))
+        want = "avx2";
+#endif
+    ok(build && strcmp(build, want) == 0 && build == boxtoi_solver_build(),
+       "boxtoi_solve runs the %s build (expected %s)", build ? build : "(null)", want);
 }
 
 static void test_defaults(void)
