@@ -631,6 +631,10 @@ static void test_cli(void)
     is_int(r.status, 0, "--version: exit status 0");
     ok(strstr(r.out, PACKAGE_VERSION) != NULL && strstr(r.out, boxtoi_version()),
        "--version prints the versions");
+    char build[64];
+    snprintf(build, sizeof build, "solver's %s build", boxtoi_solver_build());
+    ok(strstr(r.out, build) != NULL, "--version names the solver's build (%s)",
+       boxtoi_solver_build());
     tool_run_free(&r);
 
     static const char *bad[] = {"--bogus", "--threads", "--threads x",

@@ -355,8 +355,8 @@ int main(int argc, char **argv)
                 goto write_error;
             return 0;
         case 'V':
-            printf("boxtoi %s (library %s)\n", PACKAGE_VERSION,
-                   boxtoi_version());
+            printf("boxtoi %s (library %s, solver's %s build)\n", PACKAGE_VERSION,
+                   boxtoi_version(), boxtoi_solver_build());
             if (fflush(stdout) != 0 || ferror(stdout))
                 goto write_error;
             return 0;
