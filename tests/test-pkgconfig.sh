@@ -9,15 +9,18 @@
 # The .pc files generated in the build tree are read with their libdir and
 # includedir pointed at a directory holding links to the built libraries
 # (shared, or static where only those were built) and the two public
-# headers, as an installed tree would.
+# headers, as an installed tree would.  The plugin program is also built as
+# C++ (ODE's users often write C++): both headers declare C linkage and use
+# nothing a C++ compiler rejects or warns about.
 # Run from the tests build directory (srcdir: the tests source directory);
-# CC, SAN_CFLAGS, CFLAGS, LDFLAGS and PKG_CONFIG come from the build
-# (AM_TESTS_ENVIRONMENT): a program is built as the libraries were (clang's
-# sanitizers, say, need their runtime linked into the program).  The
+# CC, CXX, SAN_CFLAGS, CFLAGS, CXXFLAGS, LDFLAGS and PKG_CONFIG come from the
+# build (AM_TESTS_ENVIRONMENT): a C program is built as the libraries were
+# (clang's sanitizers, say, need their runtime linked into the program).  The
 # pkg-config flags come first on the line, so they alone must find the
 # libraries.
 : "${srcdir:=.}"
 : "${CC:=cc}"
+: "${CXX:=c++}"
 : "${PKG_CONFIG:=pkg-config}"
 
 if ! command -v "$PKG_CONFIG" >/dev/null 2>&1; then
@@ -98,7 +101,7 @@ int main(void)
 }
 EOF
 
-echo "1..6"
+echo "1..8"
 
 libs=$(pc ode-boxtoi --libs 2>&1)
 case " $libs " in
@@ -136,5 +139,24 @@ result "$([ $? = 0 ] && echo 1)" \
     "a plugin program that also calls the solver builds with pkg-config ode-boxtoi alone" \
     "$(cat "$tmp/plugin.log" 2>/dev/null)"
 run plugin "1 1 0.5" "it runs: the collider reports the contact at t = 1/2"
+
+# (not where the libraries carry a sanitizer: its run-time is the C
+# compiler's, which the C++ one, g++ beside clang say, need not link)
+if [ -n "$SAN_CFLAGS" ]; then
+    skip "the plugin program builds as C++" "a sanitizer build ($SAN_CFLAGS)"
+    skip "it runs: the same contact" "a sanitizer build"
+elif command -v "$CXX" >/dev/null 2>&1; then
+    cp "$tmp/plugin.c" "$tmp/pluscc.cpp"
+    flags=$(pc ode-boxtoi --cflags --libs 2>&1) &&
+        $CXX -Wall -Wextra -Werror $CXXFLAGS -o "$tmp/pluscc" "$tmp/pluscc.cpp" \
+            $flags $LDFLAGS -Wl,-rpath,"$tmp/lib" >"$tmp/pluscc.log" 2>&1
+    result "$([ $? = 0 ] && echo 1)" \
+        "the plugin program builds as C++ ($CXX -Wall -Wextra -Werror)" \
+        "$(cat "$tmp/pluscc.log" 2>/dev/null)"
+    run pluscc "1 1 0.5" "it runs: the same contact"
+else
+    skip "the plugin program builds as C++" "no C++ compiler ($CXX)"
+    skip "it runs: the same contact" "no C++ compiler"
+fi
 
 [ "$failed" = 0 ]
