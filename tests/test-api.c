@@ -2444,16 +2444,6 @@ static long stack_use(job *j, unsigned char *stack)
     return STACK_BYTES - k;
 }
 
-/* AddressSanitizer's red zones enlarge every frame: GCC says so with
-   __SANITIZE_ADDRESS__, clang through __has_feature. */
-#if defined(__SANITIZE_ADDRESS__)
-#define STACK_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define STACK_ASAN 1
-#endif
-#endif
-
 static void test_stack(void)
 {
     static boxtoi_query q[2][NSTACK];
@@ -2485,7 +2475,8 @@ static void test_stack(void)
              deg, hits, (use[k] - base) / 1024.0);
         ok(bad == 0 && hits >= NSTACK / 5, "stack: %s queries answered, %d hits", what[k],
            hits);
-#if defined(__OPTIMIZE__) && !defined(STACK_ASAN)
+/* AddressSanitizer's red zones enlarge every frame (BOXTOI_ASAN, config.h) */
+#if defined(__OPTIMIZE__) && !defined(BOXTOI_ASAN)
         ok(use[k] - base <= limit[k], "stack: %s takes %.1f KB, at most %ld KB",
            what[k], (use[k] - base) / 1024.0, limit[k] / 1024);
 #else

@@ -80,16 +80,7 @@ static boxtoi_query query_template;
  * were together (none above ARENA_KEEP: memory goes back after a huge
  * line).
  */
-/* AddressSanitizer on: GCC says so with __SANITIZE_ADDRESS__, clang
-   through __has_feature */
-#if defined(__SANITIZE_ADDRESS__)
-#define ARENA_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ARENA_ASAN 1
-#endif
-#endif
-#ifdef ARENA_ASAN
+#ifdef BOXTOI_ASAN /* config.h */
 #include <sanitizer/asan_interface.h>
 #define ARENA_POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
 #define ARENA_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
