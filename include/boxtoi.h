@@ -239,7 +239,9 @@ BOXTOI_API boxtoi_result boxtoi_solve(const boxtoi_query *query);
 /**
  * Do box A and box B share a point at time t?  Returns 1 (touching or
  * overlapping), 0 (apart), or -1 with *reason set when the input is invalid
- * at t (reason may be NULL).  Only query->a, b, motion_a, motion_b are read.
+ * at t, as boxtoi_validate over [t, t] finds it, the first refused box's
+ * reason (reason may be NULL).  Only query->a, b, motion_a, motion_b are
+ * read.
  * The test is exact at the poses (to rounding): unlike boxtoi_solve, it has
  * no touching tolerance, so boxes apart by less than it, as they may be at
  * a time of impact reported by boxtoi_solve, give 0.

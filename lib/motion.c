@@ -1834,16 +1834,27 @@ static void swept_margin(const bx_moving *m, const boxtoi_box *box, const double
     }
 }
 
+int bx_tiny_exponent(double big, double reach)
+{
+    int e;
+    frexp(big, &e);
+    if (reach > 0.0 && reach < INFINITY) {
+        int r = ilogb(reach) - 100;
+        if (r > e)
+            e = r < e + 300 ? r : e + 300;
+    }
+    return e;
+}
+
 /* boxtoi_swept_aabb of a box whose lengths are all tiny (bx_tiny_length
    gave big): of the box and motion with them scaled near 1 by a power of
-   two, its bounds scaled back. */
+   two (bx_tiny_exponent), its bounds scaled back. */
 static BX_NOINLINE boxtoi_reason swept_tiny(const boxtoi_box *box,
                                             const boxtoi_motion *motion, double t0,
                                             double t1, double big, double lo[3],
                                             double hi[3])
 {
-    int e;
-    frexp(big, &e);
+    int e = bx_tiny_exponent(big, bx_reach(box, motion, t0, t1));
     boxtoi_box b = *box;
     boxtoi_motion m = *motion;
     bx_scale_lengths(&b, &m, -e);
@@ -1889,6 +1900,25 @@ static BX_NOINLINE boxtoi_reason swept_local(const boxtoi_box *box,
     return why ? why : swept_bounds(&m, &b, lo, hi);
 }
 
+BX_NOINLINE double bx_reach(const boxtoi_box *box, const boxtoi_motion *m, double t0,
+                            double t1)
+{
+    double lo[3], hi[3], most = 0.0;
+    bx_moving mv;
+    boxtoi_motion copy;
+    /* boxtoi_swept_aabb's bounds without the scaling of tiny lengths */
+    boxtoi_reason why = prepare_rescaling(box, m, t0, t1, &copy, &mv);
+    if (why == BOXTOI_REASON_SINGULAR)
+        why = swept_local(box, m, t0, t1, lo, hi);
+    else if (!why)
+        why = swept_bounds(&mv, box, lo, hi);
+    if (why)
+        return 0.0;
+    for (int i = 0; i < 3; i++)
+        most = fmax(most, fmax(fabs(lo[i]), fabs(hi[i])));
+    return most;
+}
+
 BOXTOI_API boxtoi_reason boxtoi_swept_aabb(const boxtoi_box *box,
                                            const boxtoi_motion *motion,
                                            double t0, double t1,
@@ -1901,9 +1931,14 @@ BOXTOI_API boxtoi_reason boxtoi_swept_aabb(const boxtoi_box *box,
         return why;
     if (!lo || !hi)
         return BOXTOI_REASON_NULL;
+    /* the lengths scaled near 1 can take a 3x3 part that boxtoi_validate
+       refuses (world lengths below the doubles) back into range: refused
+       as there */
     double tiny = bx_tiny_length(box, motion);
     if (tiny > 0.0)
-        return swept_tiny(box, motion, t0, t1, tiny, lo, hi);
+        return (why = boxtoi_validate(box, motion, t0, t1))
+                   ? why
+                   : swept_tiny(box, motion, t0, t1, tiny, lo, hi);
     why = prepare_rescaling(box, motion, t0, t1, &copy, &m);
     if (why == BOXTOI_REASON_SINGULAR)
         return swept_local(box, motion, t0, t1, lo, hi);

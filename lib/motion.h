@@ -74,6 +74,23 @@ double bx_tiny_length(const boxtoi_box *box, const boxtoi_motion *m);
 void bx_scale_lengths(boxtoi_box *box, boxtoi_motion *m, int e);
 
 /*
+ * The largest magnitude of the box's world coordinates over [t0, t1] (of
+ * its swept bounds), 0 where the box is refused.
+ */
+double bx_reach(const boxtoi_box *box, const boxtoi_motion *m, double t0, double t1);
+
+/*
+ * The exponent e by which tiny lengths are scaled (times 2^-e): the largest
+ * length big (bx_tiny_length) near 1, unless the world coordinates, of
+ * magnitude reach (bx_reach) before the scaling, would then exceed 2^101: a
+ * 3x3 part far larger than w (up to 1e60 times w's largest coefficient, and
+ * more where w is small within the interval) takes corners near 1 out of
+ * range.  Then e is the least that keeps them within, but lengths are not
+ * left below 2^-300 (where they would be tiny again).
+ */
+int bx_tiny_exponent(double big, double reach);
+
+/*
  * A box's local scale (docs/method.md, Scale): where a motion's 3x3 part is
  * tiny against its w (every coefficient below BX_LOCAL_SMALL times w's
  * largest; bx_locally_small says so), the query is solved with that box's

@@ -3603,10 +3603,11 @@ static int tiny_exponent(const boxtoi_query *q)
     double a = bx_tiny_length(&q->a, &q->motion_a), b;
     if (!(a >= 0.0) || !((b = bx_tiny_length(&q->b, &q->motion_b)) >= 0.0))
         return 0;
-    int e = 0;
-    if (a > 0.0 || b > 0.0)
-        frexp(fmax(a, b), &e);
-    return e;
+    if (!(a > 0.0 || b > 0.0))
+        return 0;
+    double ra = bx_reach(&q->a, &q->motion_a, q->t0, q->t1);
+    double rb = bx_reach(&q->b, &q->motion_b, q->t0, q->t1);
+    return bx_tiny_exponent(fmax(a, b), fmax(ra, rb));
 }
 
 /*
@@ -3629,12 +3630,33 @@ static BX_NOINLINE boxtoi_result solve_tiny(const boxtoi_query *query, int e, un
     return res;
 }
 
+/*
+ * boxtoi_solve of a query whose lengths all lie below 2^-400: scaled near 1,
+ * a 3x3 part that boxtoi_validate refuses (a determinant below the doubles
+ * whose frame cannot be rescaled, the box's world lengths below the normal
+ * doubles) can come back into range; the query is refused as each box is.
+ * Reasons of the query itself (flags, interval) come first, as in
+ * solve_query.
+ */
+static BX_NOINLINE boxtoi_result solve_tiny_query(const boxtoi_query *query, int e)
+{
+    boxtoi_result r = solve_tiny(query, e, SOLVE_SPLIT | SOLVE_CANON);
+    boxtoi_reason why;
+    int bad;
+    if (r.state == BOXTOI_INVALID && r.which == 0)
+        return r;
+    if ((why = validate_pair(&query->a, &query->motion_a, &query->b, &query->motion_b,
+                             query->t0, query->t1, &bad)))
+        return invalid(why, bad);
+    return r;
+}
+
 boxtoi_result bx_solve(const boxtoi_query *query)
 {
     int e;
     if (!query || !(fabs(query->a.hi[0]) < BX_TINY_LENGTH) || !(e = tiny_exponent(query)))
         return solve_query(query, SOLVE_SPLIT | SOLVE_CANON);
-    return solve_tiny(query, e, SOLVE_SPLIT | SOLVE_CANON);
+    return solve_tiny_query(query, e);
 }
 
 #ifndef BX_DISPATCH /* else dispatch.c defines it */
@@ -4199,6 +4221,15 @@ static BX_NOINLINE int overlap_local(const boxtoi_query *query, double t,
                                      boxtoi_reason *reason)
 {
     boxtoi_query q = *query;
+    int bad;
+    /* a frame so rescaled can bring corners beyond the range into it:
+       refused as boxtoi_validate refuses them (as overlap_rescaled does) */
+    boxtoi_reason why = validate_pair(&q.a, &q.motion_a, &q.b, &q.motion_b, t, t, &bad);
+    if (why) {
+        if (reason)
+            *reason = why;
+        return -1;
+    }
     int changed = bx_balance_frame(&q.a, &q.motion_a);
     changed |= bx_balance_frame(&q.b, &q.motion_b);
     if (changed)
@@ -4206,6 +4237,20 @@ static BX_NOINLINE int overlap_local(const boxtoi_query *query, double t,
     if (reason)
         *reason = BOXTOI_REASON_SINGULAR;
     return -1;
+}
+
+/*
+ * A box and motion prepared at t, and its pose's bounds tested against the
+ * range as boxtoi_validate tests its swept bounds (world coordinates beyond
+ * 1e60 are out of range at any scale of the motion).
+ */
+static boxtoi_reason overlap_prepare(const boxtoi_box *box, const boxtoi_motion *motion,
+                                     double t, bx_moving *m)
+{
+    double lo[3], hi[3];
+    boxtoi_reason why = bx_prepare(box, motion, t, t, m);
+    return why ? why : bx_swept_aabb(m, lo, hi) ? BOXTOI_REASON_NONE
+                                                 : BOXTOI_REASON_OUT_OF_RANGE;
 }
 
 BOXTOI_API int boxtoi_overlap_at(const boxtoi_query *query, double t,
@@ -4217,8 +4262,8 @@ BOXTOI_API int boxtoi_overlap_at(const boxtoi_query *query, double t,
         why = BOXTOI_REASON_NULL;
     else if (!isfinite(t))
         why = BOXTOI_REASON_INTERVAL_NOT_FINITE;
-    else if (!(why = bx_prepare(&query->a, &query->motion_a, t, t, &A)))
-        why = bx_prepare(&query->b, &query->motion_b, t, t, &B);
+    else if (!(why = overlap_prepare(&query->a, &query->motion_a, t, &A)))
+        why = overlap_prepare(&query->b, &query->motion_b, t, &B);
     if (why == BX_REASON_RESCALE)
         return overlap_rescaled(query, t, reason);
     if (why == BOXTOI_REASON_SINGULAR)

@@ -770,49 +770,91 @@ static void odd_part(unsigned long long *st, boxtoi_box *b, boxtoi_motion *m)
     }
 }
 
+/* The corners and translations of a box and motion times 2^-k (ldexp:
+   past the normal doubles they round). */
+static void shrink_lengths(boxtoi_box *b, boxtoi_motion *m, int k)
+{
+    for (int i = 0; i < 3; i++) {
+        b->lo[i] = ldexp(b->lo[i], -k);
+        b->hi[i] = ldexp(b->hi[i], -k);
+    }
+    for (int d = 0; d <= m->degree; d++)
+        for (int r = 0; r < 3; r++)
+            m->c[d][r][3] = ldexp(m->c[d][r][3], -k);
+}
+
 /*
  * The functions that check a box and its motion give the same reason:
- * boxtoi_validate and boxtoi_swept_aabb for each box, and boxtoi_solve
+ * boxtoi_validate and boxtoi_swept_aabb for each box, boxtoi_overlap_at at
+ * t = 1/2 (against boxtoi_validate over [1/2, 1/2]), and boxtoi_solve
  * refuses a query exactly when one of its boxes is refused (the interval
  * being in range), with the first refused box's reason.  Odd numbers
- * (odd_part) over [0, 1], 20,000 pairs.  A tiny 3x3 part (a determinant
- * below the doubles) was refused as singular by boxtoi_swept_aabb, and by
- * boxtoi_solve when the other box was refused too, while boxtoi_validate
- * accepted it.
+ * (odd_part) over [0, 1], 20,000 pairs as drawn, and 10,000 with every
+ * length of both boxes (corners, translations) times 2^-400 to 2^-800,
+ * where the solver scales them back near 1 and a tiny 3x3 part can make a
+ * box's world lengths fall below the normal doubles.  A tiny 3x3 part (a
+ * determinant below the doubles) was refused as singular by
+ * boxtoi_swept_aabb, and by boxtoi_solve when the other box was refused
+ * too, while boxtoi_validate accepted it; with corners near 2^-560 under a
+ * 3x3 part near 2^-500, boxtoi_validate and boxtoi_overlap_at refused the
+ * box as singular while boxtoi_swept_aabb bounded it, and boxtoi_solve
+ * answered when the other box's lengths were as small.
  */
 static void test_reasons_agree(void)
 {
     unsigned long long st = 20261126;
-    int swept_differs = 0, solve_differs = 0, refused = 0;
-    for (int it = 0; it < 20000; it++) {
-        boxtoi_query q = base_query();
-        odd_part(&st, &q.a, &q.motion_a);
-        odd_part(&st, &q.b, &q.motion_b);
-        boxtoi_reason va = boxtoi_validate(&q.a, &q.motion_a, 0.0, 1.0);
-        boxtoi_reason vb = boxtoi_validate(&q.b, &q.motion_b, 0.0, 1.0);
-        double lo[3], hi[3];
-        boxtoi_reason sa = boxtoi_swept_aabb(&q.a, &q.motion_a, 0.0, 1.0, lo, hi);
-        boxtoi_reason sb = boxtoi_swept_aabb(&q.b, &q.motion_b, 0.0, 1.0, lo, hi);
-        boxtoi_result r = boxtoi_solve(&q);
-        refused += va || vb;
-        if ((va != sa || vb != sb) && swept_differs++ < 3)
-            diag("pair %d: validate %s / %s, swept_aabb %s / %s", it,
-                 boxtoi_reason_message(va), boxtoi_reason_message(vb),
-                 boxtoi_reason_message(sa), boxtoi_reason_message(sb));
-        boxtoi_reason want = va ? va : vb;
-        int which = va ? 1 : vb ? 2 : 0;
-        int same = want ? r.state == BOXTOI_INVALID && r.reason == want && r.which == which
-                        : r.state != BOXTOI_INVALID;
-        if (!same && solve_differs++ < 3)
-            diag("pair %d: validate %s / %s, solve %s (%s, which %d)", it,
-                 boxtoi_reason_message(va), boxtoi_reason_message(vb),
-                 boxtoi_state_name(r.state), boxtoi_reason_message(r.reason), r.which);
+    static const char *what[2] = {"odd numbers", "odd numbers, lengths times 2^-400 to 2^-800"};
+    for (int pass = 0; pass < 2; pass++) {
+        int swept_differs = 0, solve_differs = 0, overlap_differs = 0, refused = 0, n = 0;
+        for (int it = 0; it < (pass ? 10000 : 20000); it++) {
+            boxtoi_query q = base_query();
+            odd_part(&st, &q.a, &q.motion_a);
+            odd_part(&st, &q.b, &q.motion_b);
+            if (pass) {
+                int k = (int)tu_rand(&st, 400.0, 800.0);
+                shrink_lengths(&q.a, &q.motion_a, k);
+                shrink_lengths(&q.b, &q.motion_b, k);
+            }
+            n++;
+            boxtoi_reason va = boxtoi_validate(&q.a, &q.motion_a, 0.0, 1.0);
+            boxtoi_reason vb = boxtoi_validate(&q.b, &q.motion_b, 0.0, 1.0);
+            double lo[3], hi[3];
+            boxtoi_reason sa = boxtoi_swept_aabb(&q.a, &q.motion_a, 0.0, 1.0, lo, hi);
+            boxtoi_reason sb = boxtoi_swept_aabb(&q.b, &q.motion_b, 0.0, 1.0, lo, hi);
+            boxtoi_result r = boxtoi_solve(&q);
+            refused += va || vb;
+            if ((va != sa || vb != sb) && swept_differs++ < 3)
+                diag("%s, pair %d: validate %s / %s, swept_aabb %s / %s", what[pass], it,
+                     boxtoi_reason_message(va), boxtoi_reason_message(vb),
+                     boxtoi_reason_message(sa), boxtoi_reason_message(sb));
+            boxtoi_reason want = va ? va : vb;
+            int which = va ? 1 : vb ? 2 : 0;
+            int same = want ? r.state == BOXTOI_INVALID && r.reason == want && r.which == which
+                            : r.state != BOXTOI_INVALID;
+            if (!same && solve_differs++ < 3)
+                diag("%s, pair %d: validate %s / %s, solve %s (%s, which %d)", what[pass], it,
+                     boxtoi_reason_message(va), boxtoi_reason_message(vb),
+                     boxtoi_state_name(r.state), boxtoi_reason_message(r.reason), r.which);
+            boxtoi_reason ha = boxtoi_validate(&q.a, &q.motion_a, 0.5, 0.5);
+            boxtoi_reason hb = boxtoi_validate(&q.b, &q.motion_b, 0.5, 0.5);
+            boxtoi_reason ro = BOXTOI_REASON_NONE;
+            int o = boxtoi_overlap_at(&q, 0.5, &ro);
+            want = ha ? ha : hb;
+            same = want ? o == -1 && ro == want : o == 0 || o == 1;
+            if (!same && overlap_differs++ < 3)
+                diag("%s, pair %d: validate at 1/2 %s / %s, overlap_at %d (%s)", what[pass], it,
+                     boxtoi_reason_message(ha), boxtoi_reason_message(hb), o,
+                     boxtoi_reason_message(ro));
+        }
+        ok(refused >= n / 10 && refused <= n * 9 / 10, "%s: some pairs refused, some not (%d "
+           "of %d refused)", what[pass], refused, n);
+        is_int(swept_differs, 0, "%s: boxtoi_swept_aabb gives boxtoi_validate's reason",
+               what[pass]);
+        is_int(solve_differs, 0, "%s: boxtoi_solve refuses exactly the pairs with a box "
+               "refused, with the first one's reason", what[pass]);
+        is_int(overlap_differs, 0, "%s: boxtoi_overlap_at refuses exactly the pairs with a box "
+               "refused at that time, with the first one's reason", what[pass]);
     }
-    ok(refused >= 2000 && refused <= 18000, "odd numbers: some pairs refused, some not (%d "
-       "refused)", refused);
-    is_int(swept_differs, 0, "odd numbers: boxtoi_swept_aabb gives boxtoi_validate's reason");
-    is_int(solve_differs, 0, "odd numbers: boxtoi_solve refuses exactly the pairs with a box "
-           "refused, with the first one's reason");
 }
 
 /*
