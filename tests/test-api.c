@@ -858,6 +858,76 @@ static void test_reasons_agree(void)
 }
 
 /*
+ * Two unit cubes at scale 2^k under the 3x3 part 2^205 I with w = 1 +
+ * 2^210 t^2 (within range: 2^205 is below 1e60 times w's largest
+ * coefficient), B moved along x by 2^(k + 205) (3 - 3 t): both shrink
+ * alike, B's centre 3 - 3 t of their size from A's, so they touch at t =
+ * 2/3.  At t = 0 the world's lengths are 2^205 times the corners.  With
+ * corners of 2^-700 to 2^-450, below 2^-400, the lengths are scaled before
+ * solving; scaled near 1, the world coordinates reached 2^206, out of range,
+ * and the query was refused while boxtoi_validate accepted both boxes.  The
+ * answer must be the one at corners of 2^-300 (not scaled), bit for bit,
+ * with the point scaled alike.
+ */
+static boxtoi_query big_frame_query(int k)
+{
+    boxtoi_query q = base_query();
+    for (int i = 0; i < 3; i++) {
+        q.a.lo[i] = q.b.lo[i] = ldexp(-0.5, k);
+        q.a.hi[i] = q.b.hi[i] = ldexp(0.5, k);
+    }
+    memset(&q.motion_a, 0, sizeof q.motion_a);
+    q.motion_a.degree = 2;
+    for (int i = 0; i < 3; i++)
+        q.motion_a.c[0][i][i] = ldexp(1.0, 205);
+    q.motion_a.c[0][3][3] = 1.0;
+    q.motion_a.c[2][3][3] = ldexp(1.0, 210);
+    q.motion_b = q.motion_a;
+    q.motion_b.c[0][0][3] = ldexp(3.0, k + 205);
+    q.motion_b.c[1][0][3] = ldexp(-3.0, k + 205);
+    return q;
+}
+
+static void test_tiny_big_frame(void)
+{
+    boxtoi_query q = big_frame_query(-300);
+    boxtoi_result ref = boxtoi_solve(&q);
+    is_int(ref.state, BOXTOI_HIT, "big frame, corners 2^-300: a hit");
+    is_double(ref.toi, 2.0 / 3.0, 1e-15, "big frame, corners 2^-300: at t = 2/3");
+    double rlo[3], rhi[3], lo[3], hi[3];
+    if (boxtoi_swept_aabb(&q.b, &q.motion_b, 0.0, 1.0, rlo, rhi))
+        bail("big frame, corners 2^-300: no swept box");
+    int accepted = 0, same = 0, swept = 0;
+    for (int k = -700; k <= -450; k += 50) {
+        q = big_frame_query(k);
+        if (!boxtoi_swept_aabb(&q.b, &q.motion_b, 0.0, 1.0, lo, hi)) {
+            int eq = 1;
+            for (int i = 0; i < 3; i++)
+                eq &= ldexp(lo[i], -300 - k) == rlo[i] && ldexp(hi[i], -300 - k) == rhi[i];
+            swept += eq;
+        }
+        accepted += boxtoi_validate(&q.a, &q.motion_a, 0.0, 1.0) == BOXTOI_REASON_NONE &&
+                    boxtoi_validate(&q.b, &q.motion_b, 0.0, 1.0) == BOXTOI_REASON_NONE;
+        boxtoi_result r = boxtoi_solve(&q);
+        int ok_k = r.state == ref.state && r.toi == ref.toi && r.kind == ref.kind &&
+                   !memcmp(&r.feature_a, &ref.feature_a, sizeof r.feature_a) &&
+                   !memcmp(&r.feature_b, &ref.feature_b, sizeof r.feature_b) &&
+                   r.exit_after_t1 == ref.exit_after_t1 &&
+                   (r.exit == ref.exit || (isnan(r.exit) && isnan(ref.exit)));
+        for (int i = 0; i < 3; i++)
+            ok_k &= ldexp(r.point[i], -300 - k) == ref.point[i] && r.normal[i] == ref.normal[i];
+        if (!ok_k)
+            diag("big frame, corners 2^%d: %s (%s) at %.17g", k, boxtoi_state_name(r.state),
+                 boxtoi_reason_message(r.reason), r.toi);
+        same += ok_k;
+    }
+    is_int(accepted, 6, "big frame, corners 2^-700 to 2^-450: boxtoi_validate accepts both boxes");
+    is_int(same, 6, "big frame, corners 2^-700 to 2^-450: the answer at 2^-300, scaled");
+    is_int(swept, 6, "big frame, corners 2^-700 to 2^-450: B's swept box is the one at 2^-300, "
+           "scaled");
+}
+
+/*
  * A rigid motion turning nearly a full turn, q(t) = (1, 0, 0, 150 (2 t - 1))
  * (358.5 degrees): det u = w^3 with w = 1 + 150^2 (2 t - 1)^2 is positive
  * throughout, but within the rounding of the whole interval's coefficients
@@ -2589,6 +2659,7 @@ int main(void)
     test_flat_determinant();
     test_tiny_frame_refused();
     test_reasons_agree();
+    test_tiny_big_frame();
     test_full_turn();
     test_names();
     test_defaults();
