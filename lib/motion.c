@@ -1851,10 +1851,10 @@ int bx_tiny_exponent(double big, double reach)
    two (bx_tiny_exponent), its bounds scaled back. */
 static BX_NOINLINE boxtoi_reason swept_tiny(const boxtoi_box *box,
                                             const boxtoi_motion *motion, double t0,
-                                            double t1, double big, double lo[3],
-                                            double hi[3])
+                                            double t1, double big, double reach,
+                                            double lo[3], double hi[3])
 {
-    int e = bx_tiny_exponent(big, bx_reach(box, motion, t0, t1));
+    int e = bx_tiny_exponent(big, reach);
     boxtoi_box b = *box;
     boxtoi_motion m = *motion;
     bx_scale_lengths(&b, &m, -e);
@@ -1900,23 +1900,24 @@ static BX_NOINLINE boxtoi_reason swept_local(const boxtoi_box *box,
     return why ? why : swept_bounds(&m, &b, lo, hi);
 }
 
-BX_NOINLINE double bx_reach(const boxtoi_box *box, const boxtoi_motion *m, double t0,
-                            double t1)
+BX_NOINLINE boxtoi_reason bx_reach(const boxtoi_box *box, const boxtoi_motion *m, double t0,
+                                   double t1, double *reach)
 {
-    double lo[3], hi[3], most = 0.0;
+    double lo[3], hi[3];
     bx_moving mv;
     boxtoi_motion copy;
-    /* boxtoi_swept_aabb's bounds without the scaling of tiny lengths */
+    /* boxtoi_swept_aabb's bounds without the scaling of tiny lengths, and
+       boxtoi_validate's reason: the same tests in the same order */
     boxtoi_reason why = prepare_rescaling(box, m, t0, t1, &copy, &mv);
     if (why == BOXTOI_REASON_SINGULAR)
         why = swept_local(box, m, t0, t1, lo, hi);
     else if (!why)
         why = swept_bounds(&mv, box, lo, hi);
-    if (why)
-        return 0.0;
-    for (int i = 0; i < 3; i++)
-        most = fmax(most, fmax(fabs(lo[i]), fabs(hi[i])));
-    return most;
+    *reach = 0.0;
+    if (!why)
+        for (int i = 0; i < 3; i++)
+            *reach = fmax(*reach, fmax(fabs(lo[i]), fabs(hi[i])));
+    return why;
 }
 
 BOXTOI_API boxtoi_reason boxtoi_swept_aabb(const boxtoi_box *box,
@@ -1933,12 +1934,12 @@ BOXTOI_API boxtoi_reason boxtoi_swept_aabb(const boxtoi_box *box,
         return BOXTOI_REASON_NULL;
     /* the lengths scaled near 1 can take a 3x3 part that boxtoi_validate
        refuses (world lengths below the doubles) back into range: refused
-       as there */
-    double tiny = bx_tiny_length(box, motion);
+       as there (bx_reach gives its reason) */
+    double tiny = bx_tiny_length(box, motion), reach;
     if (tiny > 0.0)
-        return (why = boxtoi_validate(box, motion, t0, t1))
+        return (why = bx_reach(box, motion, t0, t1, &reach))
                    ? why
-                   : swept_tiny(box, motion, t0, t1, tiny, lo, hi);
+                   : swept_tiny(box, motion, t0, t1, tiny, reach, lo, hi);
     why = prepare_rescaling(box, motion, t0, t1, &copy, &m);
     if (why == BOXTOI_REASON_SINGULAR)
         return swept_local(box, motion, t0, t1, lo, hi);

@@ -74,10 +74,12 @@ double bx_tiny_length(const boxtoi_box *box, const boxtoi_motion *m);
 void bx_scale_lengths(boxtoi_box *box, boxtoi_motion *m, int e);
 
 /*
- * The largest magnitude of the box's world coordinates over [t0, t1] (of
- * its swept bounds), 0 where the box is refused.
+ * *reach: the largest magnitude of the box's world coordinates over [t0,
+ * t1] (of its swept bounds, the lengths not scaled), 0 where the box is
+ * refused; returns boxtoi_validate's reason (the interval not tested).
  */
-double bx_reach(const boxtoi_box *box, const boxtoi_motion *m, double t0, double t1);
+boxtoi_reason bx_reach(const boxtoi_box *box, const boxtoi_motion *m, double t0, double t1,
+                       double *reach);
 
 /*
  * The exponent e by which tiny lengths are scaled (times 2^-e): the largest

@@ -3605,8 +3605,9 @@ static int tiny_exponent(const boxtoi_query *q)
         return 0;
     if (!(a > 0.0 || b > 0.0))
         return 0;
-    double ra = bx_reach(&q->a, &q->motion_a, q->t0, q->t1);
-    double rb = bx_reach(&q->b, &q->motion_b, q->t0, q->t1);
+    double ra, rb;
+    bx_reach(&q->a, &q->motion_a, q->t0, q->t1, &ra);
+    bx_reach(&q->b, &q->motion_b, q->t0, q->t1, &rb);
     return bx_tiny_exponent(fmax(a, b), fmax(ra, rb));
 }
 
