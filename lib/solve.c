@@ -4188,24 +4188,38 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
     return res;
 }
 
+/*
+ * boxtoi_overlap_at of the query with the boxes' frames rescaled where a 3x3
+ * part is tiny (bx_balance_frame), once boxtoi_validate accepts both at t (a
+ * frame so rescaled can bring corners beyond the range into it): -1 with
+ * its reason where it does not, OVERLAP_UNCHANGED where no frame changed.
+ */
+#define OVERLAP_UNCHANGED (-2)
+static int overlap_balanced(const boxtoi_query *query, double t, boxtoi_reason *reason)
+{
+    boxtoi_query q = *query;
+    int bad;
+    boxtoi_reason why = validate_pair(&q.a, &q.motion_a, &q.b, &q.motion_b, t, t, &bad);
+    if (why) {
+        if (reason)
+            *reason = why;
+        return -1;
+    }
+    int changed = bx_balance_frame(&q.a, &q.motion_a);
+    changed |= bx_balance_frame(&q.b, &q.motion_b);
+    return changed ? boxtoi_overlap_at(&q, t, reason) : OVERLAP_UNCHANGED;
+}
+
 /* boxtoi_overlap_at of a query whose motions asked for rescaling. */
 static BX_NOINLINE int overlap_rescaled(const boxtoi_query *query, double t,
                                         boxtoi_reason *reason)
 {
-    boxtoi_query q = *query;
-    int bad;
+    boxtoi_query q;
     /* frames with a tiny 3x3 part rescaled first, as solve_rescaled does */
-    if (bx_locally_small(&q.motion_a) || bx_locally_small(&q.motion_b)) {
-        boxtoi_reason why = validate_pair(&q.a, &q.motion_a, &q.b, &q.motion_b, t, t, &bad);
-        if (why) {
-            if (reason)
-                *reason = why;
-            return -1;
-        }
-        int changed = bx_balance_frame(&q.a, &q.motion_a);
-        changed |= bx_balance_frame(&q.b, &q.motion_b);
-        if (changed)
-            return boxtoi_overlap_at(&q, t, reason);
+    if (bx_locally_small(&query->motion_a) || bx_locally_small(&query->motion_b)) {
+        int r = overlap_balanced(query, t, reason);
+        if (r != OVERLAP_UNCHANGED)
+            return r;
     }
     if (!rescaled_query(query, t, t, &q)) {
         if (reason)
@@ -4221,20 +4235,9 @@ static BX_NOINLINE int overlap_rescaled(const boxtoi_query *query, double t,
 static BX_NOINLINE int overlap_local(const boxtoi_query *query, double t,
                                      boxtoi_reason *reason)
 {
-    boxtoi_query q = *query;
-    int bad;
-    /* a frame so rescaled can bring corners beyond the range into it:
-       refused as boxtoi_validate refuses them (as overlap_rescaled does) */
-    boxtoi_reason why = validate_pair(&q.a, &q.motion_a, &q.b, &q.motion_b, t, t, &bad);
-    if (why) {
-        if (reason)
-            *reason = why;
-        return -1;
-    }
-    int changed = bx_balance_frame(&q.a, &q.motion_a);
-    changed |= bx_balance_frame(&q.b, &q.motion_b);
-    if (changed)
-        return boxtoi_overlap_at(&q, t, reason);
+    int r = overlap_balanced(query, t, reason);
+    if (r != OVERLAP_UNCHANGED)
+        return r;
     if (reason)
         *reason = BOXTOI_REASON_SINGULAR;
     return -1;
