@@ -3597,8 +3597,10 @@ static void mirror(boxtoi_result *r)
  * below 2^-400, where products of two underflow (boxes 2e-162 long were
  * found apart while they overlapped); 0 otherwise, and for input not
  * valid (NaN fails the tests; the solver refuses it in the usual way).
+ * Where it is not 0, why[] holds each box's boxtoi_validate reason over the
+ * interval (bx_reach).
  */
-static int tiny_exponent(const boxtoi_query *q)
+static int tiny_exponent(const boxtoi_query *q, boxtoi_reason why[2])
 {
     double a = bx_tiny_length(&q->a, &q->motion_a), b;
     if (!(a >= 0.0) || !((b = bx_tiny_length(&q->b, &q->motion_b)) >= 0.0))
@@ -3606,8 +3608,8 @@ static int tiny_exponent(const boxtoi_query *q)
     if (!(a > 0.0 || b > 0.0))
         return 0;
     double ra, rb;
-    bx_reach(&q->a, &q->motion_a, q->t0, q->t1, &ra);
-    bx_reach(&q->b, &q->motion_b, q->t0, q->t1, &rb);
+    why[0] = bx_reach(&q->a, &q->motion_a, q->t0, q->t1, &ra);
+    why[1] = bx_reach(&q->b, &q->motion_b, q->t0, q->t1, &rb);
     return bx_tiny_exponent(fmax(a, b), fmax(ra, rb));
 }
 
@@ -3635,29 +3637,28 @@ static BX_NOINLINE boxtoi_result solve_tiny(const boxtoi_query *query, int e, un
  * boxtoi_solve of a query whose lengths all lie below 2^-400: scaled near 1,
  * a 3x3 part that boxtoi_validate refuses (a determinant below the doubles
  * whose frame cannot be rescaled, the box's world lengths below the normal
- * doubles) can come back into range; the query is refused as each box is.
- * Reasons of the query itself (flags, interval) come first, as in
- * solve_query.
+ * doubles) can come back into range; the query is refused as each box is
+ * (why[], from tiny_exponent).  Reasons of the query itself (flags,
+ * interval) come first, as in solve_query.
  */
-static BX_NOINLINE boxtoi_result solve_tiny_query(const boxtoi_query *query, int e)
+static BX_NOINLINE boxtoi_result solve_tiny_query(const boxtoi_query *query, int e,
+                                                  const boxtoi_reason why[2])
 {
     boxtoi_result r = solve_tiny(query, e, SOLVE_SPLIT | SOLVE_CANON);
-    boxtoi_reason why;
-    int bad;
     if (r.state == BOXTOI_INVALID && r.which == 0)
         return r;
-    if ((why = validate_pair(&query->a, &query->motion_a, &query->b, &query->motion_b,
-                             query->t0, query->t1, &bad)))
-        return invalid(why, bad);
+    if (why[0] || why[1])
+        return why[0] ? invalid(why[0], 1) : invalid(why[1], 2);
     return r;
 }
 
 boxtoi_result bx_solve(const boxtoi_query *query)
 {
     int e;
-    if (!query || !(fabs(query->a.hi[0]) < BX_TINY_LENGTH) || !(e = tiny_exponent(query)))
+    boxtoi_reason why[2];
+    if (!query || !(fabs(query->a.hi[0]) < BX_TINY_LENGTH) || !(e = tiny_exponent(query, why)))
         return solve_query(query, SOLVE_SPLIT | SOLVE_CANON);
-    return solve_tiny_query(query, e);
+    return solve_tiny_query(query, e, why);
 }
 
 #ifndef BX_DISPATCH /* else dispatch.c defines it */
@@ -3851,7 +3852,8 @@ static BX_NOINLINE boxtoi_result solve_local(const boxtoi_query *query, unsigned
     mode |= SOLVE_LOCAL;
     bx_balance_frame(&q.a, &q.motion_a);
     bx_balance_frame(&q.b, &q.motion_b);
-    int e = tiny_exponent(&q);
+    boxtoi_reason why[2]; /* not used: both callers have accepted the boxes */
+    int e = tiny_exponent(&q, why);
     return e ? solve_tiny(&q, e, mode) : solve_query(&q, mode);
 }
 
