@@ -7,9 +7,16 @@
  * The queries mix identity, constant, rigid rational (degree 2 to 4),
  * affine and homogeneously scaled motions, zero-extent boxes, intervals
  * with t0 = t1, and some motions whose w(t) vanishes (error answers).
+ *
+ * The command's number writer (tools/query.c) is also checked on its own,
+ * over doubles of every exponent: its fast path, which rounds in long
+ * double, must write the same text as its plain path (printf's digits, each
+ * read back by strtod), which is what it writes where long double is no
+ * wider than double; and that text must read back to the same double.
  */
 #include <config.h>
 
+#include "query.h"
 #include "tap/basic.h"
 #include "test-tool-run.h"
 
@@ -175,9 +182,89 @@ static int same_vec(const json_t *v, const double want[3])
     return 1;
 }
 
+static uint64_t next_bits(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+static double from_bits(uint64_t b)
+{
+    double x;
+    memcpy(&x, &b, sizeof x);
+    return x;
+}
+
+/*
+ * tool_format_double against tool_format_double_plain on n doubles drawn
+ * by draw(k): the same text, and strtod reads it back bit for bit.
+ */
+static void check_writer(const char *what, int n, double (*draw)(int))
+{
+    int differ = 0, unread = 0;
+    for (int k = 0; k < n; k++) {
+        double x = draw(k), y;
+        char fast[TOOL_DOUBLE_MAX], plain[TOOL_DOUBLE_MAX];
+        size_t lf = tool_format_double(fast, x), lp = tool_format_double_plain(plain, x);
+        if ((lf != lp || strcmp(fast, plain)) && differ++ < 3)
+            diag("%a: written as %s, the plain path writes %s", x, fast, plain);
+        int back;
+        if (!isfinite(x)) {
+            back = strcmp(fast, "null") == 0;
+        } else {
+            y = strtod(fast, NULL);
+            back = memcmp(&x, &y, sizeof x) == 0;
+        }
+        if (!back && unread++ < 3)
+            diag("%a: written as %s, which does not read back", x, fast);
+    }
+    ok(differ == 0 && unread == 0,
+       "number writer, %d %s: the plain path's text (%d differ), read back (%d not)", n,
+       what, differ, unread);
+}
+
+/* any bit pattern: every exponent, subnormals, NaN and infinities */
+static double draw_bits(int k)
+{
+    (void)k;
+    return from_bits(next_bits());
+}
+
+/* uniform in [0, 1), as times and coordinates mostly are */
+static double draw_unit(int k)
+{
+    (void)k;
+    return (double)(next_bits() >> 11) / 9007199254740992.0;
+}
+
+/* powers of two (where the spacing below is half the one above), their
+   neighbours, and 16-digit numbers ending in 5 (ties at 15 digits, to the
+   rounding of the power of ten) */
+static double draw_edges(int k)
+{
+    double p = ldexp(1.0, (int)(next_bits() % 2098) - 1074);
+    switch (k % 4) {
+    case 0:
+        return p;
+    case 1:
+        return nextafter(p, 0.0);
+    case 2:
+        return -nextafter(p, INFINITY);
+    default:
+        return ((double)(next_bits() % 1000000000000000ULL) * 10.0 + 5.0) *
+               pow(10.0, (double)((int)(next_bits() % 40) - 30));
+    }
+}
+
 int main(void)
 {
     plan(0);
+    tool_format_init();
+    check_writer("bit patterns", 200000, draw_bits);
+    check_writer("in [0, 1)", 200000, draw_unit);
+    check_writer("powers of two, their neighbours and ties", 100000, draw_edges);
 
     static boxtoi_query qs[NQUERIES];
     static boxtoi_result rs[NQUERIES];

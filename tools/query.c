@@ -11,6 +11,7 @@
 #include <boxtoi.h>
 #include <jansson.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdalign.h>
 #include <stdarg.h>
@@ -206,6 +207,24 @@ void tool_thread_done(void)
 /* ------------------------------------------------------------------ */
 /* Doubles that read back exactly                                      */
 
+/*
+ * The digits are computed in long double, which decides most candidates
+ * without strtod: with a 64-bit significand (x87's extended, or a quad),
+ * the candidate's distance from x is known to about 1e-3 of an ulp, far
+ * inside the 0.45 / 0.55 ulp margins below.  Where long double is double
+ * (LDBL_MANT_DIG 53: armhf, among others), that distance carries an error
+ * of an ulp, so every candidate is read back by strtod instead
+ * (tool_format_double_plain).  Valgrind computes x87 long double in double
+ * precision too: under it the fast path writes digits that need not read
+ * back, while the solver's answers are the same.
+ */
+#if LDBL_MANT_DIG >= 64
+#define TOOL_FAST_FORMAT 1
+#else
+#define TOOL_FAST_FORMAT 0
+#endif
+
+#if TOOL_FAST_FORMAT
 #define POW10_MIN (-400)
 #define POW10_MAX 400
 static long double pow10_table[POW10_MAX - POW10_MIN + 1];
@@ -231,6 +250,11 @@ static long double pow10l_of(int n)
         n = POW10_MAX;
     return pow10_table[n - POW10_MIN];
 }
+#else
+void tool_format_init(void)
+{
+}
+#endif
 
 /* Write an unsigned integer in decimal; returns the length. */
 static size_t put_u64(char *out, uint64_t v)
@@ -246,6 +270,7 @@ static size_t put_u64(char *out, uint64_t v)
     return n;
 }
 
+#if TOOL_FAST_FORMAT
 /*
  * Write the p-digit decimal q (10^(p-1) <= q < 10^p) times 10^(e - p + 1)
  * the way printf's "%.{p}g" does: trailing zeros dropped, exponent form when
@@ -294,31 +319,67 @@ static size_t put_digits(char *out, uint64_t q, int p, int e)
     out[n] = '\0';
     return n;
 }
+#endif
 
-size_t tool_format_double(char *out, double x)
+/*
+ * NaN and infinities, zeros and integers below 1e15, which need no digits
+ * to be chosen: written to out, their length in *n.  Returns 0 for the
+ * other numbers.
+ */
+static int format_exact(char *out, double x, size_t *n)
 {
     if (!isfinite(x)) {
         memcpy(out, "null", 5);
-        return 4;
+        *n = 4;
+        return 1;
     }
     if (x == 0) {
         if (signbit(x)) {
             /* "-0" would read back as the integer 0 in some readers */
             memcpy(out, "-0.0", 5);
-            return 4;
+            *n = 4;
+            return 1;
         }
         memcpy(out, "0", 2);
+        *n = 1;
         return 1;
     }
+    double ax = fabs(x);
+    if (ax < 1e15 && ax == floor(ax)) {
+        char *p = out;
+        if (x < 0)
+            *p++ = '-';
+        size_t k = put_u64(p, (uint64_t)ax);
+        p[k] = '\0';
+        *n = (size_t)(p - out) + k;
+        return 1;
+    }
+    return 0;
+}
+
+size_t tool_format_double_plain(char *out, double x)
+{
+    size_t n;
+    if (format_exact(out, x, &n))
+        return n;
+    for (int prec = 15; prec <= 17; prec++) {
+        int k = snprintf(out, TOOL_DOUBLE_MAX, "%.*g", prec, x);
+        if (k > 0 && (prec == 17 || strtod(out, NULL) == x))
+            return (size_t)k;
+    }
+    return 0; /* not reached: snprintf does not fail on a double */
+}
+
+size_t tool_format_double(char *out, double x)
+{
+#if TOOL_FAST_FORMAT
+    size_t done;
+    if (format_exact(out, x, &done))
+        return done;
     char *p = out;
     if (x < 0)
         *p++ = '-';
     double ax = fabs(x);
-    if (ax < 1e15 && ax == floor(ax)) {
-        size_t n = put_u64(p, (uint64_t)ax);
-        p[n] = '\0';
-        return (size_t)(p - out) + n;
-    }
     /* Seventeen significant digits d, x ~ d * 10^(e - 16), computed in
      * extended precision; the strtod check below makes the result exact
      * whatever the rounding of this step. */
@@ -365,9 +426,9 @@ size_t tool_format_double(char *out, double x)
                 return (size_t)(p - out) + n;
         }
     }
-    /* Not reached for ordinary doubles; printf's 17 digits always read back. */
-    int n = snprintf(out, TOOL_DOUBLE_MAX, "%.17g", x);
-    return n > 0 ? (size_t)n : 0;
+    /* Not reached for ordinary doubles. */
+#endif
+    return tool_format_double_plain(out, x);
 }
 
 static void put_double(tool_buf *buf, double x)

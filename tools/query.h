@@ -46,6 +46,14 @@ void tool_format_init(void);
 size_t tool_format_double(char *out, double x);
 
 /**
+ * The same text as tool_format_double, found with printf's digits, each
+ * candidate read back by strtod.  tool_format_double takes this path where
+ * long double has no more precision than double; elsewhere it serves the
+ * tests as the reference.
+ */
+size_t tool_format_double_plain(char *out, double x);
+
+/**
  * Make jansson allocate from a per-thread arena that tool_answer_line
  * empties after each line (no JSON value outlives its line), seed its hash
  * function, and take the library's default query.  Call once, before any
