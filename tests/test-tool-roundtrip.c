@@ -33,12 +33,17 @@
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
 
-static double uniform(double lo, double hi)
+static uint64_t next_bits(void)
 {
     rng_state ^= rng_state << 13;
     rng_state ^= rng_state >> 7;
     rng_state ^= rng_state << 17;
-    return lo + (hi - lo) * (double)(rng_state >> 11) / 9007199254740992.0;
+    return rng_state;
+}
+
+static double uniform(double lo, double hi)
+{
+    return lo + (hi - lo) * (double)(next_bits() >> 11) / 9007199254740992.0;
 }
 
 static void random_box(boxtoi_box *b)
@@ -182,14 +187,6 @@ static int same_vec(const json_t *v, const double want[3])
     return 1;
 }
 
-static uint64_t next_bits(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-
 static double from_bits(uint64_t b)
 {
     double x;
@@ -236,7 +233,7 @@ static double draw_bits(int k)
 static double draw_unit(int k)
 {
     (void)k;
-    return (double)(next_bits() >> 11) / 9007199254740992.0;
+    return uniform(0.0, 1.0);
 }
 
 /* powers of two (where the spacing below is half the one above), their
