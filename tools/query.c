@@ -357,17 +357,27 @@ static int format_exact(char *out, double x, size_t *n)
     return 0;
 }
 
+/*
+ * x in prec significant digits as printf's "%.{prec}g" writes them (it
+ * rounds the exact binary value): their length when strtod reads them back
+ * to x, else 0.
+ */
+static size_t printf_digits(char *out, double x, int prec)
+{
+    int n = snprintf(out, TOOL_DOUBLE_MAX, "%.*g", prec, x);
+    return n > 0 && strtod(out, NULL) == x ? (size_t)n : 0;
+}
+
 size_t tool_format_double_plain(char *out, double x)
 {
     size_t n;
     if (format_exact(out, x, &n))
         return n;
-    for (int prec = 15; prec <= 17; prec++) {
-        int k = snprintf(out, TOOL_DOUBLE_MAX, "%.*g", prec, x);
-        if (k > 0 && (prec == 17 || strtod(out, NULL) == x))
-            return (size_t)k;
-    }
-    return 0; /* not reached: snprintf does not fail on a double */
+    for (int prec = 15; prec < 17; prec++)
+        if ((n = printf_digits(out, x, prec)) > 0)
+            return n;
+    int k = snprintf(out, TOOL_DOUBLE_MAX, "%.17g", x); /* 17 digits always read back */
+    return k > 0 ? (size_t)k : 0;
 }
 
 size_t tool_format_double(char *out, double x)
@@ -404,11 +414,10 @@ size_t tool_format_double(char *out, double x)
             long double sp = s / (long double)pow10_u64[17 - prec];
             long double frac = sp - floorl(sp);
             if (fabsl(frac - 0.5L) < 2e-2L) {
-                /* Too close to a tie to round here: ask printf, which
-                 * rounds the exact binary value. */
-                int n = snprintf(out, TOOL_DOUBLE_MAX, "%.*g", prec, x);
-                if (n > 0 && strtod(out, NULL) == x)
-                    return (size_t)n;
+                /* Too close to a tie to round here: ask printf. */
+                size_t n = printf_digits(out, x, prec);
+                if (n > 0)
+                    return n;
                 continue;
             }
             uint64_t q = (uint64_t)llroundl(sp);
