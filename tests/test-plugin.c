@@ -1022,6 +1022,106 @@ static void test_gyro_prediction(void)
            "(the torque held over the step is exact)");
 }
 
+/*
+ * A body with a maximum angular speed: where the new angular velocity is
+ * faster, ODE scales it down to that speed before it moves the body
+ * (dxStepBody), and the prediction does the same at t = h, with the
+ * gyroscopic mode on or off, with or without torque.  Without torque and
+ * with the gyroscopic mode off the new angular velocity does not depend on
+ * the step length, so a shorter step lands on the curve too.  The body is
+ * built from the seed s, the same body for the same seed; *cap, its maximum
+ * angular speed, is its angular speed at the start times a factor drawn
+ * from [lo, hi].
+ */
+static dBodyID capped_body(unsigned long long s, int torque, int gyro, double lo, double hi,
+                           dWorldID *w, dGeomID *g, double *cap)
+{
+    *w = dWorldCreate();
+    dWorldSetGravity(*w, 0, 0, -9.81);
+    dBodyID b = dBodyCreate(*w);
+    dMass mass;
+    dMassSetBoxTotal(&mass, urand(&s, 0.1, 10), urand(&s, 0.1, 2), urand(&s, 0.1, 2),
+                     urand(&s, 0.1, 2));
+    dBodySetMass(b, &mass);
+    dMatrix3 R;
+    dQuaternion q;
+    random_rotation(&s, R, q);
+    dBodySetQuaternion(b, q);
+    dBodySetPosition(b, urand(&s, -5, 5), urand(&s, -5, 5), urand(&s, -5, 5));
+    dBodySetLinearVel(b, urand(&s, -20, 20), urand(&s, -20, 20), urand(&s, -20, 20));
+    double wv[3], n = 0;
+    for (int i = 0; i < 3; i++) {
+        wv[i] = urand(&s, -30, 30);
+        n += wv[i] * wv[i];
+    }
+    dBodySetAngularVel(b, wv[0], wv[1], wv[2]);
+    dBodySetGyroscopicMode(b, gyro);
+    if (torque) {
+        dBodyAddForce(b, urand(&s, -100, 100), urand(&s, -100, 100), urand(&s, -100, 100));
+        dBodyAddTorque(b, urand(&s, -10, 10), urand(&s, -10, 10), urand(&s, -10, 10));
+    }
+    *cap = urand(&s, lo, hi) * sqrt(n);
+    dBodySetMaxAngularSpeed(b, *cap);
+    *g = dCreateBox(0, 0.3, 0.4, 0.5);
+    dGeomSetBody(*g, b);
+    return b;
+}
+
+static void test_capped_prediction(void)
+{
+    unsigned long long s = 9090;
+    /* far below the speed, just below it, just above it */
+    static const double factor[4][2] = {{0.2, 0.8}, {0.2, 0.8}, {0.996, 0.9999}, {1.0001, 1.004}};
+    double worst_end = 0, worst_mid = 0;
+    int wrong_cap = 0, plain = 0, bad_degree = 0;
+    const double h = 1.0 / 60;
+    for (int it = 0; it < 160; it++) {
+        int torque = it % 2, gyro = it / 2 % 2;
+        unsigned long long seed = s;
+        urand(&s, 0, 1); /* the next body's seed */
+        dWorldID w;
+        dGeomID g;
+        double cap;
+        const double *f = factor[it / 4 % 4];
+        dBodyID b = capped_body(seed, torque, gyro, f[0], f[1], &w, &g, &cap);
+        boxtoi_motion m;
+        int deg = dBoxtoiPredictBody(w, b, h, &m);
+        if (deg < 0 || deg > (gyro && !torque ? 8 : 6))
+            bad_degree++;
+        dWorldStep(w, h);
+        worst_end = fmax(worst_end, pose_error(&m, h, g));
+        if (!torque && !gyro) {
+            /* ODE capped the step's angular velocity where the cap is below it */
+            const dReal *av = dBodyGetAngularVel(b);
+            plain++;
+            int capped = fabs(sqrt(av[0] * av[0] + av[1] * av[1] + av[2] * av[2]) - cap) <=
+                         1e-12 * cap;
+            wrong_cap += capped != (f[1] < 1);
+            dWorldID w2;
+            dGeomID g2;
+            capped_body(seed, torque, gyro, f[0], f[1], &w2, &g2, &cap);
+            double t = urand(&s, 0.01, 1) * h;
+            dWorldStep(w2, t);
+            worst_mid = fmax(worst_mid, pose_error(&m, t, g2));
+            dGeomDestroy(g2);
+            dWorldDestroy(w2);
+        }
+        dGeomDestroy(g);
+        dWorldDestroy(w);
+    }
+    diag("maximum angular speed set: worst pose error %.3g at the step's end, %.3g at a "
+         "shorter step", worst_end, worst_mid);
+    is_int(wrong_cap, 0, "maximum angular speed below or just above the body's: ODE caps the "
+           "step's angular velocity where it is below, not where it is above (%d bodies)",
+           plain);
+    ok(worst_end <= 1e-12, "maximum angular speed set, with and without torque and the "
+       "gyroscopic mode: predicted pose = dWorldStep at the step's end (%.3g)", worst_end);
+    ok(worst_mid <= 1e-12, "maximum angular speed set, no torque: a shorter step lands on "
+       "the curve (%.3g)", worst_mid);
+    is_int(bad_degree, 0, "maximum angular speed set: degree <= 6 (8 with the gyroscopic mode "
+           "on and no torque)");
+}
+
 /* ---- the swept AABB against dWorldStep's path ------------------------- */
 
 /* The world corners of a box geom of sides side. */
@@ -1278,6 +1378,7 @@ int main(void)
     test_swept_aabb();
     test_prediction();
     test_gyro_prediction();
+    test_capped_prediction();
     test_swept_aabb_path();
     test_reinit();
     test_space_pairs();
