@@ -1851,6 +1851,196 @@ static void test_lip_fall(void)
 }
 
 /*
+ * Speculative contacts, by the room the near callback gives (ode-boxtoi.h,
+ * dWorldStepToContact): depth 0, the normal of the future contact; with
+ * room for four, the corners of a rectangle, and for three those of a
+ * triangle, in the plane normal to it through the moving box's extreme
+ * towards the other geom, whose outline contains the box's seen along the
+ * normal; with room for one or two, the box's vertices nearest the other
+ * geom.  A turned 10 cm box falls at 40 m/s towards a static plate, and a
+ * second box lands on a block of its own earlier in the step, so that with
+ * max_substeps 1 the rest of the step is taken with speculative contacts.
+ * Every contact of the falling box and the plate while the box is still
+ * above it is checked.
+ */
+typedef struct few_sim {
+    sim s;
+    dGeomID box, plate;
+    int seen, bad_vertex, bad_rank, bad_depth, bad_normal, bad_count, bad_plane, bad_outline;
+} few_sim;
+
+/* The height of a box geom's lowest point at its pose. */
+static double lowest_z(dGeomID g)
+{
+    const dReal *p = dGeomGetPosition(g), *R = dGeomGetRotation(g);
+    dVector3 side;
+    dGeomBoxtoiBoxGetLengths(g, side);
+    return p[2] - 0.5 * (fabs(R[8]) * side[0] + fabs(R[9]) * side[1] + fabs(R[10]) * side[2]);
+}
+
+/* Is the 2D point q within eps of the convex polygon of the n points pt
+   (in any order)? */
+static int in_hull(double (*pt)[2], int n, const double *q, double eps)
+{
+    double c[2] = {0, 0}, ang[4];
+    int ord[4];
+    for (int i = 0; i < n; i++) {
+        c[0] += pt[i][0] / n;
+        c[1] += pt[i][1] / n;
+    }
+    for (int i = 0; i < n; i++) {
+        ang[i] = atan2(pt[i][1] - c[1], pt[i][0] - c[0]);
+        ord[i] = i;
+        for (int j = i; j > 0 && ang[ord[j]] < ang[ord[j - 1]]; j--) {
+            int t = ord[j];
+            ord[j] = ord[j - 1];
+            ord[j - 1] = t;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        const double *e0 = pt[ord[i]], *e1 = pt[ord[(i + 1) % n]];
+        double ex = e1[0] - e0[0], ey = e1[1] - e0[1], l = hypot(ex, ey);
+        if ((ex * (q[1] - e0[1]) - ey * (q[0] - e0[0])) / l < -eps)
+            return 0;
+    }
+    return 1;
+}
+
+static void few_cb(void *data, dGeomID o1, dGeomID o2)
+{
+    few_sim *fs = data;
+    int ours = (o1 == fs->box && o2 == fs->plate) || (o1 == fs->plate && o2 == fs->box);
+    if (!ours || !(lowest_z(fs->box) > 1e-4)) {
+        near_cb(&fs->s, o1, o2);
+        return;
+    }
+    dContactGeom c[MAXC];
+    int room = fs->s.max_contacts;
+    int n = dCollide(o1, o2, room, c, sizeof c[0]);
+    if (n <= 0)
+        return;
+    fs->seen++;
+    fs->bad_count += n != room;
+    const dReal *p = dGeomGetPosition(fs->box), *R = dGeomGetRotation(fs->box);
+    dVector3 side;
+    dGeomBoxtoiBoxGetLengths(fs->box, side);
+    /* from the plate towards the box (ODE's normal points at o1) */
+    double sg = o1 == fs->box ? 1 : -1, u[3], e1[3], e2[3], x[8][3], h[8], low = INFINITY;
+    for (int k = 0; k < 3; k++)
+        u[k] = sg * c[0].normal[k];
+    for (int v = 0; v < 8; v++) {
+        for (int k = 0; k < 3; k++)
+            x[v][k] = p[k] + R[4 * k] * (v & 1 ? 0.5 : -0.5) * side[0] +
+                      R[4 * k + 1] * (v & 2 ? 0.5 : -0.5) * side[1] +
+                      R[4 * k + 2] * (v & 4 ? 0.5 : -0.5) * side[2];
+        h[v] = x[v][0] * u[0] + x[v][1] * u[1] + x[v][2] * u[2];
+        low = fmin(low, h[v]);
+    }
+    /* in-plane axes: any two orthonormal to u */
+    double a0[3] = {fabs(u[0]) < 0.6 ? 1 : 0, fabs(u[0]) < 0.6 ? 0 : 1, 0}, an;
+    an = a0[0] * u[0] + a0[1] * u[1] + a0[2] * u[2];
+    for (int k = 0; k < 3; k++)
+        e1[k] = a0[k] - an * u[k];
+    an = sqrt(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]);
+    for (int k = 0; k < 3; k++)
+        e1[k] /= an;
+    e2[0] = u[1] * e1[2] - u[2] * e1[1];
+    e2[1] = u[2] * e1[0] - u[0] * e1[2];
+    e2[2] = u[0] * e1[1] - u[1] * e1[0];
+    double pt[4][2];
+    for (int i = 0; i < n; i++) {
+        const dReal *q = c[i].pos;
+        fs->bad_depth += c[i].depth != 0;
+        fs->bad_normal += !(fabs(fabs(c[i].normal[2]) - 1) <= 1e-9) ||
+                          c[i].normal[2] != c[0].normal[2];
+        if (room >= 3) {
+            double hq = q[0] * u[0] + q[1] * u[1] + q[2] * u[2];
+            fs->bad_plane += !(fabs(hq - low) <= 1e-12);
+            if (i < 4) {
+                pt[i][0] = q[0] * e1[0] + q[1] * e1[1] + q[2] * e1[2];
+                pt[i][1] = q[0] * e2[0] + q[1] * e2[1] + q[2] * e2[2];
+            }
+            continue;
+        }
+        int match = -1, below = 0;
+        for (int v = 0; v < 8; v++)
+            if (fabs(x[v][0] - q[0]) + fabs(x[v][1] - q[1]) + fabs(x[v][2] - q[2]) <= 1e-12)
+                match = v;
+        fs->bad_vertex += match < 0;
+        if (match >= 0)
+            for (int v = 0; v < 8; v++)
+                below += h[v] < h[match] - 1e-12;
+        fs->bad_rank += below >= room;
+    }
+    if (room >= 3 && n >= 3 && n <= 4)
+        for (int v = 0; v < 8; v++) {
+            double qv[2] = {x[v][0] * e1[0] + x[v][1] * e1[1] + x[v][2] * e1[2],
+                            x[v][0] * e2[0] + x[v][1] * e2[1] + x[v][2] * e2[2]};
+            fs->bad_outline += !in_hull(pt, n, qv, 1e-12);
+        }
+    dBodyID b1 = dGeomGetBody(o1), b2 = dGeomGetBody(o2);
+    for (int i = 0; i < n; i++) {
+        dContact ct;
+        memset(&ct, 0, sizeof ct);
+        ct.geom = c[i];
+        ct.surface.mode = dContactApprox1;
+        ct.surface.mu = fs->s.mu;
+        dJointID j = dJointCreateContact(fs->s.world, fs->s.contacts, &ct);
+        dJointAttach(j, b1, b2);
+    }
+}
+
+static void test_spec_few_contacts(void)
+{
+    for (int room = 1; room <= 4; room++) {
+        unsigned long long seed = 4711;
+        few_sim fs;
+        memset(&fs, 0, sizeof fs);
+        int speculative = 0;
+        for (int trial = 0; trial < 10; trial++) {
+            sim_init(&fs.s, 0);
+            fs.s.max_contacts = room;
+            fs.plate = dCreateBoxtoiBox(fs.s.space, 1, 1, 0.003);
+            dGeomSetPosition(fs.plate, 0.5, 0, -0.0015);
+            dGeomID block = dCreateBoxtoiBox(fs.s.space, 1, 1, 0.1);
+            dGeomSetPosition(block, 0.5, 5, -0.05);
+            const double side[3] = {0.1, 0.1, 0.1};
+            dBodyID a = add_body(&fs.s, 1, side, &fs.box), b = add_body(&fs.s, 1, side, NULL);
+            dMatrix3 R;
+            dRFromAxisAndAngle(R, urand(&seed, -1, 1), urand(&seed, -1, 1), urand(&seed, -1, 1),
+                               urand(&seed, 0.2, 1.5));
+            dBodySetRotation(a, R);
+            dBodySetPosition(a, urand(&seed, 0.3, 0.7), urand(&seed, -0.2, 0.2), 0);
+            double ta = urand(&seed, 0.5, 0.95) * H, tb = urand(&seed, 0.05, 0.3) * H;
+            const dReal *pa = dBodyGetPosition(a);
+            dBodySetPosition(a, pa[0], pa[1], -lowest_z(fs.box) + 40 * ta);
+            dBodySetLinearVel(a, 0, 0, -40);
+            dBodySetPosition(b, 0.5, 5, 0.05 + 40 * tb);
+            dBodySetLinearVel(b, 0, 0, -40);
+            dBoxtoiStepParams p = dBoxtoiDefaultStepParams();
+            p.max_substeps = 1;
+            p.max_redos = 0;
+            for (int k = 0; k < 3; k++) {
+                dBoxtoiStepStats st;
+                dWorldStepToContact(fs.s.world, fs.s.space, H, few_cb, &fs, fs.s.contacts, &p,
+                                    &st);
+                speculative += st.speculative;
+            }
+            sim_free(&fs.s);
+        }
+        ok(fs.seen > 0 && speculative > 0 && fs.bad_count + fs.bad_vertex + fs.bad_rank +
+           fs.bad_depth + fs.bad_normal + fs.bad_plane + fs.bad_outline == 0,
+           "speculative contacts with room for %d: %s, depth 0, the plate's normal (%d calls, "
+           "%d speculative steps; wrong count %d, not a vertex %d, not among the nearest %d, "
+           "off the box's lowest plane %d, vertices outside the outline %d, depth %d, normal "
+           "%d)", room, room >= 3 ? "an outline of the box at its lowest point"
+                                  : "the box's nearest vertices", fs.seen, speculative,
+           fs.bad_count, fs.bad_vertex, fs.bad_rank, fs.bad_plane, fs.bad_outline,
+           fs.bad_depth, fs.bad_normal);
+    }
+}
+
+/*
  * The same box over a row of 200 flush 20 cm tiles (2 cm thick) for a
  * second, beside the same scene of dBoxes under plain ODE: at 10 m/s
  * without and with friction (0.3), and at 40 m/s without, the box keeps
@@ -3079,6 +3269,7 @@ int main(void)
     test_tile_seams();
     test_tile_seams_exact();
     test_lip_fall();
+    test_spec_few_contacts();
     test_rest_on_small_tiles();
     test_tile_row();
     test_stack(0);
