@@ -171,14 +171,15 @@ ODE_BOXTOI_API boxtoi_reason dGeomBoxtoiBoxSetMotion(dGeomID g,
                                                      const boxtoi_motion *motion,
                                                      dReal h);
 
-/** Back to body-driven (or static) motion. */
+/** Back to body-driven (or static) motion; nothing when g is not a boxtoi box. */
 ODE_BOXTOI_API void dGeomBoxtoiBoxClearMotion(dGeomID g);
 
 /**
  * The motion the geom will use for the coming step, and that step's size:
  * as dBoxtoiPredict or dWorldStepToContact armed it (a body-driven box after
  * dWorldStepToContact returns: its pose, and 0; an explicit motion: its own,
- * from its start).
+ * from its start).  The identity and 0 when g is not a boxtoi box.  Either
+ * pointer may be NULL.
  */
 ODE_BOXTOI_API void dGeomBoxtoiBoxGetMotion(dGeomID g, boxtoi_motion *motion,
                                             dReal *h);
@@ -232,7 +233,8 @@ ODE_BOXTOI_API int dBoxtoiCollide(dGeomID o1, dGeomID o2, int flags,
 
 /**
  * Time of impact of the last contact the collider produced for this geom
- * (seconds into the step; 0 when touching at the start), or -1 when none.
+ * (seconds into the step; 0 when touching at the start), or -1 when none or
+ * when g is not a boxtoi box.
  */
 ODE_BOXTOI_API dReal dGeomBoxtoiBoxGetLastTOI(dGeomID g);
 

@@ -65,6 +65,45 @@ static void test_registration(void)
     dGeomDestroy(b);
 }
 
+/* The accessors given a geom that is not a boxtoi box (a dBox, or NULL):
+   refusals and neutral answers, as ode-boxtoi.h says, and the dBox
+   unchanged. */
+static void test_not_boxtoi(void)
+{
+    dGeomID geoms[2] = {dCreateBox(0, 1, 2, 3), NULL};
+    boxtoi_motion m, id;
+    boxtoi_motion_identity(&id);
+    boxtoi_motion_constant(&m, (const double[4][4]){{1, 0, 0, 5}, {0, 1, 0, 0},
+                                                     {0, 0, 1, 0}, {0, 0, 0, 1}});
+    for (int k = 0; k < 2; k++) {
+        dGeomID g = geoms[k];
+        const char *what = k ? "NULL" : "a dBox";
+        ok(!dGeomIsBoxtoiBox(g), "%s is not a boxtoi box", what);
+        is_int(dGeomBoxtoiBoxSetLengths(g, 4, 5, 6), 0, "%s: set lengths refused", what);
+        dVector3 l = {7, 7, 7};
+        dGeomBoxtoiBoxGetLengths(g, l);
+        ok(l[0] == 0 && l[1] == 0 && l[2] == 0, "%s: lengths are zeros", what);
+        is_int(dGeomBoxtoiBoxSetMotion(g, &m, 1), BOXTOI_REASON_NULL,
+               "%s: set motion refused (null)", what);
+        dGeomBoxtoiBoxClearMotion(g);
+        boxtoi_motion got = m;
+        dReal h = 3;
+        dGeomBoxtoiBoxGetMotion(g, &got, &h);
+        ok(got.degree == id.degree && memcmp(got.c, id.c, sizeof got.c) == 0 && h == 0,
+           "%s: motion is the identity over 0", what);
+        dGeomBoxtoiBoxGetMotion(g, NULL, NULL);
+        is_double(dGeomBoxtoiBoxGetLastTOI(g), -1, 0, "%s: last TOI is -1", what);
+    }
+    dVector3 l;
+    dGeomBoxGetLengths(geoms[0], l);
+    ok(l[0] == 1 && l[1] == 2 && l[2] == 3, "the dBox keeps its lengths");
+    dGeomDestroy(geoms[0]);
+    dGeomID t = dCreateBoxtoiBox(0, 1, 1, 1);
+    is_int(dGeomBoxtoiBoxSetMotion(t, NULL, 1), BOXTOI_REASON_NULL,
+           "a boxtoi box: set motion without a motion refused (null)");
+    dGeomDestroy(t);
+}
+
 /* Side lengths dCreateBox rejects (negative, NaN, infinite) are refused:
    no geom, and a set that changes nothing. */
 static void test_bad_lengths(void)
@@ -1369,6 +1408,7 @@ int main(void)
     plan(0);
     dInitODE2(0);
     test_registration();
+    test_not_boxtoi();
     test_bad_lengths();
     test_overlap_contacts();
     test_grazing_plane();
