@@ -614,6 +614,14 @@ static void test_files(void)
        "missing file named on stderr");
     is_int(r.nlines, 1, "the readable file is still answered");
     tool_run_free(&r);
+
+    /* a file that opens but cannot be read (a directory), between two that can */
+    tool_run_cmd(&r, "test-tool-2.jsonl . test-tool-2.jsonl", NULL);
+    is_int(r.status, 2, "unreadable file: exit status 2");
+    ok(strstr(r.err, "error reading .") != NULL, "unreadable file named on stderr");
+    is_int(r.nlines, 2, "the files before and after it are still answered");
+    tool_run_free(&r);
+
     remove("test-tool-1.jsonl");
     remove("test-tool-2.jsonl");
 }
