@@ -856,6 +856,23 @@ static double pose_error(const boxtoi_motion *m, double h, dGeomID g)
     return err;
 }
 
+/* A body in w of a box's mass (0.1 to 10 kg, sides 0.1 to 2 m), turned and
+   placed at random within 5 m of the origin. */
+static dBodyID random_body(dWorldID w, unsigned long long *s)
+{
+    dBodyID b = dBodyCreate(w);
+    dMass mass;
+    dMassSetBoxTotal(&mass, urand(s, 0.1, 10), urand(s, 0.1, 2), urand(s, 0.1, 2),
+                     urand(s, 0.1, 2));
+    dBodySetMass(b, &mass);
+    dMatrix3 R;
+    dQuaternion q;
+    random_rotation(s, R, q);
+    dBodySetQuaternion(b, q);
+    dBodySetPosition(b, urand(s, -5, 5), urand(s, -5, 5), urand(s, -5, 5));
+    return b;
+}
+
 static void test_prediction(void)
 {
     unsigned long long s = 777;
@@ -865,16 +882,9 @@ static void test_prediction(void)
     for (int it = 0; it < 200; it++) {
         dWorldID w = dWorldCreate();
         dWorldSetGravity(w, urand(&s, -1, 1), urand(&s, -1, 1), -9.81);
-        dBodyID b = dBodyCreate(w);
+        dBodyID b = random_body(w, &s);
         dMass mass;
-        dMassSetBoxTotal(&mass, urand(&s, 0.1, 10), urand(&s, 0.1, 2),
-                         urand(&s, 0.1, 2), urand(&s, 0.1, 2));
-        dBodySetMass(b, &mass);
-        dMatrix3 R;
-        dQuaternion q;
-        random_rotation(&s, R, q);
-        dBodySetQuaternion(b, q);
-        dBodySetPosition(b, urand(&s, -5, 5), urand(&s, -5, 5), urand(&s, -5, 5));
+        dBodyGetMass(b, &mass);
         dBodySetLinearVel(b, urand(&s, -50, 50), urand(&s, -50, 50), urand(&s, -50, 50));
         dBodySetAngularVel(b, urand(&s, -20, 20), urand(&s, -20, 20), urand(&s, -20, 20));
         int kind = it % 4; /* 0 plain, 1 with force/torque, 2 offset geom, 3 gravity off */
@@ -1077,16 +1087,7 @@ static dBodyID capped_body(unsigned long long s, int torque, int gyro, double lo
 {
     *w = dWorldCreate();
     dWorldSetGravity(*w, 0, 0, -9.81);
-    dBodyID b = dBodyCreate(*w);
-    dMass mass;
-    dMassSetBoxTotal(&mass, urand(&s, 0.1, 10), urand(&s, 0.1, 2), urand(&s, 0.1, 2),
-                     urand(&s, 0.1, 2));
-    dBodySetMass(b, &mass);
-    dMatrix3 R;
-    dQuaternion q;
-    random_rotation(&s, R, q);
-    dBodySetQuaternion(b, q);
-    dBodySetPosition(b, urand(&s, -5, 5), urand(&s, -5, 5), urand(&s, -5, 5));
+    dBodyID b = random_body(*w, &s);
     dBodySetLinearVel(b, urand(&s, -20, 20), urand(&s, -20, 20), urand(&s, -20, 20));
     double wv[3], n = 0;
     for (int i = 0; i < 3; i++) {
