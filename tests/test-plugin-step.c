@@ -54,6 +54,20 @@ typedef struct sim {
     int ncallbacks;
 } sim;
 
+/* Contact joints for the n contacts c between bodies b1 and b2: the sim's
+   friction, its bounce when set. */
+static void sim_attach(sim *s, dBodyID b1, dBodyID b2, dContact *c, int n)
+{
+    for (int i = 0; i < n; i++) {
+        c[i].surface.mode = dContactApprox1 | (s->bounce > 0 ? dContactBounce : 0);
+        c[i].surface.mu = s->mu;
+        c[i].surface.bounce = s->bounce;
+        c[i].surface.bounce_vel = 0.01;
+        dJointID j = dJointCreateContact(s->world, s->contacts, &c[i]);
+        dJointAttach(j, b1, b2);
+    }
+}
+
 static void near_cb(void *data, dGeomID o1, dGeomID o2)
 {
     sim *s = data;
@@ -74,14 +88,7 @@ static void near_cb(void *data, dGeomID o1, dGeomID o2)
         s->touched = 1;
         memcpy(s->touch_pos, p, sizeof s->touch_pos);
     }
-    for (int i = 0; i < n; i++) {
-        c[i].surface.mode = dContactApprox1 | (s->bounce > 0 ? dContactBounce : 0);
-        c[i].surface.mu = s->mu;
-        c[i].surface.bounce = s->bounce;
-        c[i].surface.bounce_vel = 0.01;
-        dJointID j = dJointCreateContact(s->world, s->contacts, &c[i]);
-        dJointAttach(j, b1, b2);
-    }
+    sim_attach(s, b1, b2, c, n);
 }
 
 /* Spaces inside spaces, in the usual ODE idiom (ode_expand_spaces); pairs
@@ -1914,9 +1921,10 @@ static void few_cb(void *data, dGeomID o1, dGeomID o2)
         near_cb(&fs->s, o1, o2);
         return;
     }
-    dContactGeom c[MAXC];
+    dContact ct[MAXC];
+    memset(ct, 0, sizeof ct);
     int room = fs->s.max_contacts;
-    int n = dCollide(o1, o2, room, c, sizeof c[0]);
+    int n = dCollide(o1, o2, room, &ct[0].geom, sizeof ct[0]);
     if (n <= 0)
         return;
     fs->seen++;
@@ -1927,7 +1935,7 @@ static void few_cb(void *data, dGeomID o1, dGeomID o2)
     /* from the plate towards the box (ODE's normal points at o1) */
     double sg = o1 == fs->box ? 1 : -1, u[3], e1[3], e2[3], x[8][3], h[8], low = INFINITY;
     for (int k = 0; k < 3; k++)
-        u[k] = sg * c[0].normal[k];
+        u[k] = sg * ct[0].geom.normal[k];
     for (int v = 0; v < 8; v++) {
         for (int k = 0; k < 3; k++)
             x[v][k] = p[k] + R[4 * k] * (v & 1 ? 0.5 : -0.5) * side[0] +
@@ -1949,10 +1957,11 @@ static void few_cb(void *data, dGeomID o1, dGeomID o2)
     e2[2] = u[0] * e1[1] - u[1] * e1[0];
     double pt[4][2];
     for (int i = 0; i < n; i++) {
-        const dReal *q = c[i].pos;
-        fs->bad_depth += c[i].depth != 0;
-        fs->bad_normal += !(fabs(fabs(c[i].normal[2]) - 1) <= 1e-9) ||
-                          c[i].normal[2] != c[0].normal[2];
+        const dContactGeom *c = &ct[i].geom;
+        const dReal *q = c->pos;
+        fs->bad_depth += c->depth != 0;
+        fs->bad_normal += !(fabs(fabs(c->normal[2]) - 1) <= 1e-9) ||
+                          c->normal[2] != ct[0].geom.normal[2];
         if (room >= 3) {
             double hq = q[0] * u[0] + q[1] * u[1] + q[2] * u[2];
             fs->bad_plane += !(fabs(hq - low) <= 1e-12);
@@ -1978,16 +1987,7 @@ static void few_cb(void *data, dGeomID o1, dGeomID o2)
                             x[v][0] * e2[0] + x[v][1] * e2[1] + x[v][2] * e2[2]};
             fs->bad_outline += !in_hull(pt, n, qv, 1e-12);
         }
-    dBodyID b1 = dGeomGetBody(o1), b2 = dGeomGetBody(o2);
-    for (int i = 0; i < n; i++) {
-        dContact ct;
-        memset(&ct, 0, sizeof ct);
-        ct.geom = c[i];
-        ct.surface.mode = dContactApprox1;
-        ct.surface.mu = fs->s.mu;
-        dJointID j = dJointCreateContact(fs->s.world, fs->s.contacts, &ct);
-        dJointAttach(j, b1, b2);
-    }
+    sim_attach(&fs->s, dGeomGetBody(o1), dGeomGetBody(o2), ct, n);
 }
 
 static void test_spec_few_contacts(void)
