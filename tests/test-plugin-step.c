@@ -2443,6 +2443,23 @@ static void test_stack(int space_kind)
  * cut there).  A free body's velocity gains force / mass times each
  * sub-step's length, so after the step it is v0 + F h / m whatever the cut.
  */
+/* A 10 cm box at 30 m/s towards a wall it meets 0.4 of a step in, bouncing
+   between it and a second wall 0.45 m (0.9 of a step) behind it: every
+   step is cut, away from the bodies on the grid at z = 10 with x, y >= 0. */
+static void cut_every_step(sim *s)
+{
+    const double side[3] = {0.1, 0.1, 0.1};
+    dGeomID wall1 = dCreateBoxtoiBox(s->space, 0.01, 2, 2);
+    dGeomSetPosition(wall1, -4.495, 0, 10);
+    dGeomID wall2 = dCreateBoxtoiBox(s->space, 0.01, 2, 2);
+    dGeomSetPosition(wall2, -5.055, 0, 10);
+    s->bounce = 1;
+    dBodyID fast = add_body(s, 1, side, NULL);
+    dBodySetGyroscopicMode(fast, 0);
+    dBodySetPosition(fast, -4.5 - 0.05 - 30 * 0.4 * H, 0, 10);
+    dBodySetLinearVel(fast, 30, 0, 0);
+}
+
 static void test_many_bodies_forces(void)
 {
     enum { N = 100, STEPS = 3 };
@@ -2458,17 +2475,7 @@ static void test_many_bodies_forces(void)
         dBodySetPosition(b[i], 2.0 * (i % 10), 2.0 * (i / 10), 10);
         dBodySetLinearVel(b[i], urand(&seed, -1, 1), urand(&seed, -1, 1), urand(&seed, -1, 1));
     }
-    /* a box at 30 m/s towards a wall it meets 0.4 of a step in, bouncing
-       between it and a second wall 0.45 m (0.9 of a step) behind it */
-    dGeomID wall1 = dCreateBoxtoiBox(s.space, 0.01, 2, 2);
-    dGeomSetPosition(wall1, -4.495, 0, 10);
-    dGeomID wall2 = dCreateBoxtoiBox(s.space, 0.01, 2, 2);
-    dGeomSetPosition(wall2, -5.055, 0, 10);
-    s.bounce = 1;
-    dBodyID fast = add_body(&s, 1, side, NULL);
-    dBodySetGyroscopicMode(fast, 0);
-    dBodySetPosition(fast, -4.5 - 0.05 - 30 * 0.4 * H, 0, 10);
-    dBodySetLinearVel(fast, 30, 0, 0);
+    cut_every_step(&s);
     double worst = 0;
     int cut = 0;
     for (int step = 0; step < STEPS; step++) {
@@ -2498,6 +2505,72 @@ static void test_many_bodies_forces(void)
     ok(cut == STEPS && worst <= 1e-12,
        "100 free bodies pushed by forces, each step cut by an impact elsewhere: each gains "
        "F h / m over the step (%d of %d steps cut, worst error %.3g m/s)", cut, STEPS, worst);
+    sim_free(&s);
+}
+
+/*
+ * 100 damped free bodies of two boxes each, the second boxes made after all
+ * the first ones, so that the stepper's body table meets each body again
+ * after it has grown past 32 and 64 entries, while an impact elsewhere cuts
+ * every step.  Each body's damping is scaled for the sub-steps and put back
+ * after them, so the step damps the velocities once, and a body listed
+ * twice would have its damping scaled twice and put back to the scaled one.
+ */
+static void test_many_bodies_damping(void)
+{
+    enum { N = 100, STEPS = 3 };
+    const double damp = 0.05;
+    sim s;
+    sim_init(&s, 2);
+    dWorldSetGravity(s.world, 0, 0, 0);
+    unsigned long long seed = 3141;
+    const double side[3] = {0.1, 0.1, 0.1};
+    dBodyID b[N];
+    for (int i = 0; i < N; i++) {
+        b[i] = add_body(&s, 1, side, NULL);
+        dBodySetGyroscopicMode(b[i], 0);
+        dBodySetPosition(b[i], 2.0 * (i % 10), 2.0 * (i / 10), 10);
+        dBodySetLinearVel(b[i], urand(&seed, -1, 1), urand(&seed, -1, 1), urand(&seed, -1, 1));
+        dBodySetAngularVel(b[i], urand(&seed, -3, 3), urand(&seed, -3, 3), urand(&seed, -3, 3));
+        dBodySetDamping(b[i], damp, damp);
+        dBodySetLinearDampingThreshold(b[i], 0);
+        dBodySetAngularDampingThreshold(b[i], 0);
+    }
+    for (int i = 0; i < N; i++) {
+        dGeomID g = dCreateBoxtoiBox(s.space, 0.05, 0.05, 0.05);
+        dGeomSetBody(g, b[i]);
+        dGeomSetOffsetPosition(g, 0.1, 0, 0);
+    }
+    cut_every_step(&s);
+    double worst = 0, worst_damp = 0;
+    int cut = 0;
+    for (int step = 0; step < STEPS; step++) {
+        double v0[N][3], w0[N][3];
+        for (int i = 0; i < N; i++) {
+            const dReal *v = dBodyGetLinearVel(b[i]), *w = dBodyGetAngularVel(b[i]);
+            for (int k = 0; k < 3; k++) {
+                v0[i][k] = v[k];
+                w0[i][k] = w[k];
+            }
+        }
+        dBoxtoiStepStats st;
+        dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
+        cut += st.substeps > 1;
+        for (int i = 0; i < N; i++) {
+            const dReal *v = dBodyGetLinearVel(b[i]), *w = dBodyGetAngularVel(b[i]);
+            for (int k = 0; k < 3; k++)
+                worst = fmax(worst, fmax(fabs(v[k] - v0[i][k] * (1 - damp)),
+                                         fabs(w[k] - w0[i][k] * (1 - damp))));
+            worst_damp = fmax(worst_damp, fmax(fabs(dBodyGetLinearDamping(b[i]) - damp),
+                                               fabs(dBodyGetAngularDamping(b[i]) - damp)));
+        }
+    }
+    diag("100 damped bodies of two boxes: %d of %d steps cut, worst velocity error %.3g, "
+         "worst damping change %.3g", cut, STEPS, worst, worst_damp);
+    ok(cut == STEPS && worst <= 1e-12 && worst_damp == 0,
+       "100 damped bodies of two boxes each, every step cut by an impact elsewhere: the step "
+       "damps each velocity once, by 1 - %g, and leaves the damping as set (%d of %d steps "
+       "cut, worst error %.3g, damping changed by %.3g)", damp, cut, STEPS, worst, worst_damp);
     sim_free(&s);
 }
 
@@ -3343,6 +3416,7 @@ int main(void)
     test_stack(1);
     test_stack(2);
     test_many_bodies_forces();
+    test_many_bodies_damping();
     test_room();
     test_contact_names();
     test_speculative_normals();
