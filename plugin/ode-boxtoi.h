@@ -607,7 +607,10 @@ typedef struct dBoxtoiStepStats {
  *    back after it; and ODE counts each dWorldStep as one idle step, so a
  *    body auto-disabled by idle steps (idle time 0, one velocity sample,
  *    ODE's defaults) is not sampled in the sub-steps before the last.  A
- *    redone last sub-step counts each try.  A body with an idle time counts
+ *    redone last sub-step counts each try; a body that the try put to sleep
+ *    is woken for the redo one idle count from sleep (ODE's dBodyEnable
+ *    would start its count afresh), so that it falls asleep in the step
+ *    it does under dWorldStep.  A body with an idle time counts
  *    every sub-step, each by its own length; one averaging several
  *    samples counts every sub-step as a step;
  *  - pairs whose bodies are connected by a joint other than a contact are

@@ -468,11 +468,32 @@ static void get_state(dBodyID b, dReal pos[3], dReal q[4], dReal lvel[3],
     *enabled = dBodyIsEnabled(b);
 }
 
+/*
+ * Enable b, which the try being undone put to sleep, one idle count from
+ * sleep.  The try counted the body once from the saved state and that count
+ * put it to sleep, so at that state it was one count from sleep (its last
+ * idle step, or idle time within the sub-step's length left).  dBodyEnable
+ * alone would start the count afresh: the body then slept up to idle_steps
+ * steps later than under dWorldStep, or never where every step was redone.
+ */
+static void wake_counted(dBodyID b)
+{
+    int steps = dBodyGetAutoDisableSteps(b);
+    dReal time = dBodyGetAutoDisableTime(b);
+    dBodySetAutoDisableSteps(b, 1);
+    dBodySetAutoDisableTime(b, 0);
+    dBodyEnable(b);
+    dBodySetAutoDisableSteps(b, steps);
+    dBodySetAutoDisableTime(b, time);
+}
+
 /* Only body states change: joints keep their anchors relative to the
    bodies.  (ODE normalises a quaternion it is given, so a restored one may
-   differ from the saved one in the last bit.) */
+   differ from the saved one in the last bit.)  A body to be enabled that
+   is disabled now is woken one count from sleep where counted is set (the
+   state saved before the try that disabled it), afresh otherwise. */
 static void set_state(dBodyID b, const dReal pos[3], const dReal q[4],
-                      const dReal lvel[3], const dReal avel[3], int enabled)
+                      const dReal lvel[3], const dReal avel[3], int enabled, int counted)
 {
     const dReal *qb = dBodyGetQuaternion(b);
     dBodySetPosition(b, pos[0], pos[1], pos[2]);
@@ -482,7 +503,9 @@ static void set_state(dBodyID b, const dReal pos[3], const dReal q[4],
     }
     dBodySetLinearVel(b, lvel[0], lvel[1], lvel[2]);
     dBodySetAngularVel(b, avel[0], avel[1], avel[2]);
-    if (enabled && !dBodyIsEnabled(b))
+    if (enabled && !dBodyIsEnabled(b) && counted)
+        wake_counted(b);
+    else if (enabled && !dBodyIsEnabled(b))
         dBodyEnable(b);
     else if (!enabled && dBodyIsEnabled(b))
         dBodyDisable(b);
@@ -502,7 +525,7 @@ static void restore_states(const body_set *s)
 {
     for (size_t k = 0; k < s->count; k++) {
         const saved_body *e = &s->list[k];
-        set_state(e->body, e->pos, e->q, e->lvel, e->avel, e->enabled);
+        set_state(e->body, e->pos, e->q, e->lvel, e->avel, e->enabled, 1);
     }
 }
 
@@ -523,7 +546,7 @@ static void restore_best(const body_set *s)
     for (size_t k = 0; k < s->count; k++) {
         const saved_body *e = &s->list[k];
         set_state(e->body, e->best_pos, e->best_q, e->best_lvel, e->best_avel,
-                  e->best_enabled);
+                  e->best_enabled, 0);
         dBodySetForce(e->body, 0, 0, 0);
         dBodySetTorque(e->body, 0, 0, 0);
     }

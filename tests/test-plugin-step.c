@@ -3075,6 +3075,76 @@ static void test_damping_and_sleep(void)
        "steps, not 10 sub-steps (%d calls and redos)", calls[1]);
 }
 
+/*
+ * A resting body that falls asleep in a step that is redone.  A slider's
+ * motor, started in that step, drives a box from rest onto a plate 0.3 of
+ * the step's travel away: its free-body prediction sees it at rest, so
+ * only the check of the step's actual paths sees it meet the plate, and
+ * the sub-step is redone.  The try that is undone put the resting body (a
+ * ball joint holds it, far from the slider) to sleep; the redo must do so
+ * again.  Returns the step in which that body is first disabled (-1: not
+ * within 30 steps), run under dWorldStepToContact (plugin set; *redos gets
+ * the redos of the motor's first step) or plain ODE.  by_time: the body
+ * sleeps after 9.5 steps' idle time instead of 10 idle steps.
+ */
+static int sleep_redo_step(int plugin, int by_time, int start, int *redos)
+{
+    sim s;
+    sim_init(&s, 0);
+    dWorldSetGravity(s.world, 0, 0, 0);
+    const double side[3] = {0.1, 0.1, 0.1};
+    dGeomSetPosition(dCreateBoxtoiBox(s.space, 0.005, 1, 1), 0.05 + 0.3 * 2 * H + 0.0025, 0, 0);
+    dBodyID b = add_body(&s, 1, side, NULL);
+    dJointID slider = dJointCreateSlider(s.world, 0);
+    dJointAttach(slider, b, 0);
+    dJointSetSliderAxis(slider, 1, 0, 0);
+    dJointSetSliderParam(slider, dParamFMax, 1e5);
+    dBodyID rest = add_body(&s, 1, side, NULL);
+    dBodySetPosition(rest, 0, 5, 0);
+    dJointID ball = dJointCreateBall(s.world, 0);
+    dJointAttach(ball, rest, 0);
+    dJointSetBallAnchor(ball, 0, 5, 0);
+    dBodySetAutoDisableFlag(rest, 1);
+    dBodySetAutoDisableSteps(rest, by_time ? 0 : 10);
+    dBodySetAutoDisableTime(rest, by_time ? 9.5 * H : 0);
+    dBodyEnable(rest); /* the count starts afresh from those */
+    int asleep = -1;
+    for (int step = 0; step < 30 && asleep < 0; step++) {
+        if (step == start)
+            dJointSetSliderParam(slider, dParamVel, 2);
+        if (plugin) {
+            dBoxtoiStepStats st;
+            dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
+            if (step == start)
+                *redos = st.redos;
+        } else {
+            dSpaceCollide(s.space, &s, near_cb);
+            dWorldStep(s.world, H);
+            dJointGroupEmpty(s.contacts);
+        }
+        if (!dBodyIsEnabled(rest))
+            asleep = step;
+    }
+    if (dBodyGetAutoDisableSteps(rest) != (by_time ? 0 : 10)
+        || dBodyGetAutoDisableTime(rest) != (dReal)(by_time ? 9.5 * H : 0))
+        asleep = -2;
+    sim_free(&s);
+    return asleep;
+}
+
+static void test_sleep_redo(void)
+{
+    for (int by_time = 0; by_time < 2; by_time++) {
+        const char *how = by_time ? "9.5 steps' idle time" : "10 idle steps";
+        int ref = sleep_redo_step(0, by_time, 9, NULL), redos = 0;
+        int got = sleep_redo_step(1, by_time, 9, &redos);
+        ok(ref == 9, "sleep after %s, plain ODE: asleep in step %d", how, ref);
+        ok(redos > 0, "sleep after %s: the motor's first step is redone (%d)", how, redos);
+        is_int(got, ref, "sleep after %s, redone in the step it falls asleep: asleep in the "
+               "step plain ODE puts it to sleep, its idle settings kept", how);
+    }
+}
+
 /* near_cb for contacts whose normals are checked first: a normal that is not
    a finite unit vector is counted and its contact dropped (ODE would abort
    on it). */
@@ -3422,6 +3492,7 @@ int main(void)
     test_speculative_normals();
     test_far_pairs();
     test_damping_and_sleep();
+    test_sleep_redo();
     test_spin_rooms(0);
     test_spin_rooms(1);
     dCloseODE();
