@@ -8,7 +8,9 @@
  *    boxes'); bit 2: dWorldQuickStep; bit 3: the walls are static boxtoi
  *    boxes (else dBoxes); bit 4: the gyroscopic term on (the predictions
  *    then only approximate the paths); bit 5: gravity; bit 6: the check of
- *    the actual paths off (max_redos 0);
+ *    the actual paths off (max_redos 0); bit 7: the boxes damped (0.05 a
+ *    step) and put to sleep by ODE after 2 idle steps (below 1 m/s and
+ *    1 rad/s);
  *  - byte 1: the number of boxes (1 + b % 8) and of steps of 1/60 s
  *    (2 + (b / 8) % 11);
  *  - byte 2: max_substeps (1 + b % 8); byte 3: the bounce (b / 255); byte
@@ -22,7 +24,7 @@
  * The room is stepped twice from scratch, each time from the same seed of
  * ODE's random generator.  Every step must succeed with sane statistics,
  * every body's state must stay finite, both runs must end in the same state
- * bit for bit (no state kept from one world to the next, nothing read
+ * (enabled flags included) bit for bit (no state kept from one world to the next, nothing read
  * uninitialised), and, with the check of the actual paths on,
  * no box may leave the room (its centre beyond a wall's inner face) unless
  * a step reported unverified pairs.
@@ -46,7 +48,7 @@
 #define MAX_STEPS 12
 
 typedef struct room_spec {
-    int space, quick, boxtoi_walls, gyroscopic, gravity, redos;
+    int space, quick, boxtoi_walls, gyroscopic, gravity, redos, sleep;
     int boxes, steps, max_substeps;
     double bounce, mu;
     double side[MAX_BOXES][3], q[MAX_BOXES][4], v[MAX_BOXES][3], w[MAX_BOXES][3];
@@ -82,6 +84,7 @@ static void decode(const uint8_t *data, size_t size, room_spec *s)
     s->gyroscopic = (flags >> 4) & 1;
     s->gravity = (flags >> 5) & 1;
     s->redos = (flags >> 6) & 1 ? 0 : 4;
+    s->sleep = (flags >> 7) & 1;
     s->boxes = 1 + (int)(counts % MAX_BOXES);
     s->steps = 2 + (int)((counts / 8) % (MAX_STEPS - 1));
     s->max_substeps = 1 + (int)(fuzz_u8(&r) % 8);
@@ -161,6 +164,15 @@ static void room_build(const room_spec *s, room *rm)
         dBodySetQuaternion(b, q);
         dBodySetLinearVel(b, s->v[i][0], s->v[i][1], s->v[i][2]);
         dBodySetAngularVel(b, s->w[i][0], s->w[i][1], s->w[i][2]);
+        if (s->sleep) {
+            dBodySetDamping(b, 0.05, 0.05);
+            dBodySetAutoDisableFlag(b, 1);
+            dBodySetAutoDisableSteps(b, 2);
+            dBodySetAutoDisableTime(b, 0);
+            dBodySetAutoDisableLinearThreshold(b, 1);
+            dBodySetAutoDisableAngularThreshold(b, 1);
+            dBodyEnable(b); /* the idle count starts from those */
+        }
         rm->body[i] = b;
     }
 }
@@ -172,14 +184,16 @@ static void room_free(room *rm)
     dWorldDestroy(rm->world);
 }
 
-/* A body's state: position, quaternion, linear and angular velocity. */
-#define STATE 13
+/* A body's state: position, quaternion, linear and angular velocity, and
+   whether it is enabled (1 or 0). */
+#define STATE 14
 static void body_state(dBodyID b, double *out)
 {
     memcpy(out, dBodyGetPosition(b), 3 * sizeof *out);
     memcpy(out + 3, dBodyGetQuaternion(b), 4 * sizeof *out);
     memcpy(out + 7, dBodyGetLinearVel(b), 3 * sizeof *out);
     memcpy(out + 10, dBodyGetAngularVel(b), 3 * sizeof *out);
+    out[13] = dBodyIsEnabled(b);
 }
 
 /* What one run did, and how it ended. */
@@ -282,10 +296,11 @@ static int run_room(const room_spec *s, run_result *res, char *why, size_t n)
 static void print_room(const room_spec *s)
 {
     static const char *spaces[4] = {"simple", "sweep-and-prune", "quadtree", "nested"};
-    diag("  room: %s space%s%s%s%s%s, %d boxes, %d steps, max_substeps %d, bounce %.17g, "
+    diag("  room: %s space%s%s%s%s%s%s, %d boxes, %d steps, max_substeps %d, bounce %.17g, "
          "mu %.17g", spaces[s->space], s->quick ? ", quick step" : "",
          s->boxtoi_walls ? ", boxtoi walls" : "", s->gyroscopic ? ", gyroscopic" : "",
-         s->gravity ? ", gravity" : "", s->redos ? "" : ", no check", s->boxes, s->steps,
+         s->gravity ? ", gravity" : "", s->redos ? "" : ", no check",
+         s->sleep ? ", damped, sleeping" : "", s->boxes, s->steps,
          s->max_substeps, s->bounce, s->mu);
     for (int i = 0; i < s->boxes; i++)
         diag("  box %d: sides (%.17g %.17g %.17g) q (%.17g %.17g %.17g %.17g) "
