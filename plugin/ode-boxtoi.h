@@ -604,15 +604,18 @@ typedef struct dBoxtoiStepStats {
  *    bodies reached from the space): ODE applies a body's damping once per
  *    dWorldStep, so in a sub-step of length s its damping scales become
  *    1 - (1 - scale)^(s/h) (the step's damping over the whole step), put
- *    back after it; and ODE counts each dWorldStep as one idle step, so a
- *    body auto-disabled by idle steps (idle time 0, one velocity sample,
- *    ODE's defaults) is not sampled in the sub-steps before the last.  A
- *    redone last sub-step counts each try; a body that the try put to sleep
- *    is woken for the redo one idle count from sleep (ODE's dBodyEnable
- *    would start its count afresh), so that it falls asleep in the step
- *    it does under dWorldStep.  A body with an idle time counts
- *    every sub-step, each by its own length; one averaging several
- *    samples counts every sub-step as a step;
+ *    back after it; and ODE counts each dWorldStep as one idle step, at
+ *    its start, from the velocities the body starts it with, so a body
+ *    auto-disabled by idle steps (idle time 0, one velocity sample, ODE's
+ *    defaults) is counted once per step, in the first try of its last
+ *    sub-step, and not again when a sub-step is redone (from the same
+ *    velocities); a body that the undone try put to sleep is woken for the
+ *    redo one idle count from sleep (ODE's dBodyEnable would start its
+ *    count afresh), so that it falls asleep in the step it does under
+ *    dWorldStep.  A body with an idle time is counted in every sub-step,
+ *    each by its own length, but not in one that starts before the end of
+ *    the time an undone try counted; one averaging several samples counts
+ *    every sub-step and every try as a step;
  *  - pairs whose bodies are connected by a joint other than a contact are
  *    not searched for impacts (the usual near callback skips them);
  *  - a pair with a boxtoi box (against a boxtoi box, a dBox or a plane),

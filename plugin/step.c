@@ -97,10 +97,15 @@ typedef struct saved_body {
     /* state at the end of the best try of a redone sub-step */
     dReal best_pos[3], best_q[4], best_lvel[3], best_avel[3];
     int best_enabled;
-    /* damping and auto-disable settings changed for a short sub-step
-       (short_substep), put back by end_short_substep */
+    /* damping changed for a short sub-step (short_substep), put back by
+       end_short_substep */
     dReal lin_damp, ang_damp;
+    /* idle counting paused for a sub-step (pause_counts), put back by
+       resume_counts */
     int adis_samples; /* < 0: not changed */
+    int counted;      /* ODE counted its idle step of this step */
+    double counted_to; /* its idle time counted up to here in the step */
+    int woken;        /* put to sleep by the try just undone, and woken */
     /* the free-body prediction over the rest of the step, taken from the
        state the sub-step's search saw (predict_motions), where it puts the
        body at the end of the sub-step (predict_ends), and how far its
@@ -190,6 +195,8 @@ static int set_add(body_set *s, dBodyID b)
     s->slots[j] = s->count;
     const dReal *f = dBodyGetForce(b), *t = dBodyGetTorque(b);
     e->body = b;
+    e->counted = e->woken = 0;
+    e->counted_to = 0;
     for (int i = 0; i < 3; i++) {
         e->force[i] = f[i];
         e->torque[i] = t[i];
@@ -378,19 +385,12 @@ static void restore_joint_erps(const body_set *s)
 
 /*
  * ODE applies a body's damping once per step, whatever its length (the
- * velocity is scaled by 1 - scale), and counts an idle step towards
- * auto-disabling once per step.  A step taken as several sub-steps would
- * damp each body once per sub-step and count each sub-step as a step.  So,
- * for a sub-step of fraction f of the step, the damping scale becomes
- * 1 - (1 - scale)^f (over the sub-steps of a step the factors multiply to
- * the step's), and auto-disabling by idle steps is paused (no samples:
- * ODE's handler passes the body over and keeps its counts) in every
- * sub-step but the one that ends the step.  A body with an idle time set
- * keeps counting, as each sub-step takes its own length off that time; so
- * does one that averages over more than one sample, whose averaging a pause
- * would reset.
+ * velocity is scaled by 1 - scale).  A step taken as several sub-steps would
+ * damp each body once per sub-step; so, for a sub-step of fraction f of the
+ * step, the damping scale becomes 1 - (1 - scale)^f (over the sub-steps of a
+ * step the factors multiply to the step's).
  */
-static void short_substep(body_set *s, double f, int counts)
+static void short_substep(body_set *s, double f)
 {
     for (size_t k = 0; k < s->count; k++) {
         saved_body *e = &s->list[k];
@@ -401,13 +401,6 @@ static void short_substep(body_set *s, double f, int counts)
             dBodySetLinearDamping(b, (dReal)(1.0 - pow(1.0 - (double)e->lin_damp, f)));
         if (e->ang_damp > 0 && e->ang_damp < 1)
             dBodySetAngularDamping(b, (dReal)(1.0 - pow(1.0 - (double)e->ang_damp, f)));
-        e->adis_samples = -1;
-        if (!counts && dBodyGetAutoDisableFlag(b) && dBodyIsEnabled(b) &&
-            dBodyGetAutoDisableAverageSamplesCount(b) == 1 &&
-            !(dBodyGetAutoDisableTime(b) > 0)) {
-            e->adis_samples = 1;
-            dBodySetAutoDisableAverageSamplesCount(b, 0);
-        }
     }
 }
 
@@ -417,6 +410,54 @@ static void end_short_substep(const body_set *s)
         const saved_body *e = &s->list[k];
         dBodySetLinearDamping(e->body, e->lin_damp);
         dBodySetAngularDamping(e->body, e->ang_damp);
+    }
+}
+
+/*
+ * ODE counts an idle step towards auto-disabling once per dWorldStep, at
+ * its start, from the velocities the bodies start it with.  A step taken as
+ * several sub-steps, or with a sub-step redone (from the same velocities),
+ * would count each of them.  So a body auto-disabled by idle steps (idle
+ * time 0, one velocity sample: ODE's defaults) is counted in the step's
+ * last sub-step only, once, even where that sub-step is tried again.  One
+ * with an idle time is counted in each sub-step by the sub-step's length,
+ * but not in one that starts before the end of the time already counted
+ * (a redo, or the shorter sub-step a redo made, and those after it up to
+ * the undone try's end).  Elsewhere its counting is paused (no samples:
+ * ODE's handler passes the body over and keeps its counts).  A body that
+ * the try just undone put to sleep, woken one count from sleep, is counted
+ * again.  One that averages over more than one sample counts every
+ * sub-step and every try, as a pause would reset its averaging.  The
+ * sub-step starts elapsed seconds into the step and lasts len.
+ */
+static void pause_counts(body_set *s, int last, double elapsed, double len)
+{
+    for (size_t k = 0; k < s->count; k++) {
+        saved_body *e = &s->list[k];
+        dBodyID b = e->body;
+        int woken = e->woken;
+        e->woken = 0;
+        e->adis_samples = -1;
+        if (!dBodyGetAutoDisableFlag(b) || !dBodyIsEnabled(b) ||
+            dBodyGetAutoDisableAverageSamplesCount(b) != 1)
+            continue;
+        int timed = dBodyGetAutoDisableTime(b) > 0;
+        int counts = timed ? woken || elapsed >= e->counted_to : last && !e->counted;
+        if (counts) {
+            e->counted = 1;
+            if (timed)
+                e->counted_to = elapsed + len;
+            continue;
+        }
+        e->adis_samples = 1;
+        dBodySetAutoDisableAverageSamplesCount(b, 0);
+    }
+}
+
+static void resume_counts(const body_set *s)
+{
+    for (size_t k = 0; k < s->count; k++) {
+        const saved_body *e = &s->list[k];
         if (e->adis_samples >= 0)
             dBodySetAutoDisableAverageSamplesCount(e->body, (unsigned)e->adis_samples);
     }
@@ -490,10 +531,11 @@ static void wake_counted(dBodyID b)
 /* Only body states change: joints keep their anchors relative to the
    bodies.  (ODE normalises a quaternion it is given, so a restored one may
    differ from the saved one in the last bit.)  A body to be enabled that
-   is disabled now is woken one count from sleep where counted is set (the
-   state saved before the try that disabled it), afresh otherwise. */
-static void set_state(dBodyID b, const dReal pos[3], const dReal q[4],
-                      const dReal lvel[3], const dReal avel[3], int enabled, int counted)
+   is disabled now is woken one count from sleep where undone is set (the
+   state saved before the try that disabled it; returns 1 then), afresh
+   otherwise. */
+static int set_state(dBodyID b, const dReal pos[3], const dReal q[4],
+                     const dReal lvel[3], const dReal avel[3], int enabled, int undone)
 {
     const dReal *qb = dBodyGetQuaternion(b);
     dBodySetPosition(b, pos[0], pos[1], pos[2]);
@@ -503,12 +545,15 @@ static void set_state(dBodyID b, const dReal pos[3], const dReal q[4],
     }
     dBodySetLinearVel(b, lvel[0], lvel[1], lvel[2]);
     dBodySetAngularVel(b, avel[0], avel[1], avel[2]);
-    if (enabled && !dBodyIsEnabled(b) && counted)
+    if (enabled && !dBodyIsEnabled(b) && undone) {
         wake_counted(b);
-    else if (enabled && !dBodyIsEnabled(b))
+        return 1;
+    }
+    if (enabled && !dBodyIsEnabled(b))
         dBodyEnable(b);
     else if (!enabled && dBodyIsEnabled(b))
         dBodyDisable(b);
+    return 0;
 }
 
 /* Save every body's state before a sub-step that may be redone. */
@@ -521,11 +566,14 @@ static void save_states(body_set *s)
 }
 
 /* Put the bodies back where save_states found them. */
-static void restore_states(const body_set *s)
+static void restore_states(body_set *s)
 {
     for (size_t k = 0; k < s->count; k++) {
-        const saved_body *e = &s->list[k];
-        set_state(e->body, e->pos, e->q, e->lvel, e->avel, e->enabled, 1);
+        saved_body *e = &s->list[k];
+        if (set_state(e->body, e->pos, e->q, e->lvel, e->avel, e->enabled, 1)) {
+            e->woken = 1;
+            e->counted = 0;
+        }
     }
 }
 
@@ -1376,7 +1424,7 @@ static void pass_rescan(pair_pass *pp)
 /* Back to the start of the sub-step, to take it again: every body's state
    and accumulated forces as they were, the boxes armed anew for the rest
    of the step. */
-static void substep_again(dSpaceID space, const body_set *bodies, dReal rem,
+static void substep_again(dSpaceID space, body_set *bodies, dReal rem,
                           double elapsed)
 {
     restore_states(bodies);
@@ -1604,12 +1652,16 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             }
             int shortened = s != h && saved;
             if (shortened)
-                short_substep(&bodies, (double)(s / h), last);
+                short_substep(&bodies, (double)(s / h));
+            if (saved)
+                pause_counts(&bodies, last, elapsed, (double)s);
             if (watch && !verify)
                 predict_ends(&bodies, (double)s);
             ok = p.quick && !exact ? dWorldQuickStep(world, s) : dWorldStep(world, s);
             if (shortened)
                 end_short_substep(&bodies);
+            if (saved)
+                resume_counts(&bodies);
             if (scaled) {
                 dWorldSetERP(world, erp);
                 restore_joint_erps(&bodies);
