@@ -590,6 +590,12 @@ typedef struct dBoxtoiStepStats {
  *    one, with the colliders not called): the near callback receives
  *    the pairs of that pass, in its order, and the colliders answer at once
  *    for pairs already known not to touch within the sub-step's window;
+ *  - each sub-step, and each redone try of one, is a dWorldStep (or
+ *    dWorldQuickStep) of its own: a body's moved callback
+ *    (dBodySetMovedCallback) is called after each of them
+ *    (stats->substeps + stats->redos times for a body moving throughout),
+ *    and a joint's feedback (dJointSetFeedback) holds the forces of the
+ *    last, over its length (a steady load reads as under dWorldStep);
  *  - the forces and torques accumulated on the bodies of the space's geoms
  *    (and of bodies joined to them) are put back before each sub-step, so
  *    they act over the whole step; other bodies get theirs in the first

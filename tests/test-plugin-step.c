@@ -3007,11 +3007,15 @@ static void elastic_sim(sim *s)
     s->mu = 0;
 }
 
-static void add_bullet(sim *s)
+/* A 5 cm box at 300 m/s bouncing between two walls 0.6 m apart, at x = 100:
+   a dozen impacts a step.  Returns its body. */
+static dBodyID add_bullet(sim *s)
 {
     dGeomSetPosition(dCreateBox(s->space, 0.01, 1, 1), 100.3, 0, 0);
     dGeomSetPosition(dCreateBox(s->space, 0.01, 1, 1), 99.7, 0, 0);
-    dBodySetAutoDisableFlag(drifting_box(s, 100, 300), 0);
+    dBodyID b = drifting_box(s, 100, 300);
+    dBodySetAutoDisableFlag(b, 0);
+    return b;
 }
 
 static void test_damping_and_sleep(void)
@@ -3090,6 +3094,71 @@ static void test_damping_and_sleep(void)
        "some in the step the body falls asleep (%d of 12)", redone, asleep_redone);
     is_int(wrong, 0, "sleep, a bullet elsewhere: disabled after 1 to 12 idle steps as set, "
            "not sub-steps or tries of them, and the idle steps kept (first wrong: %d)", first);
+}
+
+/*
+ * What ODE's step leaves behind, with sub-steps (ode-boxtoi.h,
+ * dWorldStepToContact): a body's moved callback is called after every
+ * sub-step and every redone try, and a joint's feedback holds the forces of
+ * the last sub-step.  A bullet bouncing between two walls makes the
+ * sub-steps; a bob hanging at rest from a ball joint far from it reads the
+ * force plain ODE reads (dWorldStep, the same bob alone): its weight.
+ */
+static int moved_calls;
+
+static void count_moved(dBodyID b)
+{
+    (void)b;
+    moved_calls++;
+}
+
+static void test_step_outputs(void)
+{
+    enum { STEPS = 5 };
+    double force[2][3] = {{0}};
+    int calls = 0, tries = 0, substeps = 0;
+    for (int plugin = 0; plugin < 2; plugin++) {
+        sim s;
+        sim_init(&s, 0);
+        s.bounce = 1;
+        s.mu = 0;
+        const double side[3] = {0.1, 0.1, 0.1};
+        dBodyID bob = add_body(&s, 1, side, NULL);
+        dBodySetPosition(bob, 0, 0, 0.5);
+        dJointID j = dJointCreateBall(s.world, 0);
+        dJointAttach(j, bob, 0);
+        dJointSetBallAnchor(j, 0, 0, 1);
+        dJointFeedback fb;
+        memset(&fb, 0, sizeof fb);
+        dJointSetFeedback(j, &fb);
+        dBodyID bullet = plugin ? add_bullet(&s) : NULL;
+        for (int step = 0; step < STEPS; step++) {
+            if (plugin) {
+                dBoxtoiStepStats st;
+                moved_calls = 0;
+                dBodySetMovedCallback(bullet, count_moved);
+                dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
+                calls += moved_calls;
+                tries += st.substeps + st.redos;
+                substeps += st.substeps;
+            } else {
+                dSpaceCollide(s.space, &s, near_cb);
+                dWorldStep(s.world, H);
+                dJointGroupEmpty(s.contacts);
+            }
+        }
+        for (int k = 0; k < 3; k++)
+            force[plugin][k] = fb.f1[k];
+        sim_free(&s);
+    }
+    ok(substeps > 2 * STEPS && calls == tries, "moved callback: called after each of the "
+       "%d sub-steps and redone tries of %d steps (%d calls)", tries, STEPS, calls);
+    double m = 500 * 0.1 * 0.1 * 0.1, err = 0;
+    for (int k = 0; k < 3; k++)
+        err = fmax(err, fabs(force[1][k] - force[0][k]));
+    ok(fabs(force[0][2] - m * 9.81) <= 1e-6 && err <= 1e-6, "joint feedback after %d sub-steps: "
+       "a hanging bob's weight, as under dWorldStep (%.17g N, plain ODE %.17g N)", substeps,
+       force[1][2], force[0][2]);
 }
 
 /*
@@ -3516,6 +3585,7 @@ int main(void)
     test_far_pairs();
     test_damping_and_sleep();
     test_sleep_redo();
+    test_step_outputs();
     test_spin_rooms(0);
     test_spin_rooms(1);
     dCloseODE();
