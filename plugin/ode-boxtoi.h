@@ -659,7 +659,9 @@ typedef struct dBoxtoiStepStats {
  *    sub-step checked, as above;
  *  - threads: see the top of this file.
  * contacts may be NULL when the callback manages its own group (it is then
- * never emptied by the step, and no sub-step is checked or redone).  params
+ * never emptied by the step, so that contact joints the callback made in
+ * one sub-step act in the later ones too, at the points they were made at,
+ * and no sub-step is checked or redone).  params
  * may be NULL for defaults; stats may be NULL.  After it returns, the boxes
  * collide at their poses, as dBoxes do (no contacts of the step to come),
  * and their bounds are their poses', until dBoxtoiPredict or the next step;

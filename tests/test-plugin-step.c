@@ -3162,6 +3162,69 @@ static void test_step_outputs(void)
 }
 
 /*
+ * contacts NULL (ode-boxtoi.h, dWorldStepToContact): the near callback's
+ * own group is never emptied by the step, so the contact joints it made in
+ * every sub-step are still there when the step returns, and no sub-step is
+ * checked or redone.  A bullet bouncing between two walls makes a dozen
+ * sub-steps a step, and a slider's motor drives a box from rest onto a
+ * plate, which only the check of the actual paths sees (a redo when the
+ * group is given).
+ */
+static dBodyID own_bullet;
+static int own_made;
+
+static void own_cb(void *data, dGeomID o1, dGeomID o2)
+{
+    int before = dBodyGetNumJoints(own_bullet);
+    near_cb(data, o1, o2);
+    own_made += dBodyGetNumJoints(own_bullet) - before;
+}
+
+static void test_own_group(void)
+{
+    int kept = 0, made = 0, substeps = 0, redos[2] = {0, 0}, left_given = 0;
+    for (int given = 0; given < 2; given++) {
+        sim s;
+        sim_init(&s, 0);
+        dWorldSetGravity(s.world, 0, 0, 0);
+        s.bounce = 1;
+        s.mu = 0;
+        own_bullet = add_bullet(&s);
+        const double side[3] = {0.1, 0.1, 0.1};
+        dGeomSetPosition(dCreateBoxtoiBox(s.space, 0.005, 1, 1), 0.05 + 0.3 * 2 * H + 0.0025,
+                         0, 0);
+        dBodyID b = add_body(&s, 1, side, NULL);
+        dJointID slider = dJointCreateSlider(s.world, 0);
+        dJointAttach(slider, b, 0);
+        dJointSetSliderAxis(slider, 1, 0, 0);
+        dJointSetSliderParam(slider, dParamFMax, 1e5);
+        dJointSetSliderParam(slider, dParamVel, 2);
+        for (int step = 0; step < 3; step++) {
+            dBoxtoiStepStats st;
+            own_made = 0;
+            dWorldStepToContact(s.world, s.space, H, own_cb, &s, given ? s.contacts : NULL,
+                                NULL, &st);
+            redos[given] += st.redos;
+            if (given) {
+                left_given += dBodyGetNumJoints(own_bullet);
+            } else {
+                made += own_made;
+                kept += dBodyGetNumJoints(own_bullet);
+                substeps += st.substeps;
+                dJointGroupEmpty(s.contacts);
+            }
+        }
+        sim_free(&s);
+    }
+    ok(substeps > 6 && made > 0 && kept == made, "contacts NULL: the contact joints the "
+       "callback made in the %d sub-steps of 3 steps are all kept to the step's end (%d of %d)",
+       substeps, kept, made);
+    ok(redos[1] > 0 && redos[0] == 0, "contacts NULL: no sub-step redone (%d; %d with the "
+       "group given)", redos[0], redos[1]);
+    is_int(left_given, 0, "contacts given: the group is emptied, no contact joint left");
+}
+
+/*
  * A resting body (a ball joint holds it, far from the slider below) counted
  * towards sleep in a step that is redone.  A slider's motor, started in
  * that step, drives a box from rest onto a plate 0.3 of the step's travel
@@ -3586,6 +3649,7 @@ int main(void)
     test_damping_and_sleep();
     test_sleep_redo();
     test_step_outputs();
+    test_own_group();
     test_spin_rooms(0);
     test_spin_rooms(1);
     dCloseODE();
