@@ -2463,6 +2463,19 @@ static void cut_every_step(sim *s)
     dBodySetLinearVel(fast, 30, 0, 0);
 }
 
+/* n 10 cm box bodies without the gyroscopic term, 2 m apart on a grid of
+   rows of 10 at z = 10, drifting at up to 1 m/s along each axis. */
+static void grid_bodies(sim *s, dBodyID *b, int n, unsigned long long *seed)
+{
+    const double side[3] = {0.1, 0.1, 0.1};
+    for (int i = 0; i < n; i++) {
+        b[i] = add_body(s, 1, side, NULL);
+        dBodySetGyroscopicMode(b[i], 0);
+        dBodySetPosition(b[i], 2.0 * (i % 10), 2.0 * (i / 10), 10);
+        dBodySetLinearVel(b[i], urand(seed, -1, 1), urand(seed, -1, 1), urand(seed, -1, 1));
+    }
+}
+
 static void test_many_bodies_forces(void)
 {
     enum { N = 100, STEPS = 3 };
@@ -2470,14 +2483,8 @@ static void test_many_bodies_forces(void)
     sim_init(&s, 2);
     dWorldSetGravity(s.world, 0, 0, 0);
     unsigned long long seed = 2718;
-    const double side[3] = {0.1, 0.1, 0.1};
     dBodyID b[N];
-    for (int i = 0; i < N; i++) {
-        b[i] = add_body(&s, 1, side, NULL);
-        dBodySetGyroscopicMode(b[i], 0);
-        dBodySetPosition(b[i], 2.0 * (i % 10), 2.0 * (i / 10), 10);
-        dBodySetLinearVel(b[i], urand(&seed, -1, 1), urand(&seed, -1, 1), urand(&seed, -1, 1));
-    }
+    grid_bodies(&s, b, N, &seed);
     cut_every_step(&s);
     double worst = 0;
     int cut = 0;
@@ -2527,13 +2534,9 @@ static void test_many_bodies_damping(void)
     sim_init(&s, 2);
     dWorldSetGravity(s.world, 0, 0, 0);
     unsigned long long seed = 3141;
-    const double side[3] = {0.1, 0.1, 0.1};
     dBodyID b[N];
+    grid_bodies(&s, b, N, &seed);
     for (int i = 0; i < N; i++) {
-        b[i] = add_body(&s, 1, side, NULL);
-        dBodySetGyroscopicMode(b[i], 0);
-        dBodySetPosition(b[i], 2.0 * (i % 10), 2.0 * (i / 10), 10);
-        dBodySetLinearVel(b[i], urand(&seed, -1, 1), urand(&seed, -1, 1), urand(&seed, -1, 1));
         dBodySetAngularVel(b[i], urand(&seed, -3, 3), urand(&seed, -3, 3), urand(&seed, -3, 3));
         dBodySetDamping(b[i], damp, damp);
         dBodySetLinearDampingThreshold(b[i], 0);
