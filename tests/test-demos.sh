@@ -1,0 +1,64 @@
+#!/bin/sh
+# The ODE demos that `make demo` runs, checked by what they print: with
+# plain ODE bullets tunnel through bullet-wall's thin wall and boxes escape
+# box-rain's room, with dWorldStepToContact none do, and bullet-wall's
+# contacts lie within 1e-9 m of the exact ones it computes itself (as does
+# boxtoi_solve alone, with no miss).  bullet-wall runs as in `make demo` and
+# with a boxtoi wall; box-rain runs smaller (60 boxes, 200 steps: about half
+# a second).  Each runs in a directory of its own (bullet-wall writes its
+# curves there).  Run from the tests build directory (srcdir: the tests
+# source directory).
+: "${srcdir:=.}"
+examples=$(cd ../examples 2>/dev/null && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-demos.XXXXXX") || {
+    echo "Bail out! no temporary directory"
+    exit 1
+}
+trap 'rm -rf "$tmp"' EXIT
+for d in bullet-wall box-rain; do
+    if [ -z "$examples" ] || [ ! -x "$examples/$d" ]; then
+        echo "Bail out! examples/$d not built"
+        exit 1
+    fi
+done
+
+# shellcheck source=tap/basic.sh
+. "$srcdir/tap/basic.sh"
+
+# bullet NAME [OPTION]: run bullet-wall, then check its summary line
+# "plain ODE: tunnelled P/S; boxtoi: tunnelled B/S; max contact error E m".
+bullet() {
+    name=$1
+    shift
+    (cd "$tmp" && "$examples/bullet-wall" "$@") >"$tmp/out" 2>&1
+    rc=$?
+    line=$(grep '^plain ODE: tunnelled .*; boxtoi: tunnelled' "$tmp/out" | tail -n 1)
+    ok=$(echo "$line" | awk -v rc="$rc" '{
+        split($4, p, "/"); split($7, b, "/"); e = $11 + 0
+        print (rc == 0 && NF == 12 && p[1] > 0 && b[1] == 0 && b[2] == p[2] &&
+               $11 ~ /^[0-9.]+(e[-+]?[0-9]+)?$/ && e <= 1e-9) ? 1 : 0 }')
+    result "${ok:-0}" "bullet-wall$name: plain ODE tunnels, boxtoi never, contacts within \
+1e-9 m of the exact ones ($line)" "exit status $rc
+$(tail -n 20 "$tmp/out")"
+    solver=$(grep '^boxtoi_solve alone on the step of contact: 0 misses' "$tmp/out")
+    result "$([ -n "$solver" ] && echo 1 || echo 0)" \
+        "bullet-wall$name: boxtoi_solve alone misses no contact ($solver)" \
+        "$(grep '^boxtoi_solve alone' "$tmp/out")"
+}
+
+echo "1..7"
+bullet ""
+bullet " --boxtoi-wall" --boxtoi-wall
+
+(cd "$tmp" && "$examples/box-rain" --boxes 60 --steps 200) >"$tmp/rain" 2>&1
+rc=$?
+result "$([ $rc -eq 0 ] && echo 1 || echo 0)" "box-rain --boxes 60 --steps 200 runs" \
+    "exit status $rc
+$(tail -n 20 "$tmp/rain")"
+plain=$(grep '^plain ODE: .* boxes escaped' "$tmp/rain" | sed 's/^plain ODE: *\([0-9]*\)\/.*/\1/')
+boxtoi=$(grep '^boxtoi: .* boxes escaped' "$tmp/rain" | sed 's/^boxtoi: *\([0-9]*\)\/.*/\1/')
+result "$([ -n "$plain" ] && [ "$plain" -gt 0 ] && echo 1 || echo 0)" \
+    "box-rain: boxes escape the room under plain ODE (${plain:-?} of 60)" "$(cat "$tmp/rain")"
+result "$([ "$boxtoi" = 0 ] && echo 1 || echo 0)" \
+    "box-rain: none escapes with dWorldStepToContact (${boxtoi:-?} of 60)" "$(cat "$tmp/rain")"
+[ "$failed" -eq 0 ]
