@@ -2062,24 +2062,35 @@ static void test_spec_few_contacts(void)
    motor (speed, fmax; mass kg, or the density of add_body where mass is
    0), ends after the steps given, with a 5 mm boxtoi plate gap from its
    face, without gravity. */
+/* A 10 cm box body at the origin on a slider along x, its motor driving it
+   at speed with at most fmax, a 5 mm boxtoi plate gap from its face;
+   returns the slider, the body in *body. */
+static dJointID plate_slider(sim *s, double gap, double speed, double fmax, dBodyID *body)
+{
+    const double side[3] = {0.1, 0.1, 0.1};
+    dGeomSetPosition(dCreateBoxtoiBox(s->space, 0.005, 1, 1), 0.05 + gap + 0.0025, 0, 0);
+    dBodyID b = add_body(s, 1, side, NULL);
+    dJointID j = dJointCreateSlider(s->world, 0);
+    dJointAttach(j, b, 0);
+    dJointSetSliderAxis(j, 1, 0, 0);
+    dJointSetSliderParam(j, dParamVel, speed);
+    dJointSetSliderParam(j, dParamFMax, fmax);
+    *body = b;
+    return j;
+}
+
 static double slider_to_plate(double speed, double fmax, double mass, double gap, int steps)
 {
     sim s;
     sim_init(&s, 0);
     dWorldSetGravity(s.world, 0, 0, 0);
-    dGeomSetPosition(dCreateBoxtoiBox(s.space, 0.005, 1, 1), 0.05 + gap + 0.0025, 0, 0);
-    double side[3] = {0.1, 0.1, 0.1};
-    dBodyID b = add_body(&s, 1, side, NULL);
+    dBodyID b;
+    plate_slider(&s, gap, speed, fmax, &b);
     if (mass > 0) {
         dMass m;
-        dMassSetBoxTotal(&m, mass, side[0], side[1], side[2]);
+        dMassSetBoxTotal(&m, mass, 0.1, 0.1, 0.1);
         dBodySetMass(b, &m);
     }
-    dJointID j = dJointCreateSlider(s.world, 0);
-    dJointAttach(j, b, 0);
-    dJointSetSliderAxis(j, 1, 0, 0);
-    dJointSetSliderParam(j, dParamVel, speed);
-    dJointSetSliderParam(j, dParamFMax, fmax);
     for (int step = 0; step < steps; step++)
         dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, NULL);
     double x = dBodyGetPosition(b)[0];
@@ -3313,15 +3324,8 @@ static void test_own_group(void)
         s.bounce = 1;
         s.mu = 0;
         own_bullet = add_bullet(&s);
-        const double side[3] = {0.1, 0.1, 0.1};
-        dGeomSetPosition(dCreateBoxtoiBox(s.space, 0.005, 1, 1), 0.05 + 0.3 * 2 * H + 0.0025,
-                         0, 0);
-        dBodyID b = add_body(&s, 1, side, NULL);
-        dJointID slider = dJointCreateSlider(s.world, 0);
-        dJointAttach(slider, b, 0);
-        dJointSetSliderAxis(slider, 1, 0, 0);
-        dJointSetSliderParam(slider, dParamFMax, 1e5);
-        dJointSetSliderParam(slider, dParamVel, 2);
+        dBodyID b;
+        plate_slider(&s, 0.3 * 2 * H, 2, 1e5, &b);
         for (int step = 0; step < 3; step++) {
             dBoxtoiStepStats st;
             own_made = 0;
@@ -3366,12 +3370,8 @@ static int sleep_redo_step(int plugin, int by_time, int start, int *redos)
     sim_init(&s, 0);
     dWorldSetGravity(s.world, 0, 0, 0);
     const double side[3] = {0.1, 0.1, 0.1};
-    dGeomSetPosition(dCreateBoxtoiBox(s.space, 0.005, 1, 1), 0.05 + 0.3 * 2 * H + 0.0025, 0, 0);
-    dBodyID b = add_body(&s, 1, side, NULL);
-    dJointID slider = dJointCreateSlider(s.world, 0);
-    dJointAttach(slider, b, 0);
-    dJointSetSliderAxis(slider, 1, 0, 0);
-    dJointSetSliderParam(slider, dParamFMax, 1e5);
+    dBodyID b;
+    dJointID slider = plate_slider(&s, 0.3 * 2 * H, 0, 1e5, &b);
     dBodyID rest = add_body(&s, 1, side, NULL);
     dBodySetPosition(rest, 0, 5, 0);
     dJointID ball = dJointCreateBall(s.world, 0);
