@@ -645,6 +645,17 @@ static void test_cli(void)
        boxtoi_solver_build());
     tool_run_free(&r);
 
+    /* the manual page (built from boxtoi.1.in) names the same version */
+    char line[256] = "", want[64];
+    FILE *man = fopen("../tools/boxtoi.1", "r");
+    if (!man || !fgets(line, sizeof line, man))
+        line[0] = '\0';
+    if (man)
+        fclose(man);
+    snprintf(want, sizeof want, "\"boxtoi %s\"", PACKAGE_VERSION);
+    ok(strncmp(line, ".TH BOXTOI 1 ", 13) == 0 && strstr(line, want) != NULL,
+       "the manual page's title line names version %s", PACKAGE_VERSION);
+
     static const char *bad[] = {"--bogus", "--threads", "--threads x",
                                 "--threads -1", "--threads 100000", "-t 2x",
                                 "-t +4", "--threads ' 4'"};
