@@ -627,8 +627,8 @@ static int box_box(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
     int code;
     /* a sub-step being redone: speculative contacts for this pair */
     dReal forced[3];
-    double fx[2][3];
-    int force = bt_step_forced(o1, o2, forced, fx[0], fx[1]);
+    double fx[2][3], ftoi;
+    int force = bt_step_forced(o1, o2, forced, fx[0], fx[1], &ftoi);
     /* pairs the stepper found apart are not touching now either */
     if (!force && bt_step_apart(o1, o2))
         return 0;
@@ -675,10 +675,13 @@ static int box_box(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
         return n;
     }
     if (force) {
-        if (force == 2 && (flags & NUMC_MASK) >= 1
-            && spec_rope(o1, o2, fx[0], fx[1], contact))
-            return 1;
-        return spec_points(o1, o2, forced, flags & NUMC_MASK, contact, skip);
+        /* apart now: the contacts stand for the meeting of the try undone */
+        int m = force == 2 && (flags & NUMC_MASK) >= 1
+                && spec_rope(o1, o2, fx[0], fx[1], contact)
+                    ? 1 : spec_points(o1, o2, forced, flags & NUMC_MASK, contact, skip);
+        if (m > 0)
+            note_toi(o1, o2, ftoi);
+        return m;
     }
 
     bt_moving a, b;
@@ -1214,7 +1217,8 @@ static int box_plane(dGeomID o1, dGeomID o2, int flags,
     dVector4 plane;
     dGeomPlaneGetParams(o2, plane);
     dReal forced[3];
-    int force = bt_step_forced(o1, o2, forced, NULL, NULL);
+    double ftoi;
+    int force = bt_step_forced(o1, o2, forced, NULL, NULL, &ftoi);
     int n = box_plane_now(o1, dGeomGetPosition(o1), dGeomGetRotation(o1), o2, 0,
                           flags, contact, skip);
     if (n > 0 && !force && bt_step_ended(o1, o2)) {
@@ -1239,8 +1243,10 @@ static int box_plane(dGeomID o1, dGeomID o2, int flags,
             note_toi(o1, o2, 0);
         }
         int keep = n > 0 && maxc - n >= 3 ? n : 0;
-        return keep + spec_points(o1, o2, forced, maxc - keep,
-                                  CONTACT(contact, keep * skip), skip);
+        int m = spec_points(o1, o2, forced, maxc - keep, CONTACT(contact, keep * skip), skip);
+        if (m > 0 && n <= 0)
+            note_toi(o1, o2, ftoi); /* apart now: the meeting of the try undone */
+        return keep + m;
     }
     if (n > 0) {
         finish_contacts(o1, o2, contact, skip, n, plane, 0);

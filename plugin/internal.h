@@ -226,9 +226,11 @@ int bt_step_ended(dGeomID o1, dGeomID o2);
 /* step.c: when the stepper redoes a sub-step, the pairs whose speculative
    contacts it forces: returns 1 and the normal (from o2 towards o1) for
    such a pair, 2 when x1 and x2 (unless NULL) also received the points of
-   o1 and o2 that met, at the sub-step's start.  0 outside the stepper. */
+   o1 and o2 that met, at the sub-step's start; *toi (unless NULL) receives
+   when they met in the try undone, in seconds into the sub-step.  0
+   outside the stepper. */
 int bt_step_forced(dGeomID o1, dGeomID o2, dReal normal[3], double x1[3],
-                   double x2[3]);
+                   double x2[3], double *toi);
 /* step.c: the colliders report how many contacts they gave a pair while
    the stepper runs the near callback. */
 void bt_step_note(dGeomID o1, dGeomID o2, int n);

@@ -72,11 +72,12 @@
  * callback does.  ODE 0.16.2's dHashSpace (Debian 12's) leaves out some
  * pairs whose bounding boxes overlap: about 2% of random overlapping
  * pairs of boxes 2 to 80 cm wide near the origin (tests/test-plugin.c
- * shows the count), with the usual levels or others.  A boxtoi box's bounding box covers its path over the step,
- * so a pair left out is an impact missed, and the boxes pass through each
- * other, or sink into each other until the space reports the pair again,
- * whose deep contacts then throw them apart.  In the same check, dSimpleSpace, dSweepAndPruneSpace and
- * dQuadTreeSpace reported every such pair.
+ * shows the count), with the usual levels or others.  A boxtoi box's
+ * bounding box covers its path over the step, so a pair left out is an
+ * impact missed, and the boxes pass through each other, or sink into each
+ * other until the space reports the pair again, whose deep contacts then
+ * throw them apart.  In the same check, dSimpleSpace, dSweepAndPruneSpace
+ * and dQuadTreeSpace reported every such pair.
  *
  * Threads: as in ODE, each thread may use its own worlds and spaces (after
  * dAllocateODEDataForThread), including creating, stepping and destroying
@@ -115,7 +116,9 @@ extern "C" {
  * After such a new dInitODE2(), call it before registering any class of
  * your own: ODE numbers classes afresh, and a class of yours given the
  * plugin's old number would pass for the plugin's until then.
- * dCreateBoxtoiBox calls it when the class is not registered, so a program
+ * Whether ODE still has the class is found by colliding two geoms of it,
+ * made for the purpose and destroyed, under a lock that all threads
+ * share.  dCreateBoxtoiBox calls it for each box it creates, so a program
  * that creates its boxtoi boxes before any class of its own may leave it
  * out; calling it right after dInitODE2() fixes the class number early.
  * Returns the class number.
@@ -160,7 +163,13 @@ ODE_BOXTOI_API void dGeomBoxtoiBoxGetLengths(dGeomID g, dVector3 result);
  * Set an explicit motion over the step [0, h]: motion maps the box's local
  * frame (centred box, corners -+lengths/2) to the world.  Replaces the
  * body-driven prediction until dGeomBoxtoiBoxClearMotion.  The geom's
- * position and rotation are not changed.  t = 0 is the start of the next
+ * position and rotation are not changed, and they still place the box for
+ * the contacts of boxes touching now and for pairs with any class other
+ * than boxes and planes (spheres, trimeshes...), which the motion does not
+ * reach: keep the pose at the motion's start, M(0).  Impacts are searched
+ * for within [0, h] only: a motion whose h is shorter than the step
+ * collides with nothing after h (give a constant motion the step's size,
+ * or more).  t = 0 is the start of the next
  * dWorldStepToContact call (or of the dCollide calls after dBoxtoiPredict);
  * within one dWorldStepToContact call, each sub-step uses the motion from
  * the time already stepped, so the path stays one curve.  Returns
@@ -186,8 +195,9 @@ ODE_BOXTOI_API void dGeomBoxtoiBoxGetMotion(dGeomID g, boxtoi_motion *motion,
 
 /**
  * Give every boxtoi box in the space (recursing into sub-spaces) the step
- * size h of the coming step, and mark it moved so the space recomputes its
- * swept AABB.  The body-driven motion itself is computed from the body's
+ * size h of the coming step, and mark those whose bounds depend on it (an
+ * enabled body or an explicit motion) moved, so the space recomputes their
+ * swept AABBs.  The body-driven motion itself is computed from the body's
  * state (position, velocities, accumulated force and torque, gravity) each
  * time the AABB or a collider needs it, so it follows changes made after
  * this call (ODE recomputes an AABB only for a geom marked moved: after
@@ -226,15 +236,18 @@ ODE_BOXTOI_API int dBoxtoiPredictBody(dWorldID world, dBodyID body, dReal h,
  * which the returned contacts happen (0 for geoms already touching, -1 when
  * there is no contact; for the speculative contacts of dWorldStepToContact,
  * which lie at the current poses, the predicted time of the first contact
- * they stand for).  Works for any pair dCollide handles.
+ * they stand for, and in a redone sub-step, for a pair apart now, the time
+ * the pair met in the try undone).  Inside dWorldStepToContact times count
+ * from the start of the sub-step.  Works for any pair dCollide handles.
  */
 ODE_BOXTOI_API int dBoxtoiCollide(dGeomID o1, dGeomID o2, int flags,
                                   dContactGeom *contact, int skip, dReal *toi);
 
 /**
  * Time of impact of the last contact the collider produced for this geom
- * (seconds into the step; 0 when touching at the start), or -1 when none or
- * when g is not a boxtoi box.
+ * (seconds into the step, or into the sub-step inside dWorldStepToContact,
+ * whose stats->first_toi gives the step's first impact; 0 when touching at
+ * the start), or -1 when none or when g is not a boxtoi box.
  */
 ODE_BOXTOI_API dReal dGeomBoxtoiBoxGetLastTOI(dGeomID g);
 
@@ -249,7 +262,7 @@ typedef struct dBoxtoiStepParams {
                              whose redos ran out (see dWorldStepToContact);
                              the last one always takes all the time that
                              is left */
-    dReal min_substep;  /**< seconds; <= 0 means h * 1e-3 (the default).
+    dReal min_substep;  /**< seconds; <= 0 or NaN means h * 1e-3 (the default).
                              A pair within this time of touching counts as
                              touching now (a resting contact, not an impact),
                              so impacts closer together are merged and
@@ -268,8 +281,10 @@ typedef struct dBoxtoiStepParams {
                              that joints keep for themselves (ODE copies the
                              world's when a joint is made): the ERP of ball,
                              fixed, double-ball, double-hinge and
-                             transmission joints, the stops' ERPs, the
-                             hinge-2's suspension ERP (its spring constant
+                             transmission joints, the stops' ERPs (not a
+                             plane-2D joint's: ODE cannot read them back,
+                             so they act h / s times a full step's speed),
+                             the hinge-2's suspension ERP (its spring constant
                              ERP / (h CFM) is kept), for the joints of bodies
                              reached from the space's geoms (directly or
                              through joints), noted just before each sub-step.
@@ -293,7 +308,7 @@ typedef struct dBoxtoiStepParams {
                              least overlap along the 15 separating axes,
                              between 1 and sqrt(2) times depth +
                              rest_depth).
-                             <= 0 (the default) means automatic:
+                             <= 0 or NaN (the default: 0) means automatic:
                              max(2 |gravity| h^2, 2% of the smaller box's
                              smallest side; sides of length 0, as of a flat
                              panel, not counted), so that a box resting on a
@@ -328,8 +343,8 @@ typedef struct dBoxtoiStepParams {
                              a plane */
     int max_redos;      /**< times one sub-step may be redone after the
                              check of the paths the bodies actually took
-                             (see dWorldStepToContact; default 4); 0 turns
-                             the check off */
+                             (see dWorldStepToContact; default 4); 0 (or
+                             less) turns the check off */
 } dBoxtoiStepParams;
 
 ODE_BOXTOI_API dBoxtoiStepParams dBoxtoiDefaultStepParams(void);

@@ -798,6 +798,7 @@ typedef struct forced_pair {
     dReal normal[3]; /* from o2 towards o1 */
     double x1[3], x2[3]; /* the points of o1 and o2 that met, at the
                             sub-step's start */
+    double toi;      /* when they met in the try undone, into the sub-step */
     int has_points;
     int called, ncontacts;
 } forced_pair;
@@ -1002,11 +1003,13 @@ static forced_pair *forced_find(const pair_pass *pp, dGeomID o1, dGeomID o2)
 }
 
 int bt_step_forced(dGeomID o1, dGeomID o2, dReal normal[3], double x1[3],
-                   double x2[3])
+                   double x2[3], double *toi)
 {
     const forced_pair *f = forced_find(active_, o1, o2);
     if (!f)
         return 0;
+    if (toi)
+        *toi = f->toi;
     int same = f->o1 == o1;
     dReal sg = same ? 1 : -1;
     for (int i = 0; i < 3; i++)
@@ -1210,7 +1213,7 @@ typedef struct verify_pass {
 
 static void forced_push(pair_pass *pp, dGeomID o1, dGeomID o2,
                         const double n[3], const double x1[3],
-                        const double x2[3])
+                        const double x2[3], double toi)
 {
     if (pp->nforced == pp->forced_cap) {
         forced_pair *nf = grow_array(pp->forced, &pp->forced_cap, sizeof *nf, 16);
@@ -1222,6 +1225,7 @@ static void forced_push(pair_pass *pp, dGeomID o1, dGeomID o2,
     f->o1 = o1;
     f->o2 = o2;
     f->has_points = isfinite(x1[0]) && isfinite(x2[0]);
+    f->toi = toi;
     for (int i = 0; i < 3; i++) {
         f->normal[i] = (dReal)n[i];
         f->x1[i] = x1[i];
@@ -1260,7 +1264,7 @@ static void verify_pair(verify_pass *vp, dGeomID o1, dGeomID o2)
         memcpy(vp->first.x[1], x2, sizeof x2);
     }
     if (vp->add && !forced) {
-        forced_push(vp->pp, g1, g2, n, x1, x2);
+        forced_push(vp->pp, g1, g2, n, x1, x2, toi);
         vp->fresh++;
     }
 }
