@@ -3479,9 +3479,10 @@ static double piece_time(double ta, double tb, double s)
 }
 
 /*
- * piece_time rounded toward ta, for a time of contact: where the spacing
- * of doubles near ta is coarse against the interval (ta far from 0), the
- * nearest double could lie after the contact.  t - ta is exact where that
+ * piece_time rounded toward ta, for the time of contact and its exit: where
+ * the spacing of doubles near ta is coarse against the interval (ta far
+ * from 0), the nearest double could lie after the contact, or after its
+ * end (where the boxes are apart).  t - ta is exact where that
  * spacing matters (t and ta within a factor of 2 of each other); elsewhere
  * the test can only step back by one ulp more.
  */
@@ -4168,7 +4169,7 @@ static BX_NOINLINE int solve_near(const boxtoi_query *query, unsigned mode, bx_m
         if (exit_s > 1.0)
             res->exit_after_t1 = 1;
         else
-            res->exit = piece_time(query->t0, query->t1, exit_s);
+            res->exit = contact_time(query->t0, query->t1, exit_s);
     }
     if (swapped)
         mirror(res);

@@ -4438,6 +4438,32 @@ static void case_far_from_zero(void)
     if (!is_int(early, 0, "steps far from 0: no time earlier than the spacing of doubles allows"))
         diag("worst %.3g of the step", worst_early);
 
+    /* The exit likewise: B at 600 passes through A, its top leaving A's
+       bottom at (c0 + 2) / 600, within the step. */
+    late = early = 0;
+    worst_late = worst_early = 0.0;
+    for (int k = 0; k < 200; k++) {
+        double t0 = 1e6 + 0.37 * k, t1 = t0 + 1.0 / 60.0;
+        double pa[2][3] = {{0, 0, 0}, {0, 0, 0}}, pb[2][3] = {{0, 0, 2.5 + 600.0 * t0}, {0, 0, -600}};
+        boxtoi_query q = translating(cube(1), pa, cube(1), pb, t0, t1);
+        boxtoi_result res = boxtoi_solve(&q);
+        long double exact = ((long double)q.motion_b.c[0][2][3] + 2.0L) / 600.0L;
+        long double off = ((long double)res.exit - exact) / (t1 - t0);
+        double spacing = nextafter(t1, INFINITY) - t1;
+        if (res.state != BOXTOI_HIT || res.exit_after_t1 || !(off <= 1e-9L)) {
+            late++;
+            worst_late = fmax(worst_late, (double)off);
+        }
+        if (res.state == BOXTOI_HIT && -off * (t1 - t0) > 2.0L * spacing + 1e-9L * (t1 - t0)) {
+            early++;
+            worst_early = fmax(worst_early, (double)-off);
+        }
+    }
+    if (!is_int(late, 0, "steps far from 0: no exit later than the exact one"))
+        diag("worst %.3g of the step", worst_late);
+    if (!is_int(early, 0, "steps far from 0: no exit earlier than the spacing of doubles allows"))
+        diag("worst %.3g of the step", worst_early);
+
     /* Points 2^-42 apart at t0 = 1024, where doubles are 2^-42 apart,
      * closing at 2: they meet 2^-43 after t0, between two doubles.  Rounded
      * toward t0, that is t0 itself: a HIT at t0 (boxtoi.h), apart there. */
