@@ -7,6 +7,7 @@
 #include "poly.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -1694,32 +1695,46 @@ void bx_scale_lengths(boxtoi_box *box, boxtoi_motion *m, int e)
             m->c[k][r][3] = ldexp(m->c[k][r][3], e);
 }
 
-/* The exponent k of 2^k near the largest 3x3 coefficient of m over w's
-   largest, when that is below BX_LOCAL_SMALL; 0 otherwise. */
-static int local_exponent(const boxtoi_motion *m)
+/* A coefficient of t^k times T^k, T the power of two 2^et of the
+   interval's reach (none, at et INT_MIN, for T = 0): exact, the same when
+   time is scaled by a power of two; infinite only for a motion whose values
+   are far out of range. */
+static double local_term(double c, int k, int et)
 {
-    double u = 0.0, w = 0.0;
-    if (m->degree < 0 || m->degree > BOXTOI_MAX_DEGREE)
+    return k == 0 ? fabs(c) : et == INT_MIN ? 0.0 : ldexp(fabs(c), k * et);
+}
+
+/* The exponent k of 2^k near the largest 3x3 term of m over w's largest,
+   when that is below BX_LOCAL_SMALL; 0 otherwise.  The terms are the
+   coefficients times T^k (local_term), T the larger of |t0| and |t1| to a
+   power of two, the powers that reach the interval: a w far larger only
+   where its higher powers grow outside the interval (1e-100 + t^2 over
+   [0, 1e-60]) does not make the 3x3 part tiny. */
+static int local_exponent(const boxtoi_motion *m, double t0, double t1)
+{
+    double u = 0.0, w = 0.0, tt = fmax(fabs(t0), fabs(t1));
+    int et = tt > 0.0 ? ilogb(tt) : INT_MIN;
+    if (m->degree < 0 || m->degree > BOXTOI_MAX_DEGREE || !isfinite(tt))
         return 0;
     for (int k = 0; k <= m->degree; k++) {
-        w = fmax(w, fabs(m->c[k][3][3]));
+        w = fmax(w, local_term(m->c[k][3][3], k, et));
         for (int r = 0; r < 3; r++)
             for (int j = 0; j < 3; j++)
-                u = fmax(u, fabs(m->c[k][r][j]));
+                u = fmax(u, local_term(m->c[k][r][j], k, et));
     }
     if (!(u > 0.0) || !(u < BX_LOCAL_SMALL * w) || !isfinite(w))
         return 0;
     return ilogb(u) - ilogb(w);
 }
 
-int bx_locally_small(const boxtoi_motion *m)
+int bx_locally_small(const boxtoi_motion *m, double t0, double t1)
 {
-    return local_exponent(m) != 0;
+    return local_exponent(m, t0, t1) != 0;
 }
 
-int bx_balance_frame(boxtoi_box *b, boxtoi_motion *m)
+int bx_balance_frame(boxtoi_box *b, boxtoi_motion *m, double t0, double t1)
 {
-    int k = local_exponent(m);
+    int k = local_exponent(m, t0, t1);
     if (!k)
         return 0;
     boxtoi_box nb;
@@ -1894,7 +1909,7 @@ static BX_NOINLINE boxtoi_reason swept_local(const boxtoi_box *box,
     boxtoi_box b = *box;
     boxtoi_motion mm = *motion, copy;
     bx_moving m;
-    if (!bx_balance_frame(&b, &mm))
+    if (!bx_balance_frame(&b, &mm, t0, t1))
         return BOXTOI_REASON_SINGULAR;
     boxtoi_reason why = prepare_rescaling(&b, &mm, t0, t1, &copy, &m);
     return why ? why : swept_bounds(&m, &b, lo, hi);

@@ -94,17 +94,18 @@ int bx_tiny_exponent(double big, double reach);
 
 /*
  * A box's local scale (docs/method.md, Scale): where a motion's 3x3 part is
- * tiny against its w (every coefficient below BX_LOCAL_SMALL times w's
- * largest; bx_locally_small says so), the query is solved with that box's
+ * tiny against its w over [t0, t1] (every coefficient of t^k times T^k, T
+ * the larger of |t0| and |t1|, below BX_LOCAL_SMALL times w's largest such
+ * term; bx_locally_small says so), the query is solved with that box's
  * frame rescaled by bx_balance_frame: the 3x3 part's columns times 2^-k and
- * the corners times 2^k, 2^k near the ratio of the largest 3x3 coefficient
- * to w's, the same world box exactly.  bx_balance_frame returns 1 when it
+ * the corners times 2^k, 2^k near the ratio of the largest 3x3 term to
+ * w's, the same world box exactly.  bx_balance_frame returns 1 when it
  * rescaled them, 0 (nothing changed) where the part is not tiny or the
  * rescaling would not be exact.
  */
 #define BX_LOCAL_SMALL 0x1p-64
-int bx_locally_small(const boxtoi_motion *m);
-int bx_balance_frame(boxtoi_box *b, boxtoi_motion *m);
+int bx_locally_small(const boxtoi_motion *m, double t0, double t1);
+int bx_balance_frame(boxtoi_box *b, boxtoi_motion *m, double t0, double t1);
 
 /**
  * Validate and prepare box and motion over [t0, t1] (t0 <= t1 finite).

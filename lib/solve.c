@@ -3443,7 +3443,8 @@ static BX_NOINLINE boxtoi_result solve_rescaled(const boxtoi_query *query, int w
     solved_parts(query, mode, &ba, &ma, &bb, &mb);
     /* frames whose 3x3 part is tiny against w are rescaled first (the
        scaling by w would take that part below the doubles) */
-    if (!(mode & SOLVE_LOCAL) && (bx_locally_small(ma) || bx_locally_small(mb))) {
+    if (!(mode & SOLVE_LOCAL) && (bx_locally_small(ma, query->t0, query->t1) ||
+                                  bx_locally_small(mb, query->t0, query->t1))) {
         if ((why = validate_pair(ba, ma, bb, mb, query->t0, query->t1, &bad)))
             return invalid(why, bad);
         return solve_local(query, mode);
@@ -3851,8 +3852,8 @@ static BX_NOINLINE boxtoi_result solve_local(const boxtoi_query *query, unsigned
 {
     boxtoi_query q = *query;
     mode |= SOLVE_LOCAL;
-    bx_balance_frame(&q.a, &q.motion_a);
-    bx_balance_frame(&q.b, &q.motion_b);
+    bx_balance_frame(&q.a, &q.motion_a, q.t0, q.t1);
+    bx_balance_frame(&q.b, &q.motion_b, q.t0, q.t1);
     boxtoi_reason why[2]; /* not used: both callers have accepted the boxes */
     int e = tiny_exponent(&q, why);
     return e ? solve_tiny(&q, e, mode) : solve_query(&q, mode);
@@ -3877,7 +3878,8 @@ static int singular_answer(const boxtoi_query *query, unsigned mode, int singula
     /* a 3x3 part singular only through its scale (a determinant below the
        smallest normal double): solved with the frames rescaled */
     if (!(mode & SOLVE_LOCAL) &&
-        (bx_locally_small(&query->motion_a) || bx_locally_small(&query->motion_b)))
+        (bx_locally_small(&query->motion_a, query->t0, query->t1) ||
+         bx_locally_small(&query->motion_b, query->t0, query->t1)))
         return 2;
     return answer(res, invalid(BOXTOI_REASON_SINGULAR, singular));
 }
@@ -4208,8 +4210,8 @@ static int overlap_balanced(const boxtoi_query *query, double t, boxtoi_reason *
             *reason = why;
         return -1;
     }
-    int changed = bx_balance_frame(&q.a, &q.motion_a);
-    changed |= bx_balance_frame(&q.b, &q.motion_b);
+    int changed = bx_balance_frame(&q.a, &q.motion_a, t, t);
+    changed |= bx_balance_frame(&q.b, &q.motion_b, t, t);
     return changed ? boxtoi_overlap_at(&q, t, reason) : OVERLAP_UNCHANGED;
 }
 
@@ -4219,7 +4221,7 @@ static BX_NOINLINE int overlap_rescaled(const boxtoi_query *query, double t,
 {
     boxtoi_query q;
     /* frames with a tiny 3x3 part rescaled first, as solve_rescaled does */
-    if (bx_locally_small(&query->motion_a) || bx_locally_small(&query->motion_b)) {
+    if (bx_locally_small(&query->motion_a, t, t) || bx_locally_small(&query->motion_b, t, t)) {
         int r = overlap_balanced(query, t, reason);
         if (r != OVERLAP_UNCHANGED)
             return r;

@@ -726,6 +726,48 @@ static void test_tiny_frame_refused(void)
        "overlap_at: tiny frame, corner 1e61, the other motion at scale 2^200: out of range");
 }
 
+/*
+ * A motion given at the scale 1e-100 (3x3 part and w's constant), whose w
+ * has the term t^2: over [0, 1e-60] and at t = 0 that term is below the
+ * rounding of w, and the motion is the identity.  Its 3x3 part was taken for
+ * tiny against w's largest coefficient (1), its frame rescaled, and the
+ * query refused as out of range while boxtoi_validate accepted the box.  B
+ * (unit cube) at x = 1 + 1e-3 or 3, A the unit cube at the origin: apart
+ * (a miss) or, at x = 0.5, overlapping, from every function.
+ */
+static void test_tiny_scale_interval(void)
+{
+    static const double xs[3] = {1.001, 3.0, 0.5};
+    for (int i = 0; i < 3; i++) {
+        boxtoi_query q = boxtoi_default_query();
+        boxtoi_motion *m = &q.motion_b;
+        m->degree = 2;
+        for (int j = 0; j < 4; j++)
+            m->c[0][j][j] = 1e-100;
+        m->c[0][0][3] = xs[i] * 1e-100;
+        m->c[2][3][3] = 1.0;
+        q.t1 = 1e-60;
+        double lo[3], hi[3];
+        is_int(boxtoi_validate(&q.b, m, q.t0, q.t1), BOXTOI_REASON_NONE,
+               "scale 1e-100, w with t^2, B at x = %g: validated", xs[i]);
+        boxtoi_reason sw = boxtoi_swept_aabb(&q.b, m, q.t0, q.t1, lo, hi);
+        ok(sw == BOXTOI_REASON_NONE && fabs(lo[0] - (xs[i] - 0.5)) < 1e-12 &&
+               fabs(hi[0] - (xs[i] + 0.5)) < 1e-12,
+           "scale 1e-100, w with t^2, B at x = %g: swept box at x %g to %g", xs[i], lo[0], hi[0]);
+        int touch = xs[i] <= 1.0;
+        boxtoi_reason why = BOXTOI_REASON_NONE;
+        int o = boxtoi_overlap_at(&q, 0.0, &why);
+        ok(o == touch && why == BOXTOI_REASON_NONE,
+           "scale 1e-100, w with t^2, B at x = %g: overlap_at(0) %d (got %d, %s)", xs[i], touch,
+           o, boxtoi_reason_message(why));
+        boxtoi_result r = boxtoi_solve(&q);
+        ok(r.state == (touch ? BOXTOI_OVERLAP : BOXTOI_MISS),
+           "scale 1e-100, w with t^2, B at x = %g: %s over [0, 1e-60] (got %s, %s)", xs[i],
+           touch ? "overlap" : "miss", boxtoi_state_name(r.state),
+           boxtoi_reason_message(r.reason));
+    }
+}
+
 /* A number for reasons_agree: mostly near 1, sometimes 0, huge, tiny,
    subnormal, or a power of two far from 1. */
 static double odd_number(unsigned long long *st)
@@ -2658,6 +2700,7 @@ int main(void)
     test_singular_rounding();
     test_flat_determinant();
     test_tiny_frame_refused();
+    test_tiny_scale_interval();
     test_reasons_agree();
     test_tiny_big_frame();
     test_full_turn();
