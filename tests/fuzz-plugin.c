@@ -20,7 +20,9 @@
  *    speed (up to 100 m/s) and direction (signed bytes; all 0 is +x), its
  *    angular velocity (signed bytes, up to 80 rad/s each).  Box k starts at
  *    the centre of cell k of a 4 x 4 x 4 grid over the room, where it
- *    touches nothing.
+ *    touches nothing;
+ *  - the byte after the boxes, bit 0: the walls are six dPlanes through
+ *    the room's faces instead (byte 0's bit 3 then has no effect).
  * The room is stepped twice from scratch, each time from the same seed of
  * ODE's random generator.  Every step must succeed with sane statistics,
  * every body's state must stay finite, both runs must end in the same state
@@ -48,7 +50,7 @@
 #define MAX_STEPS 12
 
 typedef struct room_spec {
-    int space, quick, boxtoi_walls, gyroscopic, gravity, redos, sleep;
+    int space, quick, boxtoi_walls, gyroscopic, gravity, redos, sleep, planes;
     int boxes, steps, max_substeps;
     double bounce, mu;
     double side[MAX_BOXES][3], q[MAX_BOXES][4], v[MAX_BOXES][3], w[MAX_BOXES][3];
@@ -107,6 +109,7 @@ static void decode(const uint8_t *data, size_t size, room_spec *s)
             s->w[i][k] = 80.0 * s8(&r);
         }
     }
+    s->planes = fuzz_u8(&r) & 1;
 }
 
 typedef struct room {
@@ -149,7 +152,16 @@ static void room_build(const room_spec *s, room *rm)
         rm->walls = dSimpleSpaceCreate(rm->space);
         rm->bodies = dSimpleSpaceCreate(rm->space);
     }
-    ode_room_walls(rm->walls, ROOM, WALL, s->boxtoi_walls);
+    if (s->planes) {
+        for (int k = 0; k < 3; k++) {
+            double n[3] = {0, 0, 0};
+            n[k] = 1;
+            dCreatePlane(rm->walls, n[0], n[1], n[2], 0);
+            dCreatePlane(rm->walls, -n[0], -n[1], -n[2], -ROOM);
+        }
+    } else {
+        ode_room_walls(rm->walls, ROOM, WALL, s->boxtoi_walls);
+    }
     for (int i = 0; i < s->boxes; i++) {
         const double *side = s->side[i], cell = ROOM / 4;
         dBodyID b = dBodyCreate(rm->world);
@@ -298,7 +310,7 @@ static void print_room(const room_spec *s)
     static const char *spaces[4] = {"simple", "sweep-and-prune", "quadtree", "nested"};
     diag("  room: %s space%s%s%s%s%s%s, %d boxes, %d steps, max_substeps %d, bounce %.17g, "
          "mu %.17g", spaces[s->space], s->quick ? ", quick step" : "",
-         s->boxtoi_walls ? ", boxtoi walls" : "", s->gyroscopic ? ", gyroscopic" : "",
+         s->planes ? ", plane walls" : s->boxtoi_walls ? ", boxtoi walls" : "", s->gyroscopic ? ", gyroscopic" : "",
          s->gravity ? ", gravity" : "", s->redos ? "" : ", no check",
          s->sleep ? ", damped, sleeping" : "", s->boxes, s->steps,
          s->max_substeps, s->bounce, s->mu);
