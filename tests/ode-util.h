@@ -4,6 +4,7 @@
 #ifndef BOXTOI_TEST_ODE_UTIL_H
 #define BOXTOI_TEST_ODE_UTIL_H
 
+#include <math.h>
 #include <string.h>
 
 #include <ode-boxtoi.h>
@@ -68,6 +69,79 @@ static inline void ode_room_walls(dSpaceID space, double L, double T, int boxtoi
                            : dCreateBox(space, e[0], e[1], e[2]);
         dGeomSetPosition(g, slab[i].c[0], slab[i].c[1], slab[i].c[2]);
     }
+}
+
+/* The full side lengths of g, a dBox or a boxtoi box. */
+static inline void ode_box_lengths(dGeomID g, dVector3 len)
+{
+    if (dGeomIsBoxtoiBox(g))
+        dGeomBoxtoiBoxGetLengths(g, len);
+    else
+        dGeomBoxGetLengths(g, len);
+}
+
+/*
+ * Are g1 and g2 (boxes, dBox or boxtoi, or a box and a plane) further apart
+ * than d at their current poses?  For a plane, every corner lies more than
+ * d above it; for two boxes, the boxes grown by d / 2 on every side (which
+ * hold every point within d / 2 of them) have a separating axis among the
+ * 15 of two boxes (cross products of nearly parallel edges left out, which
+ * can only call a pair apart less often).  Its own test, not ODE's box
+ * collider (dBoxBox returned no contacts for boxes 1 cm into each other).
+ */
+static inline int ode_apart_by(dGeomID g1, dGeomID g2, double d)
+{
+    if (dGeomGetClass(g1) == dPlaneClass || dGeomGetClass(g2) == dPlaneClass) {
+        dGeomID box = dGeomGetClass(g1) == dPlaneClass ? g2 : g1;
+        dGeomID plane = box == g1 ? g2 : g1;
+        dVector4 pl;
+        dVector3 len;
+        dGeomPlaneGetParams(plane, pl);
+        ode_box_lengths(box, len);
+        for (int v = 0; v < 8; v++) {
+            dVector3 w;
+            dGeomGetRelPointPos(box, (v & 1 ? 0.5 : -0.5) * len[0],
+                                (v & 2 ? 0.5 : -0.5) * len[1], (v & 4 ? 0.5 : -0.5) * len[2], w);
+            if (!(pl[0] * w[0] + pl[1] * w[1] + pl[2] * w[2] - pl[3] > d))
+                return 0;
+        }
+        return 1;
+    }
+    double ax[2][3][3], h[2][3], dc[3];
+    dGeomID g[2] = {g1, g2};
+    for (int k = 0; k < 2; k++) {
+        dVector3 len;
+        ode_box_lengths(g[k], len);
+        const dReal *R = dGeomGetRotation(g[k]);
+        for (int i = 0; i < 3; i++) {
+            h[k][i] = 0.5 * (len[i] + d);
+            for (int r = 0; r < 3; r++)
+                ax[k][i][r] = R[4 * r + i]; /* column i of the rotation */
+        }
+    }
+    for (int r = 0; r < 3; r++)
+        dc[r] = dGeomGetPosition(g2)[r] - dGeomGetPosition(g1)[r];
+    for (int a = 0; a < 15; a++) {
+        double L[3];
+        if (a < 6) {
+            memcpy(L, ax[a / 3][a % 3], sizeof L);
+        } else {
+            const double *u = ax[0][(a - 6) / 3], *v = ax[1][(a - 6) % 3];
+            L[0] = u[1] * v[2] - u[2] * v[1];
+            L[1] = u[2] * v[0] - u[0] * v[2];
+            L[2] = u[0] * v[1] - u[1] * v[0];
+            if (L[0] * L[0] + L[1] * L[1] + L[2] * L[2] < 1e-12)
+                continue;
+        }
+        double reach = 0.0;
+        for (int k = 0; k < 2; k++)
+            for (int i = 0; i < 3; i++)
+                reach += h[k][i] * fabs(L[0] * ax[k][i][0] + L[1] * ax[k][i][1] +
+                                        L[2] * ax[k][i][2]);
+        if (fabs(L[0] * dc[0] + L[1] * dc[1] + L[2] * dc[2]) > reach)
+            return 1;
+    }
+    return 0;
 }
 
 #endif

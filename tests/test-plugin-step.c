@@ -2661,50 +2661,6 @@ static void test_room(void)
 static int named_total, named_bad;
 static int toi_apart[2], toi_bad[2]; /* box-box, box-plane */
 
-/* Are g1 and g2 (a box and a box, or a box and a plane) further apart than
-   d at their current poses?  From ODE's own colliders: the boxes grown by
-   d / 2 on every side (holding every point within d / 2 of them) do not
-   meet; for a plane, every corner lies more than d above it. */
-static int pair_apart_by(dGeomID g1, dGeomID g2, double d)
-{
-    if (dGeomGetClass(g1) == dPlaneClass || dGeomGetClass(g2) == dPlaneClass) {
-        dGeomID box = dGeomGetClass(g1) == dPlaneClass ? g2 : g1;
-        dGeomID plane = box == g1 ? g2 : g1;
-        dVector4 pl;
-        dVector3 len;
-        dGeomPlaneGetParams(plane, pl);
-        if (dGeomIsBoxtoiBox(box))
-            dGeomBoxtoiBoxGetLengths(box, len);
-        else
-            dGeomBoxGetLengths(box, len);
-        for (int v = 0; v < 8; v++) {
-            dVector3 w;
-            dGeomGetRelPointPos(box, (v & 1 ? 0.5 : -0.5) * len[0],
-                                (v & 2 ? 0.5 : -0.5) * len[1], (v & 4 ? 0.5 : -0.5) * len[2], w);
-            if (!(pl[0] * w[0] + pl[1] * w[1] + pl[2] * w[2] - pl[3] > d))
-                return 0;
-        }
-        return 1;
-    }
-    dGeomID g[2] = {g1, g2}, copy[2];
-    for (int k = 0; k < 2; k++) {
-        dVector3 len;
-        if (dGeomIsBoxtoiBox(g[k]))
-            dGeomBoxtoiBoxGetLengths(g[k], len);
-        else
-            dGeomBoxGetLengths(g[k], len);
-        copy[k] = dCreateBox(0, len[0] + d, len[1] + d, len[2] + d);
-        const dReal *pos = dGeomGetPosition(g[k]);
-        dGeomSetPosition(copy[k], pos[0], pos[1], pos[2]);
-        dGeomSetRotation(copy[k], dGeomGetRotation(g[k]));
-    }
-    dContactGeom cg[4];
-    int n = dCollide(copy[0], copy[1], 4, cg, sizeof cg[0]);
-    dGeomDestroy(copy[0]);
-    dGeomDestroy(copy[1]);
-    return n == 0;
-}
-
 /* Contacts that dBoxtoiCollide gives a pair 0.1 mm or more apart are for a
    later time: their toi must lie in (0, H] (counted in toi_apart and
    toi_bad, by the pair's kind). */
@@ -2713,7 +2669,7 @@ static void check_toi(dGeomID o1, dGeomID o2)
     dContact c[4];
     dReal toi;
     if (dBoxtoiCollide(o1, o2, 4, &c[0].geom, sizeof c[0], &toi) > 0 &&
-        pair_apart_by(o1, o2, 1e-4)) {
+        ode_apart_by(o1, o2, 1e-4)) {
         int k = dGeomGetClass(o1) == dPlaneClass || dGeomGetClass(o2) == dPlaneClass;
         toi_apart[k]++;
         if (!(toi > 0 && toi <= H) && toi_bad[k]++ < 3)
