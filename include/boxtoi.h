@@ -39,7 +39,9 @@
  * origin) count as touching (their distance can be a few times that: two
  * points apart along a diagonal, 1.7 times), so far from the origin both
  * distances above grow by about that much; work in a local frame to keep
- * them small.  Times are doubles, rounded toward t0: where t0 is far from 0
+ * them small.  Times are doubles: the time found (within the promise
+ * above, which allows it a few ulps after the exact one) is rounded toward
+ * t0.  Where t0 is far from 0
  * against the interval (t0 = 1e6 with a 1/60 step), their spacing exceeds
  * 1e-9 of the interval, and the boxes at the time reported can be apart by
  * that spacing times their closing speed (and a contact less than that
@@ -219,7 +221,8 @@ typedef struct boxtoi_result {
                                     bars crossing; docs/method.md) */
     boxtoi_feature feature_a;  /**< feature of A (vertex, edge or face) */
     boxtoi_feature feature_b;  /**< feature of B */
-    double point[3];           /**< a world point common to both boxes at toi */
+    double point[3];           /**< a world point common to both boxes at toi (to
+                                    within the touching tolerance above) */
     double normal[3];          /**< unit world normal at toi, pointing from A to B */
     double depth;              /**< penetration along normal at toi (<= 0 means apart by
                                     that much); about 0 for HIT; for OVERLAP >= 0, or
@@ -230,7 +233,8 @@ typedef struct boxtoi_result {
                                     contact), 0 for INVALID */
 } boxtoi_result;
 
-/** A query with two unit boxes, identity motions and the interval [0, 1]. */
+/** A query with two unit cubes [-0.5, 0.5]^3, identity motions (both at the
+    origin, overlapping) and the interval [0, 1]. */
 BOXTOI_API boxtoi_query boxtoi_default_query(void);
 
 /** Solve a first-contact query.  Never crashes on bad input: INVALID. */

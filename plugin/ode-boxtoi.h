@@ -47,6 +47,15 @@
  * Times are in seconds from the start of the current step (or sub-step).
  * All dReal values follow ODE's precision setting.
  *
+ * Sizes: the solver counts boxes within 1e-12 of the larger one's diagonal
+ * as touching (boxtoi.h), so a box beside a wall 1e12 m long is touching
+ * it 1 m away, and refuses numbers beyond about 1e60.  A pair so touching
+ * is a resting contact, not an impact, and a refused pair gets no search in
+ * time: both collide much as two dBoxes do, so a fast box can pass through
+ * (a 2 cm box at 100 m/s went through a 1 cm wall 1e13 m long), and no
+ * statistic says so.  Give walls and floors sizes near those of the scene
+ * (or use dPlanes).
+ *
  * Contacts: boxes touching now get exactly ODE's contact set (dBoxBox, and
  * ODE's box-plane collider run on a dBox of the same pose), on every
  * platform and build of ODE.  For dCollide(boxtoi, boxtoi) and
@@ -112,15 +121,16 @@ extern "C" {
 /**
  * Register the geom class with ODE.  Call after dInitODE2(), and again after
  * each dInitODE2() that follows a dCloseODE() (which drops ODE's record of
- * the class): a call that finds the class still registered does nothing.
+ * the class).  Each call finds out whether ODE still has the class by
+ * colliding two geoms of it, made for the purpose and destroyed, under a
+ * lock that all threads share, and registers it when not (so before
+ * dInitODE2() ODE stops the program, with an internal error from dCollide).
  * After such a new dInitODE2(), call it before registering any class of
  * your own: ODE numbers classes afresh, and a class of yours given the
  * plugin's old number would pass for the plugin's until then.
- * Whether ODE still has the class is found by colliding two geoms of it,
- * made for the purpose and destroyed, under a lock that all threads
- * share.  dCreateBoxtoiBox calls it for each box it creates, so a program
- * that creates its boxtoi boxes before any class of its own may leave it
- * out; calling it right after dInitODE2() fixes the class number early.
+ * dCreateBoxtoiBox calls it for each box it creates, so a program that
+ * creates its boxtoi boxes before any class of its own may leave it out;
+ * calling it right after dInitODE2() fixes the class number early.
  * Returns the class number.
  */
 ODE_BOXTOI_API int dBoxtoiInit(void);
@@ -253,7 +263,8 @@ ODE_BOXTOI_API dReal dGeomBoxtoiBoxGetLastTOI(dGeomID g);
 
 /** Settings of dWorldStepToContact; start from dBoxtoiDefaultStepParams(). */
 typedef struct dBoxtoiStepParams {
-    int max_substeps;   /**< sub-steps per call, at least 1 (default 8),
+    int max_substeps;   /**< sub-steps per call, at least 1 (less counts as
+                             1; default 8),
                              not counting those that end where a sensor is
                              entered; beyond them a call may take up to 4
                              short speculative ones, once they run out with
@@ -680,7 +691,10 @@ typedef struct dBoxtoiStepStats {
  * may be NULL for defaults; stats may be NULL.  After it returns, the boxes
  * collide at their poses, as dBoxes do (no contacts of the step to come),
  * and their bounds are their poses', until dBoxtoiPredict or the next step;
- * a box with an explicit motion keeps it, from its start.  Returns 1 on
+ * a box with an explicit motion keeps it, from its start.  space NULL:
+ * nothing is searched or collided, and the step is one dWorldStep;
+ * near_callback NULL: the impacts are still stepped to, sub-step by
+ * sub-step, but no contacts are made.  Returns 1 on
  * success, 0 when ODE's step failed, or, doing nothing (stats: no sub-step,
  * first_toi -1), when world is NULL or h is not positive and finite (which
  * dWorldStep would stop the program for).
