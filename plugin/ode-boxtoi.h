@@ -619,7 +619,8 @@ typedef struct dBoxtoiStepStats {
  *  - each sub-step, and each redone try of one, is a dWorldStep (or
  *    dWorldQuickStep) of its own: a body's moved callback
  *    (dBodySetMovedCallback) is called after each of them
- *    (stats->substeps + stats->redos times for a body moving throughout),
+ *    (stats->substeps + stats->redos times for a body moving throughout,
+ *    while the sub-step's scaled ERPs and damping, below, are in effect),
  *    and a joint's feedback (dJointSetFeedback) holds the forces of the
  *    last, over its length (a steady load reads as under dWorldStep);
  *  - the forces and torques accumulated on the bodies of the space's geoms
