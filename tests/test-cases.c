@@ -4405,26 +4405,29 @@ static void case_tie_oriented_before(void)
 
 /*
  * Steps of 1/60 far from 0: [t0, t0 + 1/60] with t0 = 1e6 + 0.37 k, where
- * doubles are 1.2e-10 apart, 7e-9 of the step.  B (unit cube) falls at 60
- * along z onto A (unit cube at rest): its centre z = c0 - 60 t, c0 = 2.5 +
- * 60 t0 as a double, meets A's top at t* = (c0 - 2) / 60, taken in long
- * double from the coefficient itself.  The time reported is never later than
- * t* (rounded to nearest it would be, by up to half that spacing), and no
+ * doubles are 1.2e-10 apart, 7e-9 of the step.  B (unit cube) falls at
+ * speed along z through A (unit cube at rest): its centre z = c0 - speed t,
+ * c0 = 2.5 + speed t0 as a double, meets A's top at t* = (c0 - 2) / speed
+ * and leaves A's bottom at (c0 + 2) / speed, taken in long double from the
+ * coefficient itself.  The time of contact (exit 0) or the exit (exit 1, at
+ * a speed that ends it within the step) is never later than the exact one
+ * (rounded to nearest it would be, by up to half that spacing), and no
  * earlier than the spacing allows.
  */
-static void case_far_from_zero(void)
+static void far_steps(double speed, int exit)
 {
     int late = 0, early = 0;
     double worst_late = 0.0, worst_early = 0.0;
     for (int k = 0; k < 200; k++) {
         double t0 = 1e6 + 0.37 * k, t1 = t0 + 1.0 / 60.0;
-        double pa[2][3] = {{0, 0, 0}, {0, 0, 0}}, pb[2][3] = {{0, 0, 2.5 + 60.0 * t0}, {0, 0, -60}};
+        double pa[2][3] = {{0, 0, 0}, {0, 0, 0}},
+               pb[2][3] = {{0, 0, 2.5 + speed * t0}, {0, 0, -speed}};
         boxtoi_query q = translating(cube(1), pa, cube(1), pb, t0, t1);
         boxtoi_result res = boxtoi_solve(&q);
-        long double exact = ((long double)q.motion_b.c[0][2][3] - 2.0L) / 60.0L;
-        long double off = ((long double)res.toi - exact) / (t1 - t0);
+        long double exact = ((long double)q.motion_b.c[0][2][3] + (exit ? 2.0L : -2.0L)) / speed;
+        long double off = ((long double)(exit ? res.exit : res.toi) - exact) / (t1 - t0);
         double spacing = nextafter(t1, INFINITY) - t1;
-        if (res.state != BOXTOI_HIT || off > 1e-9L) {
+        if (res.state != BOXTOI_HIT || (exit && res.exit_after_t1) || !(off <= 1e-9L)) {
             late++;
             worst_late = fmax(worst_late, (double)off);
         }
@@ -4433,36 +4436,18 @@ static void case_far_from_zero(void)
             worst_early = fmax(worst_early, (double)-off);
         }
     }
-    if (!is_int(late, 0, "steps far from 0: no time of contact later than the exact one"))
+    const char *what = exit ? "exit" : "time of contact";
+    if (!is_int(late, 0, "steps far from 0: no %s later than the exact one", what))
         diag("worst %.3g of the step", worst_late);
-    if (!is_int(early, 0, "steps far from 0: no time earlier than the spacing of doubles allows"))
+    if (!is_int(early, 0, "steps far from 0: no %s earlier than the spacing of doubles allows",
+                what))
         diag("worst %.3g of the step", worst_early);
+}
 
-    /* The exit likewise: B at 600 passes through A, its top leaving A's
-       bottom at (c0 + 2) / 600, within the step. */
-    late = early = 0;
-    worst_late = worst_early = 0.0;
-    for (int k = 0; k < 200; k++) {
-        double t0 = 1e6 + 0.37 * k, t1 = t0 + 1.0 / 60.0;
-        double pa[2][3] = {{0, 0, 0}, {0, 0, 0}}, pb[2][3] = {{0, 0, 2.5 + 600.0 * t0}, {0, 0, -600}};
-        boxtoi_query q = translating(cube(1), pa, cube(1), pb, t0, t1);
-        boxtoi_result res = boxtoi_solve(&q);
-        long double exact = ((long double)q.motion_b.c[0][2][3] + 2.0L) / 600.0L;
-        long double off = ((long double)res.exit - exact) / (t1 - t0);
-        double spacing = nextafter(t1, INFINITY) - t1;
-        if (res.state != BOXTOI_HIT || res.exit_after_t1 || !(off <= 1e-9L)) {
-            late++;
-            worst_late = fmax(worst_late, (double)off);
-        }
-        if (res.state == BOXTOI_HIT && -off * (t1 - t0) > 2.0L * spacing + 1e-9L * (t1 - t0)) {
-            early++;
-            worst_early = fmax(worst_early, (double)-off);
-        }
-    }
-    if (!is_int(late, 0, "steps far from 0: no exit later than the exact one"))
-        diag("worst %.3g of the step", worst_late);
-    if (!is_int(early, 0, "steps far from 0: no exit earlier than the spacing of doubles allows"))
-        diag("worst %.3g of the step", worst_early);
+static void case_far_from_zero(void)
+{
+    far_steps(60.0, 0);
+    far_steps(600.0, 1);
 
     /* Points 2^-42 apart at t0 = 1024, where doubles are 2^-42 apart,
      * closing at 2: they meet 2^-43 after t0, between two doubles.  Rounded
