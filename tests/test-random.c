@@ -1212,8 +1212,11 @@ int main(void)
         double frac = (double)all.hit / (all.cases ? all.cases : 1);
         ok(frac > 0.3 && frac < 0.7, "generator: %.1f%% of cases hit, %d overlap at t0",
            100 * frac, all.overlap);
-        ok(ncases >= 20000 || getenv("BOXTOI_RANDOM_CASES"),
-           "%d cases", ncases);
+        /* the issue asks for at least 20,000; fewer, asked for, is a skip */
+        if (ncases < 20000 && getenv("BOXTOI_RANDOM_CASES"))
+            skip(1, "%d cases, fewer than 20,000 (BOXTOI_RANDOM_CASES)", ncases);
+        else
+            ok(ncases >= 20000, "%d cases, at least 20,000", ncases);
     }
     return tap_failures() ? 1 : 0;
 }
