@@ -1180,6 +1180,18 @@ int main(void)
     if (far.cases)
         ok(far.disagree == 0, "1e2 to 1e5 sizes from the origin: %d cases, %d "
            "disagreements", far.cases, far.disagree);
+    /* the checks above that a group without cases leaves out: a full run has
+       them all */
+    if (only < 0 && only_kind < 0 && ncases >= 20000) {
+        int missing = 0;
+        for (int k = 0; k < K_COUNT; k++)
+            missing += st[k].cases == 0;
+        for (int k = 0; k < 3; k++)
+            missing += scaled[k].cases == 0;
+        missing += (shifted.cases == 0) + (far.cases == 0) + (split_cases == 0);
+        is_int(missing, 0, "every kind, scale, shifted and far interval and cut interval "
+               "has cases");
+    }
     ok(scale_bad[1] == 0, "time scaled by 2^-30 to 2^30: the same answer, times scaled, bit "
        "for bit, %d of %d differ", scale_bad[1], scale_checked);
     ok(scale_bad[0] == 0, "lengths scaled by 2^-30 to 2^30: the same answer, point and depth "
