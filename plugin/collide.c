@@ -676,9 +676,11 @@ static int box_box(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
     }
     if (force) {
         /* apart now: the contacts stand for the meeting of the try undone */
-        int m = force == 2 && (flags & NUMC_MASK) >= 1
-                && spec_rope(o1, o2, fx[0], fx[1], contact)
-                    ? 1 : spec_points(o1, o2, forced, flags & NUMC_MASK, contact, skip);
+        int m;
+        if (force == 2 && (flags & NUMC_MASK) >= 1 && spec_rope(o1, o2, fx[0], fx[1], contact))
+            m = 1;
+        else
+            m = spec_points(o1, o2, forced, flags & NUMC_MASK, contact, skip);
         if (m > 0)
             note_toi(o1, o2, ftoi);
         return m;

@@ -325,7 +325,8 @@ static void print_room(const room_spec *s)
     static const char *spaces[4] = {"simple", "sweep-and-prune", "quadtree", "nested"};
     diag("  room: %s space%s%s%s%s%s%s, %d boxes, %d steps, max_substeps %d, bounce %.17g, "
          "mu %.17g", spaces[s->space], s->quick ? ", quick step" : "",
-         s->planes ? ", plane walls" : s->boxtoi_walls ? ", boxtoi walls" : "", s->gyroscopic ? ", gyroscopic" : "",
+         s->planes ? ", plane walls" : s->boxtoi_walls ? ", boxtoi walls" : "",
+         s->gyroscopic ? ", gyroscopic" : "",
          s->gravity ? ", gravity" : "", s->redos ? "" : ", no check",
          s->sleep ? ", damped, sleeping" : "", s->boxes, s->steps,
          s->max_substeps, s->bounce, s->mu);
