@@ -6,10 +6,11 @@
  * answers against tests/data/tool/errors.expect, one expected message part
  * per non-blank line of errors.jsonl.
  */
-#define _XOPEN_SOURCE 700 /* M_PI */
+#define _GNU_SOURCE /* M_PI; sched_setaffinity */
 #include <config.h>
 
 #include "tap/basic.h"
+#include "query.h"
 #include "test-tool-run.h"
 
 #include <boxtoi.h>
@@ -18,6 +19,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1158,6 +1160,66 @@ static void test_threads(void)
     tool_run_free(&one);
 }
 
+/*
+ * The CPUs counted for --threads 0: those of the affinity mask, which the
+ * kernel also lists in /proc/self/status (Cpus_allowed_list); with the mask
+ * cut to one CPU, one, where sysconf's online CPUs stay at their number.
+ */
+static int allowed_in_status(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[4096];
+    int n = -1;
+    while (f && fgets(line, sizeof line, f)) {
+        if (strncmp(line, "Cpus_allowed_list:", 18) != 0)
+            continue;
+        n = 0;
+        for (char *p = line + 18; *p;) {
+            char *end;
+            long a = strtol(p, &end, 10), b = a;
+            if (end == p) {
+                p++;
+                continue;
+            }
+            if (*end == '-')
+                b = strtol(end + 1, &end, 10);
+            n += (int)(b - a + 1);
+            p = end;
+        }
+    }
+    if (f)
+        fclose(f);
+    return n;
+}
+
+static void test_cpu_count(void)
+{
+    cpu_set_t mask, one;
+    if (sched_getaffinity(0, sizeof mask, &mask) != 0) {
+        skip(3, "sched_getaffinity failed");
+        return;
+    }
+    int listed = allowed_in_status();
+    if (listed < 1)
+        skip(1, "no Cpus_allowed_list in /proc/self/status");
+    else
+        is_int(tool_cpu_count(), listed, "the CPUs counted are those the process may use");
+    int first = 0;
+    while (!CPU_ISSET(first, &mask))
+        first++;
+    CPU_ZERO(&one);
+    CPU_SET(first, &one);
+    if (CPU_COUNT(&mask) < 2 || sched_setaffinity(0, sizeof one, &one) != 0) {
+        skip(2, "one CPU, or its affinity cannot be set");
+        return;
+    }
+    is_int(tool_cpu_count(), 1, "affinity cut to one CPU: one counted");
+    ok(sysconf(_SC_NPROCESSORS_ONLN) > 1, "where the online CPUs are %ld",
+       sysconf(_SC_NPROCESSORS_ONLN));
+    if (sched_setaffinity(0, sizeof mask, &mask) != 0)
+        bail("cannot restore the affinity mask");
+}
+
 int main(void)
 {
     plan(0);
@@ -1170,6 +1232,7 @@ int main(void)
     test_utf8();
     test_hints();
     test_threads();
+    test_cpu_count();
     test_coprocess("");
     test_coprocess(" --threads 2");
     test_coprocess_batch();

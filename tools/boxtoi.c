@@ -68,7 +68,8 @@ static void usage(FILE *f)
           "Blank lines are skipped.\n"
           "\n"
           "  -t, --threads N  answer queries with N threads (default 1; 0: one "
-          "per CPU);\n"
+          "per CPU\n"
+          "                   the process may run on);\n"
           "                   the output does not depend on N\n"
           "  -h, --help       print this help and exit\n"
           "  -V, --version    print the version and exit\n"
@@ -316,8 +317,8 @@ static int parse_threads(const char *s, int *out)
     if (errno || end == s || *end != '\0' || v > MAX_THREADS)
         return -1;
     if (v == 0) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        v = n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : n;
+        int n = tool_cpu_count();
+        v = n > MAX_THREADS ? MAX_THREADS : n;
     }
     *out = (int)v;
     return 0;

@@ -3,7 +3,7 @@
  * check every field (reporting the first problem with its field path), solve
  * it, and write the answer as one JSON object.
  */
-#define _POSIX_C_SOURCE 200809L /* strnlen */
+#define _GNU_SOURCE /* strnlen; sched_getaffinity and CPU_COUNT */
 #include <config.h>
 
 #include "query.h"
@@ -12,7 +12,9 @@
 #include <jansson.h>
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
+#include <sched.h>
 #include <stdalign.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ------------------------------------------------------------------ */
 /* Buffers                                                             */
@@ -202,6 +205,25 @@ void tool_thread_done(void)
     free(a->block);
     a->block = NULL;
     a->next = a->end = NULL;
+}
+
+/*
+ * The CPUs this process may run on: its affinity mask (a cpuset, taskset,
+ * a container's limit), else the online CPUs where the mask cannot be read.
+ */
+int tool_cpu_count(void)
+{
+#ifdef CPU_COUNT
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        int n = CPU_COUNT(&set);
+        if (n > 0)
+            return n;
+    }
+#endif
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > INT_MAX ? INT_MAX : (int)n;
 }
 
 /* ------------------------------------------------------------------ */

@@ -64,6 +64,12 @@ void tool_json_init(void);
 /** Release the calling thread's arena; call before a thread ends. */
 void tool_thread_done(void);
 
+/**
+ * How many CPUs the process may run on (its affinity mask; the online CPUs
+ * where that cannot be read), at least 1.
+ */
+int tool_cpu_count(void);
+
 /** Is the line empty or made of JSON whitespace only? */
 int tool_line_is_blank(const char *line, size_t len);
 
