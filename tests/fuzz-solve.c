@@ -259,6 +259,14 @@ static int at_times_bad(const boxtoi_query *q, const boxtoi_result *r, char *why
     return 0;
 }
 
+static long judged_count, unjudged_count;
+
+void fuzz_solve_judged(long *judged, long *unjudged)
+{
+    *judged = judged_count;
+    *unjudged = unjudged_count;
+}
+
 int fuzz_solve_check(const uint8_t *data, size_t size, char *why, size_t n)
 {
     boxtoi_query q;
@@ -293,8 +301,11 @@ int fuzz_solve_check(const uint8_t *data, size_t size, char *why, size_t n)
 
     static ref_answer ra;
     ref_solve(&q, REL_TOL * ref_size(&q, q.t0), &ra);
-    if (!ra.valid || ra.inconsistent)
+    if (!ra.valid || ra.inconsistent) {
+        unjudged_count++;
         return 0; /* nothing to judge against */
+    }
+    judged_count++;
     check ck, cks;
     judge(&q, &r, &ra, &ck);
     judge(&sq, &w, &ra, &cks);

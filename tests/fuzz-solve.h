@@ -25,4 +25,11 @@ int fuzz_decode(const uint8_t *data, size_t size, boxtoi_query *q);
  */
 int fuzz_solve_check(const uint8_t *data, size_t size, char *why, size_t n);
 
+/*
+ * Of the built queries that fuzz_solve_check found valid so far, how many
+ * the reference judged, and how many it could not (its own answer invalid or
+ * inconsistent), which pass unjudged.
+ */
+void fuzz_solve_judged(long *judged, long *unjudged);
+
 #endif

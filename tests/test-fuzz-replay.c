@@ -137,6 +137,11 @@ static void replay_solve(void)
        "the kept inputs hold both kinds: %d raw, %d built", n[FUZZ_RAW], n[FUZZ_BUILT]);
     ok(bad == 0, "every kept input passes the fuzz target's checks (%d of %d fail)", bad,
        total);
+    long judged, unjudged;
+    fuzz_solve_judged(&judged, &unjudged);
+    ok(judged >= 200 && unjudged * 100 <= judged + unjudged,
+       "the reference judges all but 1 %% of the valid built queries (%ld of %ld unjudged)",
+       unjudged, judged + unjudged);
 }
 
 /* The tool's kept inputs: lines of every status, and every one passes. */
