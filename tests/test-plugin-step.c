@@ -3586,11 +3586,12 @@ static void test_between_steps(void)
 }
 
 /* Contacts with a soft ERP of 0.2 (times dBoxtoiERPScale() when scaled) and
-   a soft CFM of 1e-2; notes the least scale seen. */
+   a soft CFM of 1e-2; notes the least and most scale seen, and the least and
+   most world ERP seen after a body's (sub-)step, in effect during it. */
 typedef struct soft_sim {
     sim s;
     int scaled;
-    double least_scale, most_scale;
+    double least_scale, most_scale, least_erp, most_erp;
 } soft_sim;
 
 static void soft_cb(void *data, dGeomID o1, dGeomID o2)
@@ -3612,59 +3613,83 @@ static void soft_cb(void *data, dGeomID o1, dGeomID o2)
     }
 }
 
+static void soft_moved(dBodyID b)
+{
+    soft_sim *ss = dBodyGetData(b);
+    double erp = dWorldGetERP(ss->s.world);
+    ss->least_erp = fmin(ss->least_erp, erp);
+    ss->most_erp = fmax(ss->most_erp, erp);
+}
+
 /*
- * A box resting on the ground on soft-ERP contacts while a bullet 15 m away
- * hits a wall, which splits the steps into short sub-steps: with the soft
- * ERP times dBoxtoiERPScale() the box stays where it rests; with the soft
- * ERP as it is, ODE corrects the same depth h / s times as fast in a short
- * sub-step and throws the box up (what ode-boxtoi.h says of scale_erp).
+ * A box resting on the ground on soft-ERP contacts (scaled or not) while a
+ * bullet 15 m away hits a wall from step 120, which splits the steps into
+ * short sub-steps: how far the box rises after 120 steps, in how many of the
+ * later steps the stepper split, and the scales that the near callback saw
+ * in those steps and the world ERPs in effect (in *ss, freed).
+ */
+static double soft_rise(int scaled, const dBoxtoiStepParams *p, soft_sim *ss, int *split)
+{
+    sim_init(&ss->s, 0);
+    ss->scaled = scaled;
+    dCreatePlane(ss->s.space, 0, 0, 1, 0);
+    dMass m;
+    dBodyID box = dBodyCreate(ss->s.world);
+    dMassSetBoxTotal(&m, 1, 0.2, 0.2, 0.2);
+    dBodySetMass(box, &m);
+    dBodySetPosition(box, 0, 0, 0.1);
+    dBodySetData(box, ss);
+    dBodySetMovedCallback(box, soft_moved);
+    dGeomSetBody(dCreateBoxtoiBox(ss->s.space, 0.2, 0.2, 0.2), box);
+    dGeomID wall = dCreateBoxtoiBox(ss->s.space, 0.05, 2, 2);
+    dGeomSetPosition(wall, 20, 0, 1.5);
+    double rest = 0, top = -INFINITY;
+    *split = 0;
+    for (int k = 0; k < 180; k++) {
+        if (k == 120) {
+            const double side[3] = {0.05, 0.05, 0.05}, pos[3] = {15.1, 0, 1.5},
+                         v[3] = {300, 0, 0};
+            launched_box(&ss->s, side, NULL, pos, v);
+            ss->least_scale = ss->least_erp = INFINITY;
+            ss->most_scale = ss->most_erp = -INFINITY;
+        }
+        dBoxtoiStepStats st;
+        dWorldStepToContact(ss->s.world, ss->s.space, H, soft_cb, ss, ss->s.contacts, p, &st);
+        double z = dBodyGetPosition(box)[2];
+        if (k == 119)
+            rest = z;
+        if (k >= 120) {
+            top = fmax(top, z);
+            *split += st.substeps > 1;
+        }
+    }
+    sim_free(&ss->s);
+    return top - rest;
+}
+
+/*
+ * With the soft ERP times dBoxtoiERPScale() the resting box stays where it
+ * rests; with the soft ERP as it is, ODE corrects the same depth h / s times
+ * as fast in a short sub-step and throws the box up (what ode-boxtoi.h says
+ * of scale_erp).  With scale_erp off, the scale is 1 and the world's ERP
+ * stays as set in every sub-step.
  */
 static void test_soft_erp(void)
 {
     ok(dBoxtoiERPScale() == 1, "dBoxtoiERPScale outside a step: 1");
+    soft_sim ss;
+    int split;
     double rise[2];
     for (int scaled = 1; scaled >= 0; scaled--) {
-        soft_sim ss;
-        sim_init(&ss.s, 0);
-        ss.scaled = scaled;
-        ss.least_scale = INFINITY;
-        ss.most_scale = -INFINITY;
-        dCreatePlane(ss.s.space, 0, 0, 1, 0);
-        dMass m;
-        dBodyID box = dBodyCreate(ss.s.world);
-        dMassSetBoxTotal(&m, 1, 0.2, 0.2, 0.2);
-        dBodySetMass(box, &m);
-        dBodySetPosition(box, 0, 0, 0.1);
-        dGeomSetBody(dCreateBoxtoiBox(ss.s.space, 0.2, 0.2, 0.2), box);
-        dGeomID wall = dCreateBoxtoiBox(ss.s.space, 0.05, 2, 2);
-        dGeomSetPosition(wall, 20, 0, 1.5);
-        double rest = 0, top = -INFINITY;
-        int split = 0;
-        for (int k = 0; k < 180; k++) {
-            if (k == 120) {
-                const double side[3] = {0.05, 0.05, 0.05}, p[3] = {15.1, 0, 1.5},
-                             v[3] = {300, 0, 0};
-                launched_box(&ss.s, side, NULL, p, v);
-                ss.least_scale = INFINITY;
-                ss.most_scale = -INFINITY;
-            }
-            dBoxtoiStepStats st;
-            dWorldStepToContact(ss.s.world, ss.s.space, H, soft_cb, &ss, ss.s.contacts, NULL,
-                                &st);
-            double z = dBodyGetPosition(box)[2];
-            if (k == 119)
-                rest = z;
-            if (k >= 120) {
-                top = fmax(top, z);
-                split += st.substeps > 1;
-            }
-        }
-        rise[scaled] = top - rest;
-        if (scaled)
-            ok(split > 0 && ss.least_scale > 0 && ss.least_scale < 0.1 && ss.most_scale == 1,
-               "soft ERP: the bullet splits %d steps; dBoxtoiERPScale in the callback from %g "
-               "to %g", split, ss.least_scale, ss.most_scale);
-        sim_free(&ss.s);
+        rise[scaled] = soft_rise(scaled, NULL, &ss, &split);
+        if (!scaled)
+            continue;
+        ok(split > 0 && ss.least_scale > 0 && ss.least_scale < 0.1 && ss.most_scale == 1,
+           "soft ERP: the bullet splits %d steps; dBoxtoiERPScale in the callback from %g "
+           "to %g", split, ss.least_scale, ss.most_scale);
+        ok(fabs(ss.least_erp - ss.least_scale * ss.most_erp) <= 1e-12 * ss.most_erp,
+           "the world's ERP in the sub-steps from %g to %g, scaled as dBoxtoiERPScale says",
+           ss.least_erp, ss.most_erp);
     }
     ok(fabs(rise[1]) < 2e-3,
        "soft ERP times dBoxtoiERPScale: the resting box stays (rises %.3g m while a bullet "
@@ -3672,6 +3697,15 @@ static void test_soft_erp(void)
     ok(rise[0] > 1e-2,
        "soft ERP as given: the box is thrown up in the short sub-steps (%.3g m), as "
        "ode-boxtoi.h says", rise[0]);
+    dBoxtoiStepParams p = dBoxtoiDefaultStepParams();
+    p.scale_erp = 0;
+    soft_rise(1, &p, &ss, &split);
+    ok(split > 0 && ss.least_scale == 1 && ss.most_scale == 1,
+       "scale_erp off: the bullet splits %d steps; dBoxtoiERPScale in the callback from %g "
+       "to %g", split, ss.least_scale, ss.most_scale);
+    ok(ss.least_erp == ss.most_erp && ss.most_erp > 0,
+       "scale_erp off: the world's ERP in the sub-steps stays %g (least %g)", ss.most_erp,
+       ss.least_erp);
 }
 
 /* The near callback of test_erp_in_callback: sets the world's ERP to 0.3,
