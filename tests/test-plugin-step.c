@@ -2927,7 +2927,9 @@ static void test_far_pairs(void)
          reported, CASES, deepest);
     is_int(deep_unreported, 0, "far pairs: none of %d ends a step more than 1 cm "
            "deep without stats->unverified counting it", CASES);
-    ok(reported <= CASES / 20, "far pairs: their speculative contacts stop "
+    /* 5 of 300 with the contacts between the points that would meet; 12
+       with contacts at the smaller box alone (spec_points) */
+    ok(reported <= CASES / 40, "far pairs: their speculative contacts stop "
        "most of them (%d of %d unverified)", reported, CASES);
 }
 
