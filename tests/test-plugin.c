@@ -1194,7 +1194,9 @@ static void set_body(dBodyID b, const dReal *q, const double *pos, const double 
  * lengths up to the step (each landing on the predicted curve, gyroscopic
  * mode off), lie inside it.  For bodies that do not turn (no angular
  * velocity or torque) it is also tight: each side within the spacing of
- * the samples of the farthest corner.
+ * the samples of the farthest corner.  Half the bodies carry their geom at
+ * an offset, half of those shifted without a turn; a sixth start without
+ * turning and are turned by a torque.
  */
 static void test_swept_aabb_path(void)
 {
@@ -1226,6 +1228,8 @@ static void test_swept_aabb_path(void)
             if (!still) {
                 wv[i] = urand(&s, -20, 20);
                 tq[i] = urand(&s, -10, 10);
+                if (it % 6 == 1) /* set turning by the torque alone */
+                    wv[i] = 0;
             }
         }
         dReal side[3] = {urand(&s, 0.01, 1), urand(&s, 0.01, 1), urand(&s, 0.01, 1)};
@@ -1237,6 +1241,8 @@ static void test_swept_aabb_path(void)
             dMatrix3 Ro;
             dQuaternion qo;
             random_rotation(&s, Ro, qo);
+            if (it % 4 == 3) /* a shift alone, no turn */
+                dRSetIdentity(Ro);
             double o[3] = {urand(&s, -0.5, 0.5), urand(&s, -0.5, 0.5), urand(&s, -0.5, 0.5)};
             dGeomSetOffsetPosition(g, o[0], o[1], o[2]);
             dGeomSetOffsetRotation(g, Ro);
