@@ -2856,6 +2856,37 @@ static double dbox_depth(dGeomID a, dGeomID b)
 }
 
 /*
+ * A box at rest 1 cm above a 1 cm plate, pulled down at 2000 m/s^2 (a
+ * piston's force, here gravity): over a sub-step of length s ODE moves it
+ * by g s^2, so it meets the plate at sqrt(0.01 / g) = 2.236 ms into the first
+ * step, and it would be through the plate within the step.  Its bound has
+ * no speed to go on, only the acceleration: the step is cut where the box
+ * meets the plate, with no redo, and the box ends the step on it.
+ */
+static void test_pulled_from_rest(void)
+{
+    sim s;
+    sim_init(&s, 0);
+    const double g = 2000, gap = 0.01;
+    dWorldSetGravity(s.world, 0, 0, -g);
+    dGeomID plate = dCreateBoxtoiBox(s.space, 2, 2, 0.01);
+    dGeomSetPosition(plate, 0, 0, 0);
+    const double side[3] = {0.1, 0.1, 0.1}, p[3] = {0, 0, 0.005 + 0.05 + gap},
+                 v[3] = {0, 0, 0};
+    dBodyID b = launched_box(&s, side, NULL, p, v);
+    dBoxtoiStepStats st;
+    dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
+    dJointGroupEmpty(s.contacts);
+    double want = sqrt(gap / g), z = dBodyGetPosition(b)[2];
+    ok(st.impacts >= 1 && fabs(st.first_toi - want) <= 1e-9 && st.redos == 0,
+       "a box pulled from rest at 2000 m/s^2: the step cut where it meets the plate 1 cm "
+       "below (first_toi %.9g s, %.9g expected; %d impacts, %d redos)", (double)st.first_toi,
+       want, st.impacts, st.redos);
+    ok(fabs(z - 0.055) < 1e-3, "and it ends the step on the plate (centre at z %.6f)", z);
+    sim_free(&s);
+}
+
+/*
  * Two boxes of 5 to 20 cm, 0.5 to 1.5 m apart, closing at 50 to 150 m/s and
  * spinning at up to 30 rad/s about each axis; one sub-step per step, so
  * that their impact gets speculative contacts while they are still far
@@ -3828,6 +3859,7 @@ int main(void)
     test_contact_names();
     test_speculative_normals();
     test_far_pairs();
+    test_pulled_from_rest();
     test_damping_and_sleep();
     test_sleep_redo();
     test_step_outputs();
