@@ -1303,6 +1303,71 @@ static void test_swept_aabb_path(void)
        "(%d looser, by up to %.3g)", loose, worst_loose);
 }
 
+/* ---- the AABB of a box that does not move ------------------------------ */
+
+/*
+ * A boxtoi box with no body, turned at random: its AABB is a dBox's at the
+ * same pose (ODE's own box bounds), to 1e-15 of the coordinates.  On a body
+ * at rest, the box's bound over the step: it holds the dBox's, and is
+ * wider by its slack only, within 1e-8 of the coordinates.
+ */
+static void test_still_aabb(void)
+{
+    unsigned long long s = 777;
+    int off[2] = {0, 0};
+    double worst[2] = {0, 0};
+    dWorldID w = dWorldCreate();
+    for (int it = 0; it < 200; it++) {
+        dMatrix3 R;
+        dQuaternion q;
+        random_rotation(&s, R, q);
+        double side[3] = {urand(&s, 0.01, 3), urand(&s, 0.01, 3), urand(&s, 0.01, 3)};
+        double p[3] = {urand(&s, -10, 10), urand(&s, -10, 10), urand(&s, -10, 10)};
+        dGeomID g = dCreateBoxtoiBox(0, side[0], side[1], side[2]);
+        dGeomID ref = dCreateBox(0, side[0], side[1], side[2]);
+        int body = it % 2;
+        dBodyID b = NULL;
+        if (body) {
+            b = dBodyCreate(w);
+            dGeomSetBody(g, b);
+            dBodySetPosition(b, p[0], p[1], p[2]);
+            dBodySetRotation(b, R);
+        } else {
+            dGeomSetPosition(g, p[0], p[1], p[2]);
+            dGeomSetRotation(g, R);
+        }
+        /* the pose the box has (a body keeps its turn as a quaternion) */
+        const dReal *gp = dGeomGetPosition(g);
+        dGeomSetPosition(ref, gp[0], gp[1], gp[2]);
+        dGeomSetRotation(ref, dGeomGetRotation(g));
+        dSpaceID sp = dSimpleSpaceCreate(0);
+        dSpaceAdd(sp, g);
+        dBoxtoiPredict(w, sp, 1.0 / 60);
+        dReal got[6], want[6];
+        dGeomGetAABB(g, got);
+        dGeomGetAABB(ref, want);
+        double scale = fabs(p[0]) + fabs(p[1]) + fabs(p[2]) + side[0] + side[1] + side[2];
+        int bad = 0;
+        for (int i = 0; i < 6; i++) {
+            double wider = i % 2 ? got[i] - want[i] : want[i] - got[i];
+            worst[body] = fmax(worst[body], fabs(wider));
+            bad |= body ? !(wider >= 0 && wider <= 1e-8 * scale)
+                        : !(fabs(wider) <= 1e-15 * scale);
+        }
+        off[body] += bad;
+        dGeomDestroy(g);
+        dGeomDestroy(ref);
+        dSpaceDestroy(sp);
+        if (b)
+            dBodyDestroy(b);
+    }
+    dWorldDestroy(w);
+    ok(off[0] == 0, "a box with no body, turned at random: its AABB is a dBox's (%d of 100 "
+       "differ, by up to %.3g)", off[0], worst[0]);
+    ok(off[1] == 0, "a box on a body at rest: its AABB holds a dBox's, within 1e-8 of the "
+       "coordinates (%d of 100 not, by up to %.3g)", off[1], worst[1]);
+}
+
 /* ---- ODE closed and initialised again ---------------------------------- */
 
 /* dCloseODE clears ODE's table of colliders (and its user classes): after
@@ -1427,6 +1492,7 @@ int main(void)
     test_gyro_prediction();
     test_capped_prediction();
     test_swept_aabb_path();
+    test_still_aabb();
     test_reinit();
     test_space_pairs();
     dCloseODE();
