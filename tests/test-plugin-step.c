@@ -2856,6 +2856,39 @@ static double dbox_depth(dGeomID a, dGeomID b)
 }
 
 /*
+ * The tip of a 1 m bar turning at 30 rad/s about its centre, which does not
+ * move (at (5, 3, 0), off the origin), comes up under a block's face 0.999
+ * of the way through the step.  ODE turns a body by 2 atan(w s / 2) over a
+ * sub-step of length s (a quaternion step, normalised), so the corner (0.5,
+ * 0.025) meets the face at s = 0.999 h, 17 us before the step ends: by
+ * then the tip is 0.25 mm into the block, less than the resting margin, but
+ * it closes at 15 m/s, far faster than the margin per step, so that is an
+ * impact (box_closing_fast) and the step is cut there, to 1e-9 s.  Only the
+ * tip closes, the centre is still: the speed is the turning point's.
+ */
+static void test_tip_before_end(void)
+{
+    sim s;
+    sim_init(&s, 0);
+    dWorldSetGravity(s.world, 0, 0, 0);
+    const double w = 30, hit = 0.999 * H, cx = 5, cy = 3;
+    const double side[3] = {1, 0.05, 0.05}, p[3] = {cx, cy, 0}, v[3] = {0, 0, 0};
+    dBodyID b = launched_box(&s, side, NULL, p, v);
+    dBodySetAngularVel(b, 0, 0, w);
+    double a = 2 * atan(w * hit / 2), y = cy + 0.5 * sin(a) + 0.025 * cos(a);
+    dGeomID block = dCreateBoxtoiBox(s.space, 0.2, 0.2, 0.2);
+    dGeomSetPosition(block, cx + 0.5 * cos(a), y + 0.1, 0);
+    dBoxtoiStepStats st;
+    dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
+    dJointGroupEmpty(s.contacts);
+    ok(st.impacts >= 1 && fabs(st.first_toi - hit) <= 1e-9,
+       "a bar's tip turning into a block 0.999 of the way through the step: the step cut "
+       "there (first_toi %.9g s, %.9g expected; %d impacts)", (double)st.first_toi, hit,
+       st.impacts);
+    sim_free(&s);
+}
+
+/*
  * A box at rest 1 cm above a 1 cm plate, pulled down at 2000 m/s^2 (a
  * piston's force, here gravity): over a sub-step of length s ODE moves it
  * by g s^2, so it meets the plate at sqrt(0.01 / g) = 2.236 ms into the first
@@ -3860,6 +3893,7 @@ int main(void)
     test_speculative_normals();
     test_far_pairs();
     test_pulled_from_rest();
+    test_tip_before_end();
     test_damping_and_sleep();
     test_sleep_redo();
     test_step_outputs();
