@@ -2894,7 +2894,8 @@ static void test_tip_before_end(void)
  * by g s^2, so it meets the plate at sqrt(0.01 / g) = 2.236 ms into the first
  * step, and it would be through the plate within the step.  Its bound has
  * no speed to go on, only the acceleration: the step is cut where the box
- * meets the plate, with no redo, and the box ends the step on it.
+ * meets the plate, with no redo, and the box ends the step on it.  Likewise
+ * for two boxes pulled together.
  */
 static void test_pulled_from_rest(void)
 {
@@ -2916,6 +2917,27 @@ static void test_pulled_from_rest(void)
        "below (first_toi %.9g s, %.9g expected; %d impacts, %d redos)", (double)st.first_toi,
        want, st.impacts, st.redos);
     ok(fabs(z - 0.055) < 1e-3, "and it ends the step on the plate (centre at z %.6f)", z);
+    sim_free(&s);
+    /* two boxes at rest 1 cm apart, pulled together at 1000 m/s^2 each: the
+       gap closes by 2 a s^2, and their relative acceleration is the bound's */
+    sim_init(&s, 0);
+    dWorldSetGravity(s.world, 0, 0, 0);
+    const double a = 1000, q[2][3] = {{-0.055, 0, 0}, {0.055, 0, 0}};
+    dBodyID two[2];
+    for (int k = 0; k < 2; k++)
+        two[k] = launched_box(&s, side, NULL, q[k], v);
+    for (int k = 0; k < 2; k++) {
+        dMass m;
+        dBodyGetMass(two[k], &m);
+        dBodyAddForce(two[k], (k ? -a : a) * m.mass, 0, 0);
+    }
+    dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
+    dJointGroupEmpty(s.contacts);
+    want = sqrt(gap / (2 * a));
+    ok(st.impacts >= 1 && fabs(st.first_toi - want) <= 1e-9 && st.redos == 0,
+       "two boxes pulled together from rest at 1000 m/s^2 each: the step cut where they meet "
+       "(first_toi %.9g s, %.9g expected; %d impacts, %d redos)", (double)st.first_toi, want,
+       st.impacts, st.redos);
     sim_free(&s);
 }
 
