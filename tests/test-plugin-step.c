@@ -2890,6 +2890,62 @@ static double dbox_depth(dGeomID a, dGeomID b)
 }
 
 /*
+ * A 1 m bar stands on the ground on one end, tilted 0.5 rad, its lowest
+ * corner 0.5 mm into the ground, and pivots about that corner at 40 to 150
+ * rad/s so that its other end comes down: one sub-step a step and no redos
+ * (max_redos 0, as advised for a bounce near 1), so the pair touching now
+ * gets speculative contacts beside those of now, where a corner would get
+ * deeper than the margin.  Over three steps no corner goes 2 mm deep; with
+ * the contacts of now alone the far end went 0.12 to 1.25 m into the ground.
+ */
+static void test_pivot_into_ground(void)
+{
+    const double spins[3] = {40, 80, 150};
+    for (int k = 0; k < 3; k++) {
+        sim s;
+        sim_init(&s, 0);
+        dCreatePlane(s.space, 0, 0, 1, 0);
+        const double side[3] = {1, 0.1, 0.1}, p[3] = {0, 0, 1}, v[3] = {0, 0, 0};
+        dGeomID g;
+        dBodyID b = launched_box(&s, side, &g, p, v);
+        dMatrix3 R;
+        dRFromAxisAndAngle(R, 0, 1, 0, -0.5);
+        dBodySetRotation(b, R);
+        dBodySetPosition(b, 0, 0, 1 - lowest_z(g) - 0.0005);
+        /* turning about y at w with the lowest corner still: v = -w x r */
+        dVector3 low = {0, 0, INFINITY};
+        for (int c = 0; c < 8; c++) {
+            dVector3 x;
+            dBodyGetRelPointPos(b, c & 1 ? 0.5 : -0.5, c & 2 ? 0.05 : -0.05, c & 4 ? 0.05 : -0.05,
+                                x);
+            if (x[2] < low[2])
+                memcpy(low, x, sizeof low);
+        }
+        const dReal *c = dBodyGetPosition(b);
+        double w = spins[k], r[3] = {low[0] - c[0], low[1] - c[1], low[2] - c[2]};
+        dBodySetAngularVel(b, 0, w, 0);
+        dBodySetLinearVel(b, -w * r[2], 0, w * r[0]);
+        dBoxtoiStepParams prm = dBoxtoiDefaultStepParams();
+        prm.max_substeps = 1;
+        prm.max_redos = 0;
+        double deepest = INFINITY;
+        int speculative = 0;
+        for (int step = 0; step < 3; step++) {
+            dBoxtoiStepStats st;
+            dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, &prm, &st);
+            dJointGroupEmpty(s.contacts);
+            speculative += st.speculative;
+            deepest = fmin(deepest, lowest_z(g));
+        }
+        ok(speculative > 0 && deepest > -2e-3,
+           "a bar pivoting on one end into the ground at %g rad/s, one sub-step, no redos: no "
+           "corner goes 2 mm deep (lowest %.3g m; %d speculative steps)", w, deepest,
+           speculative);
+        sim_free(&s);
+    }
+}
+
+/*
  * The tip of a 1 m bar turning at 30 rad/s about its centre, which does not
  * move (at (5, 3, 0), off the origin), comes up under a block's face 0.999
  * of the way through the step.  ODE turns a body by 2 atan(w s / 2) over a
@@ -3950,6 +4006,7 @@ int main(void)
     test_far_pairs();
     test_pulled_from_rest();
     test_tip_before_end();
+    test_pivot_into_ground();
     test_damping_and_sleep();
     test_sleep_redo();
     test_step_outputs();
