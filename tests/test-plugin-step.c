@@ -870,6 +870,23 @@ static double run_sensor_sim(sensor_sim *ss, dBodyID b, int *speculative, int *s
     return dBodyGetPosition(b)[0];
 }
 
+/* The trigger, 50 cm thick from x = 1.25 (a boxtoi box, or a dBox in a
+   sub-space when nested), and a 10 cm box at the origin flying at 150 m/s
+   along x through it. */
+static dBodyID trigger_and_box(sensor_sim *ss, int nested)
+{
+    if (nested)
+        ss->trigger[0] = dCreateBox(dSimpleSpaceCreate(ss->s.space), 0.5, 3, 3);
+    else
+        ss->trigger[0] = dCreateBoxtoiBox(ss->s.space, 0.5, 3, 3);
+    ss->ntrig = 1;
+    dGeomSetPosition(ss->trigger[0], 1.5, 0, 0);
+    double side[3] = {0.1, 0.1, 0.1};
+    dBodyID b = add_body(&ss->s, 1, side, NULL);
+    dBodySetLinearVel(b, 150, 0, 0);
+    return b;
+}
+
 static void test_sensors(void)
 {
     for (int k = 0; k < 6; k++) {
@@ -892,15 +909,7 @@ static void test_sensors(void)
         int nested = (k >> 1) & 1 || ground;
         dGeomID wall = dCreateBoxtoiBox(ss.s.space, 0.01, 3, 3);
         dGeomSetPosition(wall, 2.5, 0, 0);
-        if (nested)
-            ss.trigger[0] = dCreateBox(dSimpleSpaceCreate(ss.s.space), 0.5, 3, 3);
-        else
-            ss.trigger[0] = dCreateBoxtoiBox(ss.s.space, 0.5, 3, 3);
-        ss.ntrig = 1;
-        dGeomSetPosition(ss.trigger[0], 1.5, 0, 0);
-        double side[3] = {0.1, 0.1, 0.1};
-        dBodyID b = add_body(&ss.s, 1, side, NULL);
-        dBodySetLinearVel(b, 150, 0, 0);
+        dBodyID b = trigger_and_box(&ss, nested);
         if (ground)
             dCreatePlane(ss.s.space, 0, 0, 1, -0.05);
         int speculative, substeps;
@@ -941,12 +950,7 @@ static void test_sensors(void)
         sim_init(&ss.s, 1);
         dWorldSetGravity(ss.s.world, 0, 0, 0);
         ss.collide = collide;
-        ss.trigger[0] = dCreateBoxtoiBox(ss.s.space, 0.5, 3, 3);
-        ss.ntrig = 1;
-        dGeomSetPosition(ss.trigger[0], 1.5, 0, 0);
-        double side[3] = {0.1, 0.1, 0.1};
-        dBodyID b = add_body(&ss.s, 1, side, NULL);
-        dBodySetLinearVel(b, 150, 0, 0);
+        dBodyID b = trigger_and_box(&ss, 0);
         dBoxtoiStepStats st;
         dWorldStepToContact(ss.s.world, ss.s.space, H, sensor_cb, &ss, ss.s.contacts, NULL,
                             &st);
