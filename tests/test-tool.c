@@ -747,6 +747,39 @@ static void test_utf8(void)
     tool_run_free(&r);
     remove("test-tool-q\xff.jsonl");
     remove(longname);
+
+    /* The edges of well-formed UTF-8 (RFC 3629) in file names: each
+     * ill-formed sequence's maximal well-formed start is one U+FFFD, as
+     * Unicode recommends (what Python's bytes.decode("utf-8", "replace")
+     * gives); the last code point of each range is kept. */
+    static const struct {
+        const char *bytes, *shown, *what;
+    } names[] = {
+        {"\xf4\x90\x80\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd",
+         "a code point above U+10FFFF"},
+        {"\xf4\x8f\xbf\xbf", "\xf4\x8f\xbf\xbf", "U+10FFFF"},
+        {"\xf1\x90\x80\x80", "\xf1\x90\x80\x80", "U+50000"},
+        {"\xf0\x8f\xbf\xbf", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd",
+         "an overlong U+FFFF"},
+        {"\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", "a surrogate"},
+        {"\xed\x9f\xbf", "\xed\x9f\xbf", "U+D7FF"},
+        {"\xe0\x9f\xbf", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", "an overlong U+07FF"},
+    };
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        char file[64], shown[128];
+        snprintf(file, sizeof file, "test-tool-u%s.jsonl", names[k].bytes);
+        snprintf(shown, sizeof shown, "line 1 of test-tool-u%s.jsonl: not valid JSON",
+                 names[k].shown);
+        tool_write_file(file, "x\n");
+        snprintf(in, sizeof in, "'%s'", file);
+        tool_run_cmd(&r, in, NULL);
+        const char *got = error_of(&j, &r, 0);
+        ok(strncmp(got, shown, strlen(shown)) == 0, "file name with %s: written as Unicode says",
+           names[k].what);
+        json_decref(j);
+        tool_run_free(&r);
+        remove(file);
+    }
 }
 
 /* ------------------------------------------------------------------ */
