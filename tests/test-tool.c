@@ -764,6 +764,8 @@ static void test_utf8(void)
         {"\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", "a surrogate"},
         {"\xed\x9f\xbf", "\xed\x9f\xbf", "U+D7FF"},
         {"\xe0\x9f\xbf", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", "an overlong U+07FF"},
+        {"\xf5\x80\x80\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd",
+         "the byte 0xf5 before three continuation bytes"},
     };
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
         char file[64], shown[128];
