@@ -2937,7 +2937,6 @@ static void test_pivot_into_ground(void)
         for (int step = 0; step < 3; step++) {
             dBoxtoiStepStats st;
             dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, &prm, &st);
-            dJointGroupEmpty(s.contacts);
             speculative += st.speculative;
             deepest = fmin(deepest, lowest_z(g));
         }
@@ -2974,7 +2973,6 @@ static void test_tip_before_end(void)
     dGeomSetPosition(block, cx + 0.5 * cos(a), y + 0.1, 0);
     dBoxtoiStepStats st;
     dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
-    dJointGroupEmpty(s.contacts);
     ok(st.impacts >= 1 && fabs(st.first_toi - hit) <= 1e-9,
        "a bar's tip turning into a block 0.999 of the way through the step: the step cut "
        "there (first_toi %.9g s, %.9g expected; %d impacts)", (double)st.first_toi, hit,
@@ -3004,7 +3002,6 @@ static void test_pulled_from_rest(void)
     dBodyID b = launched_box(&s, side, NULL, p, v);
     dBoxtoiStepStats st;
     dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
-    dJointGroupEmpty(s.contacts);
     double want = sqrt(gap / g), z = dBodyGetPosition(b)[2];
     ok(st.impacts >= 1 && fabs(st.first_toi - want) <= 1e-9 && st.redos == 0,
        "a box pulled from rest at 2000 m/s^2: the step cut where it meets the plate 1 cm "
@@ -3026,7 +3023,6 @@ static void test_pulled_from_rest(void)
         dBodyAddForce(two[k], (k ? -a : a) * m.mass, 0, 0);
     }
     dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
-    dJointGroupEmpty(s.contacts);
     want = sqrt(gap / (2 * a));
     ok(st.impacts >= 1 && fabs(st.first_toi - want) <= 1e-9 && st.redos == 0,
        "two boxes pulled together from rest at 1000 m/s^2 each: the step cut where they meet "
