@@ -274,7 +274,15 @@ BOXTOI_API boxtoi_reason boxtoi_swept_aabb(const boxtoi_box *box,
                                            double t0, double t1,
                                            double lo[3], double hi[3]);
 
-/** Check one box and its motion over [t0, t1]; BOXTOI_REASON_NONE when usable. */
+/**
+ * Check one box and its motion over [t0, t1]; BOXTOI_REASON_NONE when
+ * usable.  boxtoi_solve, boxtoi_swept_aabb and boxtoi_overlap_at (over
+ * [t, t]) refuse a box exactly when this does, with its reason (the first
+ * refused box's).  boxtoi_solve can also refuse as
+ * BOXTOI_REASON_OUT_OF_RANGE, with which = 1 or 2, a pair of boxes accepted
+ * here one by one whose scales lie so far apart (a box 1e-171 long against
+ * one of 1) that no one frame holds both (docs/method.md, Input).
+ */
 BOXTOI_API boxtoi_reason boxtoi_validate(const boxtoi_box *box,
                                          const boxtoi_motion *motion,
                                          double t0, double t1);

@@ -1949,12 +1949,18 @@ BOXTOI_API boxtoi_reason boxtoi_swept_aabb(const boxtoi_box *box,
         return BOXTOI_REASON_NULL;
     /* the lengths scaled near 1 can take a 3x3 part that boxtoi_validate
        refuses (world lengths below the doubles) back into range: refused
-       as there (bx_reach gives its reason) */
+       as there (bx_reach gives its reason).  Where no power of two brings
+       both the lengths and the world coordinates into range (tiny corners
+       under a huge 3x3 part), the bounds are those of the box as given,
+       which boxtoi_validate accepted: they hold, and their margin, a part
+       of the coordinates, dwarfs the rounding of the tiny lengths. */
     double tiny = bx_tiny_length(box, motion), reach;
-    if (tiny > 0.0)
-        return (why = bx_reach(box, motion, t0, t1, &reach))
-                   ? why
-                   : swept_tiny(box, motion, t0, t1, tiny, reach, lo, hi);
+    if (tiny > 0.0) {
+        if ((why = bx_reach(box, motion, t0, t1, &reach)))
+            return why;
+        if (!swept_tiny(box, motion, t0, t1, tiny, reach, lo, hi))
+            return BOXTOI_REASON_NONE;
+    }
     why = prepare_rescaling(box, motion, t0, t1, &copy, &m);
     if (why == BOXTOI_REASON_SINGULAR)
         return swept_local(box, motion, t0, t1, lo, hi);

@@ -3417,9 +3417,11 @@ static BX_NOINLINE boxtoi_result solve_local(const boxtoi_query *query, unsigned
 /*
  * boxtoi_validate's reason for box a and then box b over [t0, t1], *which
  * the box refused (1 or 2).  A query that asked for rescaling is checked so
- * before a tiny frame is rescaled (which can bring corners out of range
- * into it) and when refused after the scalings (which can bring a box's
- * other faults into view first, or hide what its own checks accept).
+ * before it is rescaled (a tiny frame rescaled can bring corners out of
+ * range into it; motions scaled by w's power of two can pass the tests
+ * that the boxes as given fail), and a query refused gets these reasons
+ * (refused_as_validated: the scalings can bring a box's other faults into
+ * view first).
  */
 static boxtoi_reason validate_pair(const boxtoi_box *a, const boxtoi_motion *ma,
                                    const boxtoi_box *b, const boxtoi_motion *mb, double t0,
@@ -3449,6 +3451,10 @@ static BX_NOINLINE boxtoi_result solve_rescaled(const boxtoi_query *query, int w
             return invalid(why, bad);
         return solve_local(query, mode);
     }
+    /* the motions scaled by w's power of two can pass the tests that the
+       boxes as given fail: refused as given */
+    if ((why = validate_pair(ba, ma, bb, mb, query->t0, query->t1, &bad)))
+        return invalid(why, bad);
     if (!rescaled_query(query, query->t0, query->t1, &q)) {
         r = invalid(BOXTOI_REASON_OUT_OF_RANGE, which);
     } else {
@@ -3456,9 +3462,6 @@ static BX_NOINLINE boxtoi_result solve_rescaled(const boxtoi_query *query, int w
             swap_parts(&q);
         r = solve_query(&q, mode & ~SOLVE_SWAP);
     }
-    if (r.state == BOXTOI_INVALID &&
-        (why = validate_pair(ba, ma, bb, mb, query->t0, query->t1, &bad)))
-        return invalid(why, bad);
     return r;
 }
 
@@ -3654,13 +3657,39 @@ static BX_NOINLINE boxtoi_result solve_tiny_query(const boxtoi_query *query, int
     return r;
 }
 
+/*
+ * A refusal of a box (which 1 or 2) by boxtoi_solve over [t0, t1] or
+ * boxtoi_overlap_at (t0 = t1 = t), given boxtoi_validate's reason, the
+ * first refused box's, where it refuses one: the rescaled frames and
+ * motions that the solver tries can meet another fault first (a 3x3 part
+ * found singular where a coefficient times t^2 is beyond the doubles), or
+ * the same fault in the other box.  Where it accepts both, the refusal
+ * stays: scales too far apart for one frame (boxtoi_validate's comment).
+ */
+static BX_NOINLINE void refused_as_validated(const boxtoi_query *query, double t0, double t1,
+                                             boxtoi_reason *reason, int *which)
+{
+    int bad;
+    boxtoi_reason why = validate_pair(&query->a, &query->motion_a, &query->b,
+                                      &query->motion_b, t0, t1, &bad);
+    if (why) {
+        *reason = why;
+        *which = bad;
+    }
+}
+
 boxtoi_result bx_solve(const boxtoi_query *query)
 {
     int e;
     boxtoi_reason why[2];
+    boxtoi_result r;
     if (!query || !(fabs(query->a.hi[0]) < BX_TINY_LENGTH) || !(e = tiny_exponent(query, why)))
-        return solve_query(query, SOLVE_SPLIT | SOLVE_CANON);
-    return solve_tiny_query(query, e, why);
+        r = solve_query(query, SOLVE_SPLIT | SOLVE_CANON);
+    else
+        r = solve_tiny_query(query, e, why);
+    if (r.state == BOXTOI_INVALID && r.which)
+        refused_as_validated(query, query->t0, query->t1, &r.reason, &r.which);
+    return r;
 }
 
 #ifndef BX_DISPATCH /* else dispatch.c defines it */
@@ -4200,6 +4229,8 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode)
  * its reason where it does not, OVERLAP_UNCHANGED where no frame changed.
  */
 #define OVERLAP_UNCHANGED (-2)
+static int overlap_at(const boxtoi_query *query, double t, boxtoi_reason *reason);
+
 static int overlap_balanced(const boxtoi_query *query, double t, boxtoi_reason *reason)
 {
     boxtoi_query q = *query;
@@ -4212,7 +4243,7 @@ static int overlap_balanced(const boxtoi_query *query, double t, boxtoi_reason *
     }
     int changed = bx_balance_frame(&q.a, &q.motion_a, t, t);
     changed |= bx_balance_frame(&q.b, &q.motion_b, t, t);
-    return changed ? boxtoi_overlap_at(&q, t, reason) : OVERLAP_UNCHANGED;
+    return changed ? overlap_at(&q, t, reason) : OVERLAP_UNCHANGED;
 }
 
 /* boxtoi_overlap_at of a query whose motions asked for rescaling. */
@@ -4225,13 +4256,25 @@ static BX_NOINLINE int overlap_rescaled(const boxtoi_query *query, double t,
         int r = overlap_balanced(query, t, reason);
         if (r != OVERLAP_UNCHANGED)
             return r;
+    } else {
+        /* the motions scaled by w's power of two can pass the tests that
+           the boxes as given fail (a determinant within rounding of 0 at
+           a t near 1e194): refused as given */
+        int bad;
+        boxtoi_reason why = validate_pair(&query->a, &query->motion_a, &query->b,
+                                          &query->motion_b, t, t, &bad);
+        if (why) {
+            if (reason)
+                *reason = why;
+            return -1;
+        }
     }
     if (!rescaled_query(query, t, t, &q)) {
         if (reason)
             *reason = BOXTOI_REASON_OUT_OF_RANGE;
         return -1;
     }
-    return boxtoi_overlap_at(&q, t, reason);
+    return overlap_at(&q, t, reason);
 }
 
 /* boxtoi_overlap_at of a query refused as singular: again with the boxes'
@@ -4262,8 +4305,9 @@ static boxtoi_reason overlap_prepare(const boxtoi_box *box, const boxtoi_motion 
                                                  : BOXTOI_REASON_OUT_OF_RANGE;
 }
 
-BOXTOI_API int boxtoi_overlap_at(const boxtoi_query *query, double t,
-                                 boxtoi_reason *reason)
+/* boxtoi_overlap_at, its refusals' reasons not yet boxtoi_validate's
+   (refused_as_validated) */
+static int overlap_at(const boxtoi_query *query, double t, boxtoi_reason *reason)
 {
     bx_moving A, B;
     boxtoi_reason why = BOXTOI_REASON_NONE;
@@ -4303,6 +4347,18 @@ BOXTOI_API int boxtoi_overlap_at(const boxtoi_query *query, double t,
         if (!st.valid[a] && axis_separation_below(&S, &st, &pp, a, NULL, 0.0) > 0.0)
             return 0;
     return 1;
+}
+
+BOXTOI_API int boxtoi_overlap_at(const boxtoi_query *query, double t,
+                                 boxtoi_reason *reason)
+{
+    boxtoi_reason why = BOXTOI_REASON_NONE;
+    int r = overlap_at(query, t, &why), which = 0;
+    if (r < 0 && query && isfinite(t))
+        refused_as_validated(query, t, t, &why, &which);
+    if (reason)
+        *reason = why;
+    return r;
 }
 
 BOXTOI_API boxtoi_query boxtoi_default_query(void)

@@ -899,6 +899,347 @@ static void test_reasons_agree(void)
     }
 }
 
+/* A number of either sign for the extreme pairs: odd_number's, or near
+   1e160, or a power of two from 2^100 to 2^700. */
+static double extreme_number(unsigned long long *st)
+{
+    double k = tu_rand(st, 0.0, 1.0);
+    if (k < 0.01)
+        return tu_rand(st, -0.5, 0.5) * 1e160;
+    if (k < 0.02)
+        return ldexp(tu_rand(st, -0.5, 0.5), (int)tu_rand(st, 100.0, 700.0));
+    return odd_number(st);
+}
+
+/* A box and motion for the extreme pairs: its lengths (corners and
+   translations) times 2^-800 to 2^300 two times in five, a motion of
+   degree 0 to 4 whose 3x3 part is times 2^-900 to 2^400 two times in five,
+   odd or huge numbers added to entries and to w's coefficients, and w's
+   constant term not 1 one time in ten. */
+static void extreme_part(unsigned long long *st, boxtoi_box *b, boxtoi_motion *m)
+{
+    double u = tu_rand(st, 0.0, 1.0);
+    double len = u < 0.25 ? ldexp(1.0, -(int)tu_rand(st, 0.0, 800.0))
+                 : u < 0.4 ? ldexp(1.0, (int)tu_rand(st, 0.0, 300.0)) : 1.0;
+    for (int i = 0; i < 3; i++) {
+        double x = extreme_number(st) * len, y = extreme_number(st) * len;
+        int order = tu_rand(st, 0.0, 1.0) < 0.95;
+        b->lo[i] = order ? fmin(x, y) : x;
+        b->hi[i] = order ? fmax(x, y) : y;
+    }
+    memset(m, 0, sizeof *m);
+    m->degree = (int)tu_rand(st, 0.0, 5.0);
+    u = tu_rand(st, 0.0, 1.0);
+    double sc = u < 0.25 ? ldexp(1.0, -(int)tu_rand(st, 0.0, 900.0))
+                : u < 0.4 ? ldexp(1.0, (int)tu_rand(st, 0.0, 400.0)) : 1.0;
+    for (int k = 0; k <= m->degree; k++) {
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 4; c++) {
+                double x = k == 0 && r == c ? sc : 0.0;
+                if (tu_rand(st, 0.0, 1.0) < 0.15)
+                    x += extreme_number(st) * (c < 3 ? sc : len);
+                m->c[k][r][c] = x;
+            }
+        u = tu_rand(st, 0.0, 1.0);
+        m->c[k][3][3] = k == 0 ? (u < 0.9 ? 1.0 : extreme_number(st))
+                        : u < 0.2 ? extreme_number(st) : 0.0;
+    }
+}
+
+/* A time for the extreme pairs: 0, in [0, 1] or [-3, 3], or of either sign
+   up to 2^1000, near 1e160, or below 2^-1000. */
+static double extreme_time(unsigned long long *st)
+{
+    double u = tu_rand(st, 0.0, 1.0);
+    switch ((int)tu_rand(st, 0.0, 8.0)) {
+    case 0: return 0.0;
+    case 1: return u;
+    case 2: return ldexp(u, (int)tu_rand(st, 0.0, 1000.0));
+    case 3: return -ldexp(u, (int)tu_rand(st, 0.0, 1000.0));
+    case 4: return u * 1e160;
+    case 5: return ldexp(u, -(int)tu_rand(st, 0.0, 1074.0));
+    default: return tu_rand(st, -3.0, 3.0);
+    }
+}
+
+/* log2 of the spread of a query's scales: its boxes' largest world
+   coordinate over their least world extent, each taken at t0, the middle
+   and t1 from the matrices (boxtoi_motion_eval): a box's extent as its
+   local one times the 3x3 part's largest entry over |w|, its reach as its
+   largest corner times that plus the translation's largest over |w|.
+   INT_MAX where a number there is not finite or an extent is 0. */
+static int scale_spread(const boxtoi_query *q)
+{
+    const boxtoi_box *box[2] = {&q->a, &q->b};
+    const boxtoi_motion *motion[2] = {&q->motion_a, &q->motion_b};
+    double least = INFINITY, most = 0.0;
+    for (int k = 0; k < 2; k++) {
+        double corner = 0.0, extent = 0.0;
+        for (int i = 0; i < 3; i++) {
+            corner = fmax(corner, fmax(fabs(box[k]->lo[i]), fabs(box[k]->hi[i])));
+            extent = fmax(extent, box[k]->hi[i] - box[k]->lo[i]);
+        }
+        for (int j = 0; j < 3; j++) {
+            double t = j == 0 ? q->t0 : j == 1 ? q->t0 + (q->t1 - q->t0) / 2 : q->t1, m[4][4];
+            boxtoi_motion_eval(motion[k], t, m);
+            double u = 0.0, x = 0.0, w = fabs(m[3][3]);
+            for (int r = 0; r < 3; r++) {
+                for (int c = 0; c < 3; c++)
+                    u = fmax(u, fabs(m[r][c]));
+                x = fmax(x, fabs(m[r][3]));
+            }
+            double size = extent * u / w, reach = (corner * u + x) / w;
+            if (!isfinite(size) || !isfinite(reach))
+                return INT_MAX;
+            least = fmin(least, size);
+            most = fmax(most, reach);
+        }
+    }
+    return least > 0.0 ? ilogb(most) - ilogb(least) : INT_MAX;
+}
+
+/*
+ * The agreement of test_reasons_agree on numbers further out: 50,000 pairs
+ * of extreme_part over intervals of extreme_time (their ends in order nine
+ * times in ten, equal three times in ten; seven in ten [0, 1] or [u, 1]).
+ * boxtoi_swept_aabb gives boxtoi_validate's reason for each box;
+ * boxtoi_overlap_at at t0 and at t1 refuses exactly the pairs with a box
+ * refused there, with the first one's reason; boxtoi_solve refuses every
+ * pair with a box refused, with the first one's reason, and answers the
+ * others, but for pairs whose scales are too far apart for one frame:
+ * refused as out of range, where the boxes' world coordinates reach at
+ * least 2^300 times their least world extent (scale_spread), and at most
+ * one pair in 1,000.  Before, boxtoi_swept_aabb refused as out of range
+ * tiny corners under a huge 3x3 part (scaled near 1, their world
+ * coordinates left the range), and boxtoi_overlap_at and boxtoi_solve gave
+ * the reasons of the rescaled motions (a 3x3 part singular, where
+ * boxtoi_validate found a coefficient times t^2 out of range) or answered
+ * where boxtoi_validate refused a box.
+ */
+static void test_reasons_agree_extreme(void)
+{
+    unsigned long long st = 20261128;
+    int n = 50000, refused = 0, swept_differs = 0, overlap_differs = 0, solve_differs = 0;
+    int spread_refused = 0, least_spread = INT_MAX;
+    for (int it = 0; it < n; it++) {
+        boxtoi_query q = base_query();
+        extreme_part(&st, &q.a, &q.motion_a);
+        extreme_part(&st, &q.b, &q.motion_b);
+        double x = extreme_time(&st), y = tu_rand(&st, 0.0, 1.0) < 0.3 ? x : extreme_time(&st);
+        if (tu_rand(&st, 0.0, 1.0) < 0.7) {
+            x = tu_rand(&st, 0.0, 1.0) < 0.5 ? 0.0 : tu_rand(&st, 0.0, 1.0);
+            y = 1.0;
+        }
+        int order = tu_rand(&st, 0.0, 1.0) < 0.9;
+        q.t0 = order ? fmin(x, y) : x;
+        q.t1 = order ? fmax(x, y) : y;
+        boxtoi_reason va = boxtoi_validate(&q.a, &q.motion_a, q.t0, q.t1);
+        boxtoi_reason vb = boxtoi_validate(&q.b, &q.motion_b, q.t0, q.t1);
+        double lo[3], hi[3];
+        boxtoi_reason sa = boxtoi_swept_aabb(&q.a, &q.motion_a, q.t0, q.t1, lo, hi);
+        boxtoi_reason sb = boxtoi_swept_aabb(&q.b, &q.motion_b, q.t0, q.t1, lo, hi);
+        refused += va || vb;
+        if ((va != sa || vb != sb) && swept_differs++ < 3)
+            diag("extreme pair %d: validate %s / %s, swept_aabb %s / %s", it,
+                 boxtoi_reason_message(va), boxtoi_reason_message(vb),
+                 boxtoi_reason_message(sa), boxtoi_reason_message(sb));
+        for (int e = 0; e < 2; e++) {
+            double t = e ? q.t1 : q.t0;
+            boxtoi_reason ha = boxtoi_validate(&q.a, &q.motion_a, t, t);
+            boxtoi_reason hb = boxtoi_validate(&q.b, &q.motion_b, t, t), ro = BOXTOI_REASON_NONE;
+            int o = boxtoi_overlap_at(&q, t, &ro);
+            boxtoi_reason want = ha ? ha : hb;
+            int same = want ? o == -1 && ro == want : o == 0 || o == 1;
+            if (!same && overlap_differs++ < 3)
+                diag("extreme pair %d, t%d: validate %s / %s, overlap_at %d (%s)", it, e,
+                     boxtoi_reason_message(ha), boxtoi_reason_message(hb), o,
+                     boxtoi_reason_message(ro));
+        }
+        boxtoi_result r = boxtoi_solve(&q);
+        boxtoi_reason query_why = q.t0 > q.t1 ? BOXTOI_REASON_INTERVAL_REVERSED
+                                              : BOXTOI_REASON_NONE;
+        boxtoi_reason want = query_why ? query_why : va ? va : vb;
+        int which = query_why ? 0 : va ? 1 : vb ? 2 : 0;
+        int same = want ? r.state == BOXTOI_INVALID && r.reason == want && r.which == which
+                        : r.state != BOXTOI_INVALID && r.state != BOXTOI_FAILED;
+        if (!want && r.state == BOXTOI_INVALID && r.reason == BOXTOI_REASON_OUT_OF_RANGE) {
+            int spread = scale_spread(&q);
+            least_spread = spread < least_spread ? spread : least_spread;
+            spread_refused++;
+            same = spread >= 300;
+        }
+        if (!same && solve_differs++ < 3)
+            diag("extreme pair %d: validate %s / %s, solve %s (%s, which %d)", it,
+                 boxtoi_reason_message(va), boxtoi_reason_message(vb),
+                 boxtoi_state_name(r.state), boxtoi_reason_message(r.reason), r.which);
+    }
+    diag("extreme pairs: %d of %d refused; %d more refused as out of range, scales "
+         "2^%d or more apart", refused, n, spread_refused, least_spread);
+    ok(refused >= n / 10 && refused <= n * 9 / 10,
+       "extreme pairs: some refused, some not (%d of %d refused)", refused, n);
+    is_int(swept_differs, 0, "extreme pairs: boxtoi_swept_aabb gives boxtoi_validate's reason");
+    is_int(overlap_differs, 0, "extreme pairs: boxtoi_overlap_at at t0 and t1 refuses exactly "
+           "the pairs with a box refused there, with the first one's reason");
+    is_int(solve_differs, 0, "extreme pairs: boxtoi_solve refuses the pairs with a box "
+           "refused, with the first one's reason, and answers the others but for scales "
+           "2^300 or more apart");
+    ok(spread_refused <= n / 1000, "extreme pairs: at most 1 in 1,000 refused for scales "
+       "far apart (%d)", spread_refused);
+}
+
+static void set_corners(boxtoi_box *b, const double lo[3], const double hi[3])
+{
+    memcpy(b->lo, lo, sizeof b->lo);
+    memcpy(b->hi, hi, sizeof b->hi);
+}
+
+/*
+ * Pairs found by the extreme pairs' search, each at one time t:
+ * - a unit box under the 3x3 part 2^219 I plus shears, w = 1 - 1.69 t and
+ *   an entry -2^-518 t^2, at t near 2^613 (boxtoi_validate: singular),
+ *   against a tiny box at rest: boxtoi_solve answered OVERLAP;
+ * - a box whose motion has w = 1 + 1.86 t and entries near 2^-345 t^2 and
+ *   2^-882 t^3, at t near 2^459 (singular), against a unit box at rest:
+ *   boxtoi_solve answered MISS;
+ * - a motion with terms t and w = 1 + 2^212 t and an entry 2^-1002 t^3,
+ *   at t near -2^645 (singular), against a box on a sheared frame near
+ *   2^57: boxtoi_overlap_at answered 0.
+ * Scaled by w's power of two, the motions passed the tests that the boxes
+ * as given fail.  Each is refused now with boxtoi_validate's reason.
+ */
+static void test_reasons_found(void)
+{
+    boxtoi_query q = base_query();
+    static const double lo1[3] = {-0x1.5fc5acb43f85ap-718, 0x1.9f8e8856c982p-721,
+                                  -0x1.b2191debeac69p-189};
+    static const double hi1[3] = {-0x1.5987cf847beaep-718, 0x1.f9b4c03e1d31ap-718,
+                                  0x1.abf06c67cd8cp-722};
+    static const double lo2[3] = {-0x1.3021441c4f0cp-1, 0x1.f9fcf6fdf4258p-1,
+                                  -0x1.457f128d34856p+0};
+    static const double hi2[3] = {-0x1.f051356179dep-2, 0x1.17e40336a1b62p+0,
+                                  -0x1.d53b2b10dad4p-5};
+    set_corners(&q.a, lo1, hi1);
+    boxtoi_motion_identity(&q.motion_a);
+    set_corners(&q.b, lo2, hi2);
+    boxtoi_motion_identity(&q.motion_b);
+    q.motion_b.degree = 2;
+    static const double b0[3][4] = {
+        {0x1p+219, 0x1.2b87de8c49b5cp+219, -0x1.31dfea9583524p+218, -0x1.c6e1fd6fc6038p-2},
+        {-0x1.50ab631d837eap+219, 0x1p+219, 0, 0},
+        {0, 0, 0x1p+219, 0}};
+    memcpy(q.motion_b.c[0], b0, sizeof b0);
+    q.motion_b.c[1][3][3] = -0x1.b08f8a72966d4p+0;
+    q.motion_b.c[2][1][0] = -0x1.ddda7fcbcba7cp-518;
+    q.t0 = q.t1 = 0x1.51b20f244be8ap+613;
+    boxtoi_result r = boxtoi_solve(&q);
+    boxtoi_reason v = boxtoi_validate(&q.b, &q.motion_b, q.t0, q.t1);
+    ok(v == BOXTOI_REASON_SINGULAR && r.state == BOXTOI_INVALID && r.reason == v &&
+       r.which == 2, "found: a motion singular within rounding at t near 2^613 is refused by "
+       "boxtoi_solve as by boxtoi_validate (%s, %s, which %d)", boxtoi_state_name(r.state),
+       boxtoi_reason_message(r.reason), r.which);
+
+    static const double lo3[3] = {-0x1.092ead04a528ep+0, 0x1.02b8d3f0037dp-1,
+                                  -0x1.cdc61a34c421ep+0};
+    static const double hi3[3] = {0x1.4c9edbeb89b18p-1, 0x1.152be785bb188p-1,
+                                  0x1.254d31716a8dp-2};
+    static const double lo4[3] = {0x1.4d71de003fe1cp-343, -0x1.c9e791e6ca588p-345,
+                                  -0x1.2ba574129db2p-343};
+    static const double hi4[3] = {0x1.177bf4b5f1b9p+186, 0x1.ce6ff884dab1p-344,
+                                  0x1.552fc0d3739d8p-344};
+    set_corners(&q.a, lo3, hi3);
+    boxtoi_motion_identity(&q.motion_a);
+    q.motion_a.c[0][2][0] = -0x1.d9900542eb56p-2;
+    set_corners(&q.b, lo4, hi4);
+    boxtoi_motion_identity(&q.motion_b);
+    q.motion_b.degree = 3;
+    q.motion_b.c[1][3][3] = 0x1.dd1a1f6c97034p+0;
+    q.motion_b.c[2][0][1] = -0x1.e38fa3af4a1a8p-788;
+    q.motion_b.c[2][2][3] = -0x1.982ee2e94e8f8p-345;
+    q.motion_b.c[3][1][2] = 0x1.d542d357b6cacp-882;
+    q.t0 = q.t1 = 0x1.2abedd08b8417p+459;
+    r = boxtoi_solve(&q);
+    v = boxtoi_validate(&q.b, &q.motion_b, q.t0, q.t1);
+    ok(v == BOXTOI_REASON_SINGULAR && r.state == BOXTOI_INVALID && r.reason == v &&
+       r.which == 2, "found: a cubic motion singular within rounding at t near 2^459 is "
+       "refused by boxtoi_solve as by boxtoi_validate (%s, %s, which %d)",
+       boxtoi_state_name(r.state), boxtoi_reason_message(r.reason), r.which);
+
+    static const double lo5[3] = {0x1.90512b309083p-465, -0x1.7b8b0ea8b949ep-462,
+                                  -0x1.9b578b47e6f38p-462};
+    static const double hi5[3] = {0x1.4912396ddc504p-462, 0x1.381f0b1de65d8p-463,
+                                  -0x1.32e6eb475a5f4p-462};
+    static const double lo6[3] = {0x1.43b18b0b0c7p-514, -0x1.5b83a2e2abd91p+23,
+                                  0x1.306c354c8c3cp-512};
+    static const double hi6[3] = {0x1.a3eb98a00ebcp-512, 0x1.b37a618c45d8p-511,
+                                  0x1.73f7aebc6078cp-507};
+    set_corners(&q.a, lo5, hi5);
+    boxtoi_motion_identity(&q.motion_a);
+    q.motion_a.degree = 4;
+    q.motion_a.c[0][2][0] = 0x1.beddba218e41cp-1;
+    q.motion_a.c[1][0][2] = 0x1.da0becd128f4p-1;
+    q.motion_a.c[1][0][3] = 0x1.d40117d6b4658p-464;
+    q.motion_a.c[1][2][0] = 0x1.4c37359821544p-1;
+    q.motion_a.c[1][3][3] = 0x1.b90a1e22d53e8p+212;
+    q.motion_a.c[3][1][2] = 0x1.b514cc678a076p-1002;
+    set_corners(&q.b, lo6, hi6);
+    boxtoi_motion_identity(&q.motion_b);
+    q.motion_b.c[0][1][1] = -0x1.33dde4c91f1dap+57;
+    q.motion_b.c[0][1][3] = -0x1.13f0f10a2ccbp+112;
+    double t = -0x1.f229558dc8408p+645;
+    boxtoi_reason why = BOXTOI_REASON_NONE;
+    int o = boxtoi_overlap_at(&q, t, &why);
+    v = boxtoi_validate(&q.a, &q.motion_a, t, t);
+    ok(v == BOXTOI_REASON_SINGULAR && o == -1 && why == v, "found: a quartic motion singular "
+       "within rounding at t near -2^645 is refused by boxtoi_overlap_at as by "
+       "boxtoi_validate (%d, %s)", o, boxtoi_reason_message(why));
+}
+
+/*
+ * A box of corners near 2^-762 under the 3x3 part 2^680 times a shear,
+ * with w = 1 + 2^521 t over [0, 1]: its world lengths are near 2^-82 at
+ * t = 0 and shrink to near 2^-603.  boxtoi_validate accepts it;
+ * boxtoi_swept_aabb, scaling its tiny corners near 1, put its world
+ * coordinates out of range and refused it.  It now gives the bounds of the
+ * box as given, which hold: the corners at 2001 times (boxtoi_motion_apply)
+ * lie within them.  They are wide (about 1e119): their rounding margin
+ * takes w's rounding at its largest, 2^521 times its least.
+ */
+static void test_tiny_corners_huge_frame(void)
+{
+    boxtoi_box b;
+    static const double lo[3] = {-0x1.f754361247d1ep-762, -0x1.cafd6f8349e6p-766,
+                                 -0x1.45496931d9a3p-762};
+    static const double hi[3] = {-0x1.e8daeacd3d0f8p-764, -0x1.19f8153af608p-766,
+                                 -0x1.026cfd63a12e6p-762};
+    set_corners(&b, lo, hi);
+    boxtoi_motion m;
+    boxtoi_motion_identity(&m);
+    m.degree = 1;
+    for (int i = 0; i < 3; i++)
+        m.c[0][i][i] = 0x1p+680;
+    m.c[0][1][0] = 0x1.f8b35cdb869bap+680;
+    m.c[0][2][0] = -0x1.f25cac180b88cp+680;
+    m.c[1][3][3] = 0x1.2efe19a1f9183p+521;
+    double l[3], h[3];
+    boxtoi_reason v = boxtoi_validate(&b, &m, 0.0, 1.0);
+    boxtoi_reason s = boxtoi_swept_aabb(&b, &m, 0.0, 1.0, l, h);
+    is_int(v, BOXTOI_REASON_NONE, "tiny corners, huge frame: boxtoi_validate accepts the box");
+    is_int(s, BOXTOI_REASON_NONE, "tiny corners, huge frame: boxtoi_swept_aabb bounds it");
+    int outside = 0;
+    for (int k = 0; k <= 2000 && !s; k++) {
+        double t = k / 2000.0;
+        for (int c = 0; c < 8; c++) {
+            double p[3] = {c & 1 ? hi[0] : lo[0], c & 2 ? hi[1] : lo[1], c & 4 ? hi[2] : lo[2]};
+            double x[3];
+            boxtoi_motion_apply(&m, t, p, x);
+            for (int i = 0; i < 3; i++)
+                outside += !(x[i] >= l[i] && x[i] <= h[i]);
+        }
+    }
+    ok(!s && outside == 0, "tiny corners, huge frame: every corner at 2001 times within the "
+       "bounds (%d outside)", outside);
+}
+
 /*
  * Two unit cubes at scale 2^k under the 3x3 part 2^205 I with w = 1 +
  * 2^210 t^2 (within range: 2^205 is below 1e60 times w's largest
@@ -2702,6 +3043,9 @@ int main(void)
     test_tiny_frame_refused();
     test_tiny_scale_interval();
     test_reasons_agree();
+    test_reasons_agree_extreme();
+    test_reasons_found();
+    test_tiny_corners_huge_frame();
     test_tiny_big_frame();
     test_full_turn();
     test_names();
