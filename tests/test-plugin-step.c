@@ -3032,6 +3032,41 @@ static void test_pulled_from_rest(void)
 }
 
 /*
+ * A 40 cm box at rest 2 or 4 mm above a 40 cm slab, pulled down at 2000
+ * m/s^2: its resting margin is a quarter of the side (10 cm), and it meets
+ * the slab at sqrt(gap / g) closing at 4 to 5.7 m/s, slower than that
+ * margin per step (6 m/s), so that is no impact by the closing speed; but
+ * it would be deeper than the margin 6 ms later, within the step.  The
+ * step is cut where it meets the slab, to 1e-9 s, and the box ends the
+ * step on it.  Cut where the shrunk boxes meet instead (the time kept for
+ * a box at a lip), the step went on to 10 ms and the box ended it 20 cm
+ * into the slab.
+ */
+static void test_settling_deep(void)
+{
+    const double gaps[2] = {0.002, 0.004};
+    for (int k = 0; k < 2; k++) {
+        sim s;
+        sim_init(&s, 0);
+        const double g = 2000, gap = gaps[k];
+        dWorldSetGravity(s.world, 0, 0, -g);
+        dGeomID slab = dCreateBoxtoiBox(s.space, 4, 4, 0.4);
+        dGeomSetPosition(slab, 0, 0, 0);
+        const double side[3] = {0.4, 0.4, 0.4}, p[3] = {0, 0, 0.4 + gap}, v[3] = {0, 0, 0};
+        dBodyID b = launched_box(&s, side, NULL, p, v);
+        dBoxtoiStepStats st;
+        dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
+        double want = sqrt(gap / g), z = dBodyGetPosition(b)[2];
+        ok(st.impacts >= 1 && fabs(st.first_toi - want) <= 1e-9 && fabs(z - 0.4) < 1e-3,
+           "a 40 cm box pulled from rest %g mm above a slab at 2000 m/s^2, closing slower "
+           "than its margin per step: the step cut where they meet (first_toi %.9g s, %.9g "
+           "expected; %d impacts), the box on the slab at its end (z %.6f)", gap * 1e3,
+           (double)st.first_toi, want, st.impacts, z);
+        sim_free(&s);
+    }
+}
+
+/*
  * Two boxes of 5 to 20 cm, 0.5 to 1.5 m apart, closing at 50 to 150 m/s and
  * spinning at up to 30 rad/s about each axis; one sub-step per step, so
  * that their impact gets speculative contacts while they are still far
@@ -4005,6 +4040,7 @@ int main(void)
     test_speculative_normals();
     test_far_pairs();
     test_pulled_from_rest();
+    test_settling_deep();
     test_tip_before_end();
     test_pivot_into_ground();
     test_damping_and_sleep();
