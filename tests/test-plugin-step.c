@@ -1679,14 +1679,14 @@ static void test_tiny_shots(void)
 
 /* ---- seams between flush tiles ----------------------------------------- */
 
-/* Did the box (sliding at V along +x, its height off its resting height by
-   at most zmax) trip: lose 5 % of its speed, tilt by more than a degree, or
-   leave its height by 1 mm? */
-static int tripped(dBodyID b, double V, double zmax)
+/* Did the box (sliding at V along (cos yaw, sin yaw, 0), its height off
+   its resting height by at most zmax) trip: lose 5 % of its speed, tilt by
+   more than a degree, or leave its height by 1 mm? */
+static int tripped(dBodyID b, double V, double yaw, double zmax)
 {
-    const dReal *R = dBodyGetRotation(b);
-    return fabs(dBodyGetLinearVel(b)[0] - V) > 0.05 * V || fabs(R[10]) < cos(M_PI / 180)
-           || zmax > 1e-3;
+    const dReal *R = dBodyGetRotation(b), *v = dBodyGetLinearVel(b);
+    return fabs(v[0] * cos(yaw) + v[1] * sin(yaw) - V) > 0.05 * V
+           || fabs(R[10]) < cos(M_PI / 180) || zmax > 1e-3;
 }
 
 /*
@@ -1694,26 +1694,33 @@ static int tripped(dBodyID b, double V, double zmax)
  * second, its front 0.25 - off before the seam at c) slides without
  * friction at V m/s over the seam to a second tile flush with the first,
  * for 0.55 m: under the plugin (boxtoi tiles and box, stepped to contact)
- * or plain ODE (dBoxes, dWorldStep).  Did it trip?
+ * or plain ODE (dBoxes, dWorldStep).  The scene is turned by yaw about z
+ * (the box, the tiles and the way it slides).  Did it trip?
  */
-static int seam_trial(int plugin, double V, double c, double off)
+static int seam_trial(int plugin, double V, double c, double off, double yaw)
 {
     sim s;
     sim_init(&s, 0);
     s.mu = 0;
+    dMatrix3 R;
+    dRFromAxisAndAngle(R, 0, 0, 1, yaw);
+    const double cy = cos(yaw), sy = sin(yaw);
     for (int i = 0; i < 2; i++) {
         dGeomID t = plugin ? dCreateBoxtoiBox(s.space, 1, 1, 0.1) : dCreateBox(s.space, 1, 1, 0.1);
-        dGeomSetPosition(t, c + (i ? 0.5 : -0.5), 0, -0.05);
+        double x = c + (i ? 0.5 : -0.5);
+        dGeomSetPosition(t, x * cy, x * sy, -0.05);
+        dGeomSetRotation(t, R);
     }
     const double side[3] = {0.1, 0.1, 0.1};
     dBodyID b = add_body(&s, plugin, side, NULL);
-    dBodySetPosition(b, c - 0.3 + off, 0, 0.05);
+    dBodySetPosition(b, (c - 0.3 + off) * cy, (c - 0.3 + off) * sy, 0.05);
+    dBodySetRotation(b, R);
     int steps = (int)(0.55 / (V * H)) + 1;
     double z0 = 0, zmax = 0;
     for (int k = 0; k < 30 + steps; k++) {
         if (k == 30) {
             z0 = dBodyGetPosition(b)[2];
-            dBodySetLinearVel(b, V, 0, 0);
+            dBodySetLinearVel(b, V * cy, V * sy, 0);
         }
         if (plugin)
             dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, NULL);
@@ -1725,7 +1732,7 @@ static int seam_trial(int plugin, double V, double c, double off)
         if (k >= 30)
             zmax = fmax(zmax, fabs(dBodyGetPosition(b)[2] - z0));
     }
-    int trip = tripped(b, V, zmax);
+    int trip = tripped(b, V, yaw, zmax);
     sim_free(&s);
     return trip;
 }
@@ -1737,23 +1744,28 @@ static int seam_trial(int plugin, double V, double c, double off)
  * every seam up to 1 m/s, about half of them above).  Plain ODE slides
  * over; so must the plugin.  The seam lies at a random place, the box
  * starts at a random distance, never a whole number of steps from the
- * seam (test_tile_seams_exact has those).
+ * seam (test_tile_seams_exact has those).  The same seams again with the
+ * scene turned by 0.5 rad about z, the seam along no world axis.
  */
 static void test_tile_seams(void)
 {
     const double speeds[5] = {0.5, 1, 2, 5, 10};
     unsigned long long seed = 7;
-    int trips[5] = {0};
+    int trips[5] = {0}, ytrips[5] = {0};
     for (int vi = 0; vi < 5; vi++) {
         double V = speeds[vi];
         for (int trial = 0; trial < 20; trial++) {
             double c = urand(&seed, -5, 5), off = urand(&seed, 0.1, 0.9) * V * H;
-            trips[vi] += seam_trial(1, V, c, off);
+            trips[vi] += seam_trial(1, V, c, off, 0);
+            ytrips[vi] += seam_trial(1, V, c, off, 0.5);
         }
     }
     ok(trips[0] + trips[1] + trips[2] + trips[3] + trips[4] == 0,
        "a box sliding over the seam of two flush tiles, 20 seams at each of 0.5, 1, 2, 5, 10 "
        "m/s: tripped %d, %d, %d, %d, %d times", trips[0], trips[1], trips[2], trips[3], trips[4]);
+    ok(ytrips[0] + ytrips[1] + ytrips[2] + ytrips[3] + ytrips[4] == 0,
+       "the same seams turned by 0.5 rad about z: tripped %d, %d, %d, %d, %d times", ytrips[0],
+       ytrips[1], ytrips[2], ytrips[3], ytrips[4]);
 }
 
 /*
@@ -1775,7 +1787,7 @@ static void test_tile_seams_exact(void)
         unsigned long long seed = 1;
         for (int trial = 0; trial < 20; trial++) {
             double c = urand(&seed, -5, 5);
-            int p = seam_trial(0, speeds[vi], c, 0), t = seam_trial(1, speeds[vi], c, 0);
+            int p = seam_trial(0, speeds[vi], c, 0, 0), t = seam_trial(1, speeds[vi], c, 0, 0);
             plain[vi] += p;
             extra[vi] += t && !p;
         }
@@ -1843,56 +1855,75 @@ static void test_rest_on_small_tiles(void)
  * (a lip, whose speculative contacts now come from where it gets deeper
  * than the margin).
  * Counted: shots whose centre crossed the plate's mid-plane while more
- * than 11 mm of the box lay over the plate.
+ * than 11 mm of the box lay over the plate.  The same shots with the whole
+ * scene turned by 0.5 rad about z, so that the rim's axis is no world axis.
  */
 static void test_lip_fall(void)
 {
     const double shapes[2][3] = {{40, 20, 0.003}, {20, 3, 0.008}}; /* down, across, plate */
-    int through[2] = {0, 0};
-    for (int sh = 0; sh < 2; sh++) {
-        unsigned long long seed = 777;
-        double vz = shapes[sh][0], vx = shapes[sh][1], w = shapes[sh][2];
-        for (int trial = 0; trial < 20; trial++) {
-            sim s;
-            sim_init(&s, 0);
-            dGeomID plate = dCreateBoxtoiBox(s.space, 1, 1, w);
-            dGeomSetPosition(plate, 0.5, 0, -w / 2);
-            dGeomID block = dCreateBoxtoiBox(s.space, 1, 1, 0.1);
-            dGeomSetPosition(block, 0.5, 5, -0.05);
-            double d = urand(&seed, 0, 0.004), ta = urand(&seed, 0.5, 0.95) * H,
-                   tb = urand(&seed, 0.05, 0.3) * H, vza = -vz - 9.81 * H;
-            const double side[3] = {0.1, 0.1, 0.1};
-            dBodyID a = add_body(&s, 1, side, NULL), b = add_body(&s, 1, side, NULL);
-            dBodySetPosition(a, d - 0.05 - vx * ta, 0, 0.05 - vza * ta);
-            dBodySetLinearVel(a, vx, 0, -vz);
-            dBodySetPosition(b, 0.5, 5, 0.05 - vza * tb);
-            dBodySetLinearVel(b, 0, 0, -vz);
-            dBoxtoiStepParams p = dBoxtoiDefaultStepParams();
-            p.max_substeps = 1;
-            p.max_redos = 0;
-            int crossed = 0;
-            for (int k = 0; k < 30; k++) {
-                double p0[3];
-                memcpy(p0, dBodyGetPosition(a), sizeof p0);
-                dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, &p, NULL);
-                const dReal *p1 = dBodyGetPosition(a);
-                dReal bb[6];
-                dGeomGetAABB(dBodyGetFirstGeom(a), bb);
-                double hw = (bb[1] - bb[0]) / 2, zc = -w / 2;
-                if ((p0[2] - zc) * (p1[2] - zc) < 0) {
-                    double f = (p0[2] - zc) / (p0[2] - p1[2]), xc = p0[0] + f * (p1[0] - p0[0]);
-                    if (fmin(xc + hw, 1) - fmax(xc - hw, 0) > 0.011)
-                        crossed = 1;
+    int through[2][2] = {{0, 0}, {0, 0}};
+    for (int turned = 0; turned < 2; turned++) {
+        /* the scene turned about z by yaw: plate, block, boxes and speeds */
+        double yaw = turned ? 0.5 : 0, cy = cos(yaw), sy = sin(yaw);
+        dMatrix3 R;
+        dRFromAxisAndAngle(R, 0, 0, 1, yaw);
+        for (int sh = 0; sh < 2; sh++) {
+            unsigned long long seed = 777;
+            double vz = shapes[sh][0], vx = shapes[sh][1], w = shapes[sh][2];
+            for (int trial = 0; trial < 20; trial++) {
+                sim s;
+                sim_init(&s, 0);
+                dGeomID plate = dCreateBoxtoiBox(s.space, 1, 1, w);
+                dGeomSetPosition(plate, 0.5 * cy, 0.5 * sy, -w / 2);
+                dGeomSetRotation(plate, R);
+                dGeomID block = dCreateBoxtoiBox(s.space, 1, 1, 0.1);
+                dGeomSetPosition(block, 0.5 * cy - 5 * sy, 0.5 * sy + 5 * cy, -0.05);
+                dGeomSetRotation(block, R);
+                double d = urand(&seed, 0, 0.004), ta = urand(&seed, 0.5, 0.95) * H,
+                       tb = urand(&seed, 0.05, 0.3) * H, vza = -vz - 9.81 * H;
+                const double side[3] = {0.1, 0.1, 0.1};
+                dBodyID a = add_body(&s, 1, side, NULL), b = add_body(&s, 1, side, NULL);
+                double xa = d - 0.05 - vx * ta;
+                dBodySetPosition(a, xa * cy, xa * sy, 0.05 - vza * ta);
+                dBodySetRotation(a, R);
+                dBodySetLinearVel(a, vx * cy, vx * sy, -vz);
+                dBodySetPosition(b, 0.5 * cy - 5 * sy, 0.5 * sy + 5 * cy, 0.05 - vza * tb);
+                dBodySetRotation(b, R);
+                dBodySetLinearVel(b, 0, 0, -vz);
+                dBoxtoiStepParams p = dBoxtoiDefaultStepParams();
+                p.max_substeps = 1;
+                p.max_redos = 0;
+                int crossed = 0;
+                for (int k = 0; k < 30; k++) {
+                    double p0[3];
+                    memcpy(p0, dBodyGetPosition(a), sizeof p0);
+                    dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, &p, NULL);
+                    const dReal *p1 = dBodyGetPosition(a), *Ra = dBodyGetRotation(a);
+                    /* the box's half extent along the plate's x, and its
+                       centre's x in the plate's frame */
+                    double hw = 0, zc = -w / 2;
+                    for (int j = 0; j < 3; j++)
+                        hw += 0.05 * fabs(cy * Ra[j] + sy * Ra[4 + j]);
+                    if ((p0[2] - zc) * (p1[2] - zc) < 0) {
+                        double f = (p0[2] - zc) / (p0[2] - p1[2]);
+                        double x0 = p0[0] * cy + p0[1] * sy, x1 = p1[0] * cy + p1[1] * sy;
+                        double xc = x0 + f * (x1 - x0);
+                        if (fmin(xc + hw, 1) - fmax(xc - hw, 0) > 0.011)
+                            crossed = 1;
+                    }
                 }
+                through[turned][sh] += crossed;
+                sim_free(&s);
             }
-            through[sh] += crossed;
-            sim_free(&s);
         }
     }
-    ok(through[0] + through[1] == 0,
+    ok(through[0][0] + through[0][1] == 0,
        "a box falling onto a plate just past its rim, the sub-step budget spent, no redos: "
        "through the plate in %d of 20 shots at 40 m/s down and 20 across, %d of 20 at 20 "
-       "down and 3 across", through[0], through[1]);
+       "down and 3 across", through[0][0], through[0][1]);
+    ok(through[1][0] + through[1][1] == 0,
+       "the same shots turned by 0.5 rad about z: through the plate in %d and %d of 20",
+       through[1][0], through[1][1]);
 }
 
 /*
