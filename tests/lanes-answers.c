@@ -238,12 +238,16 @@ static void group_edges(int count, unsigned long long *st)
                     m->c[j][r][2] = m->c[j][r][0] * f + e * tu_rand(st, -1, 1);
             break;
         }
-        case 3: /* signed zeros, and values, in the bottom row */
-            m->c[k][3][(int)tu_rand(st, 0, 3)] = tu_rand(st, 0, 1) < 0.7 ? -0.0 : 1e-300;
+        case 3: { /* signed zeros, and values, in the bottom row */
+            int c = (int)tu_rand(st, 0, 3); /* drawn before the value, by every compiler */
+            m->c[k][3][c] = tu_rand(st, 0, 1) < 0.7 ? -0.0 : 1e-300;
             break;
-        case 4: /* numbers near the range limit */
-            m->c[k][(int)tu_rand(st, 0, 3)][3] = tu_rand(st, 0, 1) < 0.5 ? 1e150 : 1e160;
+        }
+        case 4: { /* numbers near the range limit */
+            int r = (int)tu_rand(st, 0, 3);
+            m->c[k][r][3] = tu_rand(st, 0, 1) < 0.5 ? 1e150 : 1e160;
             break;
+        }
         case 5: /* a box near the range limit, or flat */
             if (tu_rand(st, 0, 1) < 0.5)
                 q.a.hi[0] = q.a.lo[0];
@@ -300,7 +304,11 @@ static void group_invalid(int count, unsigned long long *st)
             switch ((i + which) % 8) {
             case 0: b->lo[(int)tu_rand(st, 0, 3)] = NAN; break;
             case 1: b->hi[2] = b->lo[2] - 0.1; break;
-            case 2: m->c[k][(int)tu_rand(st, 0, 3)][(int)tu_rand(st, 0, 4)] = INFINITY; break;
+            case 2: {
+                int r = (int)tu_rand(st, 0, 3);
+                m->c[k][r][(int)tu_rand(st, 0, 4)] = INFINITY;
+                break;
+            }
             case 3: m->c[k][3][(int)tu_rand(st, 0, 3)] = 0.25; break;
             case 4: /* w crosses zero (or is zero) */
                 for (int j = 0; j <= d; j++)

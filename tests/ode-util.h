@@ -10,6 +10,23 @@
 #include <ode-boxtoi.h>
 #include <ode/ode.h>
 
+/* A number drawn in [lo, hi) from the generator state *s. */
+static inline double urand(unsigned long long *s, double lo, double hi)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    double u = (double)(*s >> 11) / 9007199254740992.0;
+    return lo + (hi - lo) * u;
+}
+
+/* Three numbers drawn in [lo, hi), in order: the arguments of a call, or
+   the items of an initializer, are evaluated in no set order, so draws
+   made there give other scenes under another compiler. */
+static inline void urand3(unsigned long long *s, double lo, double hi, double v[3])
+{
+    for (int i = 0; i < 3; i++)
+        v[i] = urand(s, lo, hi);
+}
+
 /*
  * Where o1 or o2 is a space, collide into it (and the two with each
  * other) with cb and return 1; 0 when both are geoms.

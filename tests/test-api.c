@@ -906,8 +906,10 @@ static double extreme_number(unsigned long long *st)
     double k = tu_rand(st, 0.0, 1.0);
     if (k < 0.01)
         return tu_rand(st, -0.5, 0.5) * 1e160;
-    if (k < 0.02)
-        return ldexp(tu_rand(st, -0.5, 0.5), (int)tu_rand(st, 100.0, 700.0));
+    if (k < 0.02) {
+        double u = tu_rand(st, -0.5, 0.5); /* drawn in this order by every compiler */
+        return ldexp(u, (int)tu_rand(st, 100.0, 700.0));
+    }
     return odd_number(st);
 }
 
@@ -1717,9 +1719,13 @@ static void random_motion_r(unsigned long long *st, boxtoi_motion *m, double rea
     tu_mul3(rx, ry, r);
     tu_mul3(r, rz, r);
     if (tu_rand(st, 0, 1) < 0.5) {
-        double s[3][3] = {{tu_rand(st, 0.5, 1.5), tu_rand(st, -0.3, 0.3), 0},
-                          {0, tu_rand(st, 0.5, 1.5), tu_rand(st, -0.3, 0.3)},
-                          {0, 0, tu_rand(st, 0.5, 1.5)}};
+        /* drawn one by one: an initializer's items have no set order */
+        double s[3][3] = {{0}};
+        s[0][0] = tu_rand(st, 0.5, 1.5);
+        s[0][1] = tu_rand(st, -0.3, 0.3);
+        s[1][1] = tu_rand(st, 0.5, 1.5);
+        s[1][2] = tu_rand(st, -0.3, 0.3);
+        s[2][2] = tu_rand(st, 0.5, 1.5);
         tu_mul3(r, s, r);
     }
     double p[3][3];
@@ -1904,7 +1910,9 @@ static void test_rigid(void)
             for (int k = pdeg; k >= 0; k--)
                 for (int i = 0; i < 3; i++)
                     pt[i] = pt[i] * t + pc[k][i];
-            double x[3] = {tu_rand(&st, -2, 2), tu_rand(&st, -2, 2), tu_rand(&st, -2, 2)};
+            double x[3];
+            for (int i = 0; i < 3; i++)
+                x[i] = tu_rand(&st, -2, 2);
             double want[3], got[3], got2[3];
             tu_quat_rotate(qt, x, want);
             for (int i = 0; i < 3; i++)
@@ -1993,10 +2001,10 @@ static void test_multiply(void)
     double worst = 0.0, worst_alias = 0.0, worst_matrix = 0.0;
     for (int trial = 0; trial < 30; trial++) {
         random_motion(&st, &a);
-        double qv[2][4] = {{1.5, tu_rand(&st, -1, 1), tu_rand(&st, -1, 1), tu_rand(&st, -1, 1)},
-                           {tu_rand(&st, -1, 1), tu_rand(&st, -1, 1), tu_rand(&st, -1, 1),
-                            tu_rand(&st, -1, 1)}};
-        double pv[2][3] = {{1, 2, 3}, {tu_rand(&st, -1, 1), 0.5, -0.5}};
+        double qv[2][4] = {{1.5}}, pv[2][3] = {{1, 2, 3}, {0, 0.5, -0.5}};
+        for (int i = 1; i < 8; i++)
+            qv[i / 4][i % 4] = tu_rand(&st, -1, 1);
+        pv[1][0] = tu_rand(&st, -1, 1);
         boxtoi_motion_rigid(&b, qv, 1, pv, 1); /* rational, degree 3 */
         if (boxtoi_motion_multiply(&out, &a, &b) != BOXTOI_REASON_NONE)
             worst = INFINITY;
@@ -2005,7 +2013,9 @@ static void test_multiply(void)
         boxtoi_motion_multiply(&bl, &a, &bl); /* out aliases b */
         for (int s = 0; s <= 8; s++) {
             double t = s / 8.0;
-            double x[3] = {tu_rand(&st, -2, 2), tu_rand(&st, -2, 2), tu_rand(&st, -2, 2)};
+            double x[3];
+            for (int i = 0; i < 3; i++)
+                x[i] = tu_rand(&st, -2, 2);
             double mid[3], want[3], got[3];
             tu_apply(&b, t, x, mid);
             tu_apply(&a, t, mid, want);

@@ -3648,8 +3648,9 @@ static void case_turned_corner_on_edge(void)
         int m = (int)(8 * hA[1]);
         double yc = (int)tu_rand(&rng, -m, m + 1) / 8.0;
         double land[3] = {hA[0], yc, hA[2]};
-        double vel[3] = {-(1 + (int)tu_rand(&rng, 0, 8)) / 8.0, 0.0,
-                         -(1 + (int)tu_rand(&rng, 0, 8)) / 4.0};
+        double vel[3] = {0, 0, 0};
+        vel[0] = -(1 + (int)tu_rand(&rng, 0, 8)) / 8.0;
+        vel[2] = -(1 + (int)tu_rand(&rng, 0, 8)) / 4.0;
         if (fabs(yc) < hA[1])
             vel[1] = (int)tu_rand(&rng, -4, 5) / 8.0;
         /* B in the frame: [rz W (d + t vel); 0 W], d placing the corner */
@@ -3971,7 +3972,9 @@ static void case_corner_to_corner(void)
             qb[1][i] = turning ? tu_rand(&st, -0.5, 0.5) : 0.0;
         }
         double size = 2.0 * (ra > rb ? ra : rb), gap = eps_rel * size;
-        double side[3], r3[3] = {tu_rand(&st, -1, 1), tu_rand(&st, -1, 1), tu_rand(&st, -1, 1)};
+        double side[3], r3[3];
+        for (int i = 0; i < 3; i++)
+            r3[i] = tu_rand(&st, -1, 1);
         tu_cross(dir, r3, side);
         double a = tu_rand(&st, 0.5, 4.0), b = tu_rand(&st, 0.0, 3.0), sl = tu_norm(side);
         for (int i = 0; i < 3; i++) {

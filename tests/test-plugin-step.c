@@ -19,13 +19,6 @@
 #define MAXC 8
 #define H (1.0 / 60)
 
-static double urand(unsigned long long *s, double lo, double hi)
-{
-    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-    double u = (double)(*s >> 11) / 9007199254740992.0;
-    return lo + (hi - lo) * u;
-}
-
 static void random_quat(unsigned long long *s, dQuaternion q)
 {
     double n = 0;
@@ -2079,10 +2072,12 @@ static void test_spec_few_contacts(void)
             const double side[3] = {0.1, 0.1, 0.1};
             dBodyID a = add_body(&fs.s, 1, side, &fs.box), b = add_body(&fs.s, 1, side, NULL);
             dMatrix3 R;
-            dRFromAxisAndAngle(R, urand(&seed, -1, 1), urand(&seed, -1, 1), urand(&seed, -1, 1),
-                               urand(&seed, 0.2, 1.5));
+            double axis[3];
+            urand3(&seed, -1, 1, axis);
+            dRFromAxisAndAngle(R, axis[0], axis[1], axis[2], urand(&seed, 0.2, 1.5));
             dBodySetRotation(a, R);
-            dBodySetPosition(a, urand(&seed, 0.3, 0.7), urand(&seed, -0.2, 0.2), 0);
+            double ax = urand(&seed, 0.3, 0.7), ay = urand(&seed, -0.2, 0.2);
+            dBodySetPosition(a, ax, ay, 0);
             double ta = urand(&seed, 0.5, 0.95) * H, tb = urand(&seed, 0.05, 0.3) * H;
             const dReal *pa = dBodyGetPosition(a);
             dBodySetPosition(a, pa[0], pa[1], -lowest_z(fs.box) + 40 * ta);
@@ -2552,7 +2547,9 @@ static void grid_bodies(sim *s, dBodyID *b, int n, unsigned long long *seed)
         b[i] = add_body(s, 1, side, NULL);
         dBodySetGyroscopicMode(b[i], 0);
         dBodySetPosition(b[i], 2.0 * (i % 10), 2.0 * (i / 10), 10);
-        dBodySetLinearVel(b[i], urand(seed, -1, 1), urand(seed, -1, 1), urand(seed, -1, 1));
+        double v[3];
+        urand3(seed, -1, 1, v);
+        dBodySetLinearVel(b[i], v[0], v[1], v[2]);
     }
 }
 
@@ -2574,7 +2571,8 @@ static void test_many_bodies_forces(void)
             dMass m;
             dBodyGetMass(b[i], &m);
             const dReal *v = dBodyGetLinearVel(b[i]);
-            double f[3] = {urand(&seed, -5, 5), urand(&seed, -5, 5), urand(&seed, -5, 5)};
+            double f[3];
+            urand3(&seed, -5, 5, f);
             dBodyAddForce(b[i], f[0], f[1], f[2]);
             for (int k = 0; k < 3; k++) {
                 v0[i][k] = v[k];
@@ -2617,7 +2615,9 @@ static void test_many_bodies_damping(void)
     dBodyID b[N];
     grid_bodies(&s, b, N, &seed);
     for (int i = 0; i < N; i++) {
-        dBodySetAngularVel(b[i], urand(&seed, -3, 3), urand(&seed, -3, 3), urand(&seed, -3, 3));
+        double w[3];
+        urand3(&seed, -3, 3, w);
+        dBodySetAngularVel(b[i], w[0], w[1], w[2]);
         dBodySetDamping(b[i], damp, damp);
         dBodySetLinearDampingThreshold(b[i], 0);
         dBodySetAngularDampingThreshold(b[i], 0);
@@ -2697,8 +2697,9 @@ static void test_room(void)
         b[i] = random_box(&s, &seed, 0.05, 0.15, 0.45 + 0.3 * (i % 3),
                           0.15 + 0.3 * ((i / 3) % 5), 0.6 + 0.3 * (i / 15));
         random_velocity(b[i], &seed, 30, 100);
-        dBodySetAngularVel(b[i], urand(&seed, -10, 10), urand(&seed, -10, 10),
-                           urand(&seed, -10, 10));
+        double w[3];
+        urand3(&seed, -10, 10, w);
+        dBodySetAngularVel(b[i], w[0], w[1], w[2]);
     }
     int escaped = 0, ran_out = 0, failed = 0;
     int gone[N] = {0};
@@ -2800,8 +2801,9 @@ static void test_contact_names(void)
             for (int k = 0; k < 3; k++)
                 v[k] = urand(&seed, -25, 25);
             dBodySetLinearVel(b[i], v[0], v[1], v[2]);
-            dBodySetAngularVel(b[i], urand(&seed, -60, 60), urand(&seed, -60, 60),
-                               urand(&seed, -60, 60));
+            double w[3];
+            urand3(&seed, -60, 60, w);
+            dBodySetAngularVel(b[i], w[0], w[1], w[2]);
         }
         dBoxtoiStepParams p = dBoxtoiDefaultStepParams();
         p.max_substeps = 1;
@@ -3142,8 +3144,9 @@ static void test_far_pairs(void)
             dBodySetLinearVel(b, -sg * 0.5 * speed * dir[0] / len,
                               -sg * 0.5 * speed * dir[1] / len,
                               -sg * 0.5 * speed * dir[2] / len);
-            dBodySetAngularVel(b, urand(&seed, -30, 30), urand(&seed, -30, 30),
-                               urand(&seed, -30, 30));
+            double w[3];
+            urand3(&seed, -30, 30, w);
+            dBodySetAngularVel(b, w[0], w[1], w[2]);
         }
         dBoxtoiStepParams p = dBoxtoiDefaultStepParams();
         p.max_substeps = 1;
@@ -3204,8 +3207,9 @@ static int spin_room(unsigned long long seed, int max_redos, int nested,
         b[i] = random_box(&s, &seed, 0.04, 0.2, 0.2 + 0.3 * (i % 3),
                           0.2 + 0.3 * ((i / 3) % 3), 0.2 + 0.3 * (i / 9));
         random_velocity(b[i], &seed, 40.0 / 3, 40);
-        dBodySetAngularVel(b[i], urand(&seed, -60, 60), urand(&seed, -60, 60),
-                           urand(&seed, -60, 60));
+        double w[3];
+        urand3(&seed, -60, 60, w);
+        dBodySetAngularVel(b[i], w[0], w[1], w[2]);
     }
     dBoxtoiStepParams p = dBoxtoiDefaultStepParams();
     p.max_substeps = 1;

@@ -35,13 +35,6 @@ typedef struct run {
     dJointGroupID contacts;
 } run;
 
-static double urand(unsigned long long *s, double lo, double hi)
-{
-    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-    double u = (double)(*s >> 11) / 9007199254740992.0;
-    return lo + (hi - lo) * u;
-}
-
 static void near_cb(void *data, dGeomID o1, dGeomID o2)
 {
     run *r = data;
@@ -87,12 +80,13 @@ static void *run_world(void *arg)
             continue;
         }
         dGeomSetBody(g, b[i]);
-        dBodySetPosition(b[i], urand(&s, -0.8, 0.8), urand(&s, -0.8, 0.8),
-                         urand(&s, 0.2, 2));
-        dBodySetLinearVel(b[i], urand(&s, -30, 30), urand(&s, -30, 30),
-                          urand(&s, -30, 0));
-        dBodySetAngularVel(b[i], urand(&s, -10, 10), urand(&s, -10, 10),
-                           urand(&s, -10, 10));
+        double x = urand(&s, -0.8, 0.8), y = urand(&s, -0.8, 0.8), z = urand(&s, 0.2, 2);
+        dBodySetPosition(b[i], x, y, z);
+        double vx = urand(&s, -30, 30), vy = urand(&s, -30, 30), vz = urand(&s, -30, 0);
+        dBodySetLinearVel(b[i], vx, vy, vz);
+        double w[3];
+        urand3(&s, -10, 10, w);
+        dBodySetAngularVel(b[i], w[0], w[1], w[2]);
     }
     for (int step = 0; step < STEPS; step++) {
         dGeomID churn[CHURN];

@@ -13,16 +13,10 @@
 #include <ode-boxtoi.h>
 
 #include "lib-util.h"
+#include "ode-util.h"
 #include "tap/basic.h"
 
 #define MAXC 8
-
-static double urand(unsigned long long *s, double lo, double hi)
-{
-    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-    double u = (double)(*s >> 11) / 9007199254740992.0;
-    return lo + (hi - lo) * u;
-}
 
 static void random_rotation(unsigned long long *s, dMatrix3 R, dQuaternion q)
 {
@@ -305,7 +299,8 @@ static void test_grazing_plane(void)
         for (int i = 0; i < 3; i++)
             reach += 0.5 * l[i] * fabs(pl[0] * R[i] + pl[1] * R[4 + i] + pl[2] * R[8 + i]);
         /* an offset within the plane, then the height */
-        double u[3] = {urand(&s, -5, 5), urand(&s, -5, 5), urand(&s, -5, 5)};
+        double u[3];
+        urand3(&s, -5, 5, u);
         double un = u[0] * pl[0] + u[1] * pl[1] + u[2] * pl[2];
         double delta = (double)(it % 17 - 8) * 1e-16 * (pl[3] + reach);
         double h = pl[3] + reach + delta, p[3];
@@ -862,14 +857,17 @@ static dBodyID random_body(dWorldID w, unsigned long long *s)
 {
     dBodyID b = dBodyCreate(w);
     dMass mass;
-    dMassSetBoxTotal(&mass, urand(s, 0.1, 10), urand(s, 0.1, 2), urand(s, 0.1, 2),
-                     urand(s, 0.1, 2));
+    double total = urand(s, 0.1, 10), lx[3];
+    urand3(s, 0.1, 2, lx);
+    dMassSetBoxTotal(&mass, total, lx[0], lx[1], lx[2]);
     dBodySetMass(b, &mass);
     dMatrix3 R;
     dQuaternion q;
     random_rotation(s, R, q);
     dBodySetQuaternion(b, q);
-    dBodySetPosition(b, urand(s, -5, 5), urand(s, -5, 5), urand(s, -5, 5));
+    double p[3];
+    urand3(s, -5, 5, p);
+    dBodySetPosition(b, p[0], p[1], p[2]);
     return b;
 }
 
@@ -881,20 +879,27 @@ static void test_prediction(void)
     const double h = 1.0 / 60;
     for (int it = 0; it < 200; it++) {
         dWorldID w = dWorldCreate();
-        dWorldSetGravity(w, urand(&s, -1, 1), urand(&s, -1, 1), -9.81);
+        double gx = urand(&s, -1, 1), gy = urand(&s, -1, 1);
+        dWorldSetGravity(w, gx, gy, -9.81);
         dBodyID b = random_body(w, &s);
         dMass mass;
         dBodyGetMass(b, &mass);
-        dBodySetLinearVel(b, urand(&s, -50, 50), urand(&s, -50, 50), urand(&s, -50, 50));
-        dBodySetAngularVel(b, urand(&s, -20, 20), urand(&s, -20, 20), urand(&s, -20, 20));
+        double lv[3], av[3];
+        urand3(&s, -50, 50, lv);
+        urand3(&s, -20, 20, av);
+        dBodySetLinearVel(b, lv[0], lv[1], lv[2]);
+        dBodySetAngularVel(b, av[0], av[1], av[2]);
         int kind = it % 4; /* 0 plain, 1 with force/torque, 2 offset geom, 3 gravity off */
         int gyro = it % 8 >= 4;
         dBodySetGyroscopicMode(b, gyro);
         if (kind == 3)
             dBodySetGravityMode(b, 0);
         if (kind >= 1) {
-            dBodyAddForce(b, urand(&s, -100, 100), urand(&s, -100, 100), urand(&s, -100, 100));
-            dBodyAddTorque(b, urand(&s, -10, 10), urand(&s, -10, 10), urand(&s, -10, 10));
+            double f[3], t[3];
+            urand3(&s, -100, 100, f);
+            urand3(&s, -10, 10, t);
+            dBodyAddForce(b, f[0], f[1], f[2]);
+            dBodyAddTorque(b, t[0], t[1], t[2]);
         }
         dGeomID g = dCreateBoxtoiBox(0, 0.3, 0.4, 0.5);
         dGeomSetBody(g, b);
@@ -1018,10 +1023,12 @@ static void test_gyro_prediction(void)
         dMass mass;
         int cube = it % 16 >= 8;
         double side = urand(&s, 0.02, 0.12);
-        if (cube) /* isotropic inertia: no gyroscopic torque to follow */
+        if (cube) { /* isotropic inertia: no gyroscopic torque to follow */
             dMassSetBox(&mass, 500, side, side, side);
-        else
-            dMassSetBox(&mass, 500, side, urand(&s, 0.02, 0.12), urand(&s, 0.02, 0.12));
+        } else {
+            double ly = urand(&s, 0.02, 0.12), lz = urand(&s, 0.02, 0.12);
+            dMassSetBox(&mass, 500, side, ly, lz);
+        }
         dMatrix3 Rm;
         dQuaternion qm;
         random_rotation(&s, Rm, qm);
@@ -1032,7 +1039,9 @@ static void test_gyro_prediction(void)
         dQuaternion q;
         random_rotation(&s, R, q);
         dBodySetQuaternion(b, q);
-        dBodySetLinearVel(b, urand(&s, -20, 20), urand(&s, -20, 20), urand(&s, -20, 20));
+        double v[3];
+        urand3(&s, -20, 20, v);
+        dBodySetLinearVel(b, v[0], v[1], v[2]);
         double wv[3], n = 0, W = urand(&s, 50, 2000);
         for (int i = 0; i < 3; i++) {
             wv[i] = urand(&s, -1, 1);
@@ -1046,8 +1055,9 @@ static void test_gyro_prediction(void)
             dMatrix3 Ro;
             dQuaternion qo;
             random_rotation(&s, Ro, qo);
-            dGeomSetOffsetPosition(g, urand(&s, -0.05, 0.05), urand(&s, -0.05, 0.05),
-                                   urand(&s, -0.05, 0.05));
+            double o[3];
+            urand3(&s, -0.05, 0.05, o);
+            dGeomSetOffsetPosition(g, o[0], o[1], o[2]);
             dGeomSetOffsetRotation(g, Ro);
         }
         dSpaceID sp = dSimpleSpaceCreate(0);
@@ -1088,7 +1098,9 @@ static dBodyID capped_body(unsigned long long s, int torque, int gyro, double lo
     *w = dWorldCreate();
     dWorldSetGravity(*w, 0, 0, -9.81);
     dBodyID b = random_body(*w, &s);
-    dBodySetLinearVel(b, urand(&s, -20, 20), urand(&s, -20, 20), urand(&s, -20, 20));
+    double v[3];
+    urand3(&s, -20, 20, v);
+    dBodySetLinearVel(b, v[0], v[1], v[2]);
     double wv[3], n = 0;
     for (int i = 0; i < 3; i++) {
         wv[i] = urand(&s, -30, 30);
@@ -1097,8 +1109,11 @@ static dBodyID capped_body(unsigned long long s, int torque, int gyro, double lo
     dBodySetAngularVel(b, wv[0], wv[1], wv[2]);
     dBodySetGyroscopicMode(b, gyro);
     if (torque) {
-        dBodyAddForce(b, urand(&s, -100, 100), urand(&s, -100, 100), urand(&s, -100, 100));
-        dBodyAddTorque(b, urand(&s, -10, 10), urand(&s, -10, 10), urand(&s, -10, 10));
+        double f[3], t[3];
+        urand3(&s, -100, 100, f);
+        urand3(&s, -10, 10, t);
+        dBodyAddForce(b, f[0], f[1], f[2]);
+        dBodyAddTorque(b, t[0], t[1], t[2]);
     }
     *cap = urand(&s, lo, hi) * sqrt(n);
     dBodySetMaxAngularSpeed(b, *cap);
@@ -1208,13 +1223,16 @@ static void test_swept_aabb_path(void)
     for (int it = 0; it < 240; it++) {
         int still = it % 3 == 0, offset = it % 2 == 1;
         dWorldID w = dWorldCreate(), w2 = dWorldCreate();
-        double grav[3] = {urand(&s, -1, 1), urand(&s, -1, 1), -9.81};
+        double grav[3] = {0, 0, -9.81};
+        grav[0] = urand(&s, -1, 1);
+        grav[1] = urand(&s, -1, 1);
         dWorldSetGravity(w, grav[0], grav[1], grav[2]);
         dWorldSetGravity(w2, grav[0], grav[1], grav[2]);
         dBodyID b = dBodyCreate(w), b2 = dBodyCreate(w2);
         dMass mass;
-        dMassSetBoxTotal(&mass, urand(&s, 0.1, 10), urand(&s, 0.1, 2), urand(&s, 0.1, 2),
-                         urand(&s, 0.1, 2));
+        double total = urand(&s, 0.1, 10), lx[3];
+        urand3(&s, 0.1, 2, lx);
+        dMassSetBoxTotal(&mass, total, lx[0], lx[1], lx[2]);
         dBodySetMass(b, &mass);
         dBodySetMass(b2, &mass);
         dMatrix3 R;
@@ -1232,7 +1250,9 @@ static void test_swept_aabb_path(void)
                     wv[i] = 0;
             }
         }
-        dReal side[3] = {urand(&s, 0.01, 1), urand(&s, 0.01, 1), urand(&s, 0.01, 1)};
+        double sd[3];
+        urand3(&s, 0.01, 1, sd);
+        dReal side[3] = {(dReal)sd[0], (dReal)sd[1], (dReal)sd[2]};
         dGeomID g = dCreateBoxtoiBox(0, side[0], side[1], side[2]);
         dGeomID g2 = dCreateBox(0, side[0], side[1], side[2]);
         dGeomSetBody(g, b);
@@ -1243,7 +1263,8 @@ static void test_swept_aabb_path(void)
             random_rotation(&s, Ro, qo);
             if (it % 4 == 3) /* a shift alone, no turn */
                 dRSetIdentity(Ro);
-            double o[3] = {urand(&s, -0.5, 0.5), urand(&s, -0.5, 0.5), urand(&s, -0.5, 0.5)};
+            double o[3];
+            urand3(&s, -0.5, 0.5, o);
             dGeomSetOffsetPosition(g, o[0], o[1], o[2]);
             dGeomSetOffsetRotation(g, Ro);
             dGeomSetOffsetPosition(g2, o[0], o[1], o[2]);
@@ -1321,8 +1342,9 @@ static void test_still_aabb(void)
         dMatrix3 R;
         dQuaternion q;
         random_rotation(&s, R, q);
-        double side[3] = {urand(&s, 0.01, 3), urand(&s, 0.01, 3), urand(&s, 0.01, 3)};
-        double p[3] = {urand(&s, -10, 10), urand(&s, -10, 10), urand(&s, -10, 10)};
+        double side[3], p[3];
+        urand3(&s, 0.01, 3, side);
+        urand3(&s, -10, 10, p);
         dGeomID g = dCreateBoxtoiBox(0, side[0], side[1], side[2]);
         dGeomID ref = dCreateBox(0, side[0], side[1], side[2]);
         int body = it % 2;
