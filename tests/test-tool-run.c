@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -49,8 +50,23 @@ static char *slurp(const char *name, size_t *len)
     return buf;
 }
 
+/* The most a run may write to a file: a command that loops writing (a
+   fault) is stopped there (SIGXFSZ) instead of filling the disk. */
+#define OUTPUT_LIMIT ((rlim_t)256 << 20)
+
+static void limit_output(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_FSIZE, &rl) == 0 &&
+        (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > OUTPUT_LIMIT)) {
+        rl.rlim_cur = OUTPUT_LIMIT;
+        setrlimit(RLIMIT_FSIZE, &rl);
+    }
+}
+
 void tool_run_cmd(tool_run *run, const char *args, const char *input)
 {
+    limit_output();
     char in_name[64], out_name[64], err_name[64];
     long pid = (long)getpid();
     snprintf(in_name, sizeof in_name, "test-tool-%ld.in", pid);

@@ -22,7 +22,9 @@ const char *tool_path(void);
 
 /*
  * Run "TOOL ARGS", with input (when not NULL) written to a file that becomes
- * its standard input.  Fills *run; free it with tool_run_free.
+ * its standard input.  Fills *run; free it with tool_run_free.  Files the
+ * test and the command write are limited to 256 MiB (RLIMIT_FSIZE): a
+ * command that writes without end is killed there (status -1).
  */
 void tool_run_cmd(tool_run *run, const char *args, const char *input);
 
