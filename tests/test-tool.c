@@ -1065,17 +1065,21 @@ static void test_nonblocking_stdin(void)
 }
 
 /* Standard output set non-blocking, read slower than it is written (the
- * pipe fills): written as a blocking one, every answer whole. */
+ * pipe fills): written as a blocking one, every answer whole and in order.
+ * Each id is a string of 5,000 characters, numbered, so that an answer
+ * line is longer than PIPE_BUF and a write into the full pipe can be cut
+ * short; one resumed from the wrong place shows. */
 static void test_nonblocking_stdout(void)
 {
-    enum { N = 6000 };
-    static const char q[] = "{\"id\": 1, \"a\": {\"min\": [0,0,0], \"max\": [1,1,1]}, "
-                            "\"b\": {\"min\": [5,0,0], \"max\": [6,1,1]}}\n";
+    enum { N = 2000, PAD = 5000 };
+    static char pad[PAD + 1];
+    memset(pad, 'x', PAD);
     FILE *f = fopen("test-tool-nb.jsonl", "w");
     if (!f)
         bail("cannot write test-tool-nb.jsonl");
-    for (int i = 0; i < N; i++)
-        fputs(q, f);
+    for (int i = 1; i <= N; i++)
+        fprintf(f, "{\"id\": \"%d-%s\", \"a\": {\"min\": [0,0,0], \"max\": [1,1,1]}, "
+                   "\"b\": {\"min\": [5,0,0], \"max\": [6,1,1]}}\n", i, pad);
     if (fclose(f) != 0)
         bail("cannot write test-tool-nb.jsonl");
     int in[2], out[2];
@@ -1083,7 +1087,7 @@ static void test_nonblocking_stdout(void)
     close(in[1]);
     struct timespec pause = {0, 300000000};
     nanosleep(&pause, NULL); /* the tool fills the pipe and finds it full */
-    char buf[65536];
+    static char buf[65536], head[PAD + 64];
     long lines = 0, whole = 0;
     size_t have = 0;
     ssize_t n;
@@ -1091,8 +1095,10 @@ static void test_nonblocking_stdout(void)
         have += (size_t)n;
         char *s = buf, *nl;
         while ((nl = memchr(s, '\n', have - (size_t)(s - buf))) != NULL) {
+            int len = snprintf(head, sizeof head, "{\"id\": \"%ld-%s\", \"status\": \"miss\"",
+                               lines + 1, pad);
             lines++;
-            whole += strncmp(s, "{\"id\": 1, \"status\": \"miss\"", 26) == 0 && nl[-1] == '}';
+            whole += nl - s > len && strncmp(s, head, (size_t)len) == 0 && nl[-1] == '}';
             s = nl + 1;
         }
         have -= (size_t)(s - buf);
@@ -1102,8 +1108,8 @@ static void test_nonblocking_stdout(void)
     int st = 0;
     waitpid(pid, &st, 0);
     ok(lines == N && whole == N && have == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
-       "non-blocking standard output, slow reader: %d whole answers, status 0 "
-       "(%ld lines, %ld whole, %zu bytes left over, status %d)",
+       "non-blocking standard output, slow reader, answers longer than PIPE_BUF: %d whole "
+       "answers in order, status 0 (%ld lines, %ld whole, %zu bytes left over, status %d)",
        (int)N, lines, whole, have, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
     remove("test-tool-nb.jsonl");
 }
