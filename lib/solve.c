@@ -3443,18 +3443,15 @@ static BX_NOINLINE boxtoi_result solve_rescaled(const boxtoi_query *query, int w
     boxtoi_result r;
     int bad;
     solved_parts(query, mode, &ba, &ma, &bb, &mb);
+    /* the frames and motions rescaled can pass the tests that the boxes as
+       given fail: refused as given */
+    if ((why = validate_pair(ba, ma, bb, mb, query->t0, query->t1, &bad)))
+        return invalid(why, bad);
     /* frames whose 3x3 part is tiny against w are rescaled first (the
        scaling by w would take that part below the doubles) */
     if (!(mode & SOLVE_LOCAL) && (bx_locally_small(ma, query->t0, query->t1) ||
-                                  bx_locally_small(mb, query->t0, query->t1))) {
-        if ((why = validate_pair(ba, ma, bb, mb, query->t0, query->t1, &bad)))
-            return invalid(why, bad);
+                                  bx_locally_small(mb, query->t0, query->t1)))
         return solve_local(query, mode);
-    }
-    /* the motions scaled by w's power of two can pass the tests that the
-       boxes as given fail: refused as given */
-    if ((why = validate_pair(ba, ma, bb, mb, query->t0, query->t1, &bad)))
-        return invalid(why, bad);
     if (!rescaled_query(query, query->t0, query->t1, &q)) {
         r = invalid(BOXTOI_REASON_OUT_OF_RANGE, which);
     } else {
