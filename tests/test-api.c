@@ -1089,12 +1089,6 @@ static void test_reasons_agree_extreme(void)
        "far apart (%d)", spread_refused);
 }
 
-static void set_corners(boxtoi_box *b, const double lo[3], const double hi[3])
-{
-    memcpy(b->lo, lo, sizeof b->lo);
-    memcpy(b->hi, hi, sizeof b->hi);
-}
-
 /*
  * Pairs found by the extreme pairs' search, each at one time t:
  * - a unit box under the 3x3 part 2^219 I plus shears, w = 1 - 1.69 t and
@@ -1112,17 +1106,11 @@ static void set_corners(boxtoi_box *b, const double lo[3], const double hi[3])
 static void test_reasons_found(void)
 {
     boxtoi_query q = base_query();
-    static const double lo1[3] = {-0x1.5fc5acb43f85ap-718, 0x1.9f8e8856c982p-721,
-                                  -0x1.b2191debeac69p-189};
-    static const double hi1[3] = {-0x1.5987cf847beaep-718, 0x1.f9b4c03e1d31ap-718,
-                                  0x1.abf06c67cd8cp-722};
-    static const double lo2[3] = {-0x1.3021441c4f0cp-1, 0x1.f9fcf6fdf4258p-1,
-                                  -0x1.457f128d34856p+0};
-    static const double hi2[3] = {-0x1.f051356179dep-2, 0x1.17e40336a1b62p+0,
-                                  -0x1.d53b2b10dad4p-5};
-    set_corners(&q.a, lo1, hi1);
+    q.a = tu_box(-0x1.5fc5acb43f85ap-718, 0x1.9f8e8856c982p-721, -0x1.b2191debeac69p-189,
+                 -0x1.5987cf847beaep-718, 0x1.f9b4c03e1d31ap-718, 0x1.abf06c67cd8cp-722);
     boxtoi_motion_identity(&q.motion_a);
-    set_corners(&q.b, lo2, hi2);
+    q.b = tu_box(-0x1.3021441c4f0cp-1, 0x1.f9fcf6fdf4258p-1, -0x1.457f128d34856p+0,
+                 -0x1.f051356179dep-2, 0x1.17e40336a1b62p+0, -0x1.d53b2b10dad4p-5);
     boxtoi_motion_identity(&q.motion_b);
     q.motion_b.degree = 2;
     static const double b0[3][4] = {
@@ -1140,18 +1128,12 @@ static void test_reasons_found(void)
        "boxtoi_solve as by boxtoi_validate (%s, %s, which %d)", boxtoi_state_name(r.state),
        boxtoi_reason_message(r.reason), r.which);
 
-    static const double lo3[3] = {-0x1.092ead04a528ep+0, 0x1.02b8d3f0037dp-1,
-                                  -0x1.cdc61a34c421ep+0};
-    static const double hi3[3] = {0x1.4c9edbeb89b18p-1, 0x1.152be785bb188p-1,
-                                  0x1.254d31716a8dp-2};
-    static const double lo4[3] = {0x1.4d71de003fe1cp-343, -0x1.c9e791e6ca588p-345,
-                                  -0x1.2ba574129db2p-343};
-    static const double hi4[3] = {0x1.177bf4b5f1b9p+186, 0x1.ce6ff884dab1p-344,
-                                  0x1.552fc0d3739d8p-344};
-    set_corners(&q.a, lo3, hi3);
+    q.a = tu_box(-0x1.092ead04a528ep+0, 0x1.02b8d3f0037dp-1, -0x1.cdc61a34c421ep+0,
+                 0x1.4c9edbeb89b18p-1, 0x1.152be785bb188p-1, 0x1.254d31716a8dp-2);
     boxtoi_motion_identity(&q.motion_a);
     q.motion_a.c[0][2][0] = -0x1.d9900542eb56p-2;
-    set_corners(&q.b, lo4, hi4);
+    q.b = tu_box(0x1.4d71de003fe1cp-343, -0x1.c9e791e6ca588p-345, -0x1.2ba574129db2p-343,
+                 0x1.177bf4b5f1b9p+186, 0x1.ce6ff884dab1p-344, 0x1.552fc0d3739d8p-344);
     boxtoi_motion_identity(&q.motion_b);
     q.motion_b.degree = 3;
     q.motion_b.c[1][3][3] = 0x1.dd1a1f6c97034p+0;
@@ -1166,15 +1148,8 @@ static void test_reasons_found(void)
        "refused by boxtoi_solve as by boxtoi_validate (%s, %s, which %d)",
        boxtoi_state_name(r.state), boxtoi_reason_message(r.reason), r.which);
 
-    static const double lo5[3] = {0x1.90512b309083p-465, -0x1.7b8b0ea8b949ep-462,
-                                  -0x1.9b578b47e6f38p-462};
-    static const double hi5[3] = {0x1.4912396ddc504p-462, 0x1.381f0b1de65d8p-463,
-                                  -0x1.32e6eb475a5f4p-462};
-    static const double lo6[3] = {0x1.43b18b0b0c7p-514, -0x1.5b83a2e2abd91p+23,
-                                  0x1.306c354c8c3cp-512};
-    static const double hi6[3] = {0x1.a3eb98a00ebcp-512, 0x1.b37a618c45d8p-511,
-                                  0x1.73f7aebc6078cp-507};
-    set_corners(&q.a, lo5, hi5);
+    q.a = tu_box(0x1.90512b309083p-465, -0x1.7b8b0ea8b949ep-462, -0x1.9b578b47e6f38p-462,
+                 0x1.4912396ddc504p-462, 0x1.381f0b1de65d8p-463, -0x1.32e6eb475a5f4p-462);
     boxtoi_motion_identity(&q.motion_a);
     q.motion_a.degree = 4;
     q.motion_a.c[0][2][0] = 0x1.beddba218e41cp-1;
@@ -1183,7 +1158,8 @@ static void test_reasons_found(void)
     q.motion_a.c[1][2][0] = 0x1.4c37359821544p-1;
     q.motion_a.c[1][3][3] = 0x1.b90a1e22d53e8p+212;
     q.motion_a.c[3][1][2] = 0x1.b514cc678a076p-1002;
-    set_corners(&q.b, lo6, hi6);
+    q.b = tu_box(0x1.43b18b0b0c7p-514, -0x1.5b83a2e2abd91p+23, 0x1.306c354c8c3cp-512,
+                 0x1.a3eb98a00ebcp-512, 0x1.b37a618c45d8p-511, 0x1.73f7aebc6078cp-507);
     boxtoi_motion_identity(&q.motion_b);
     q.motion_b.c[0][1][1] = -0x1.33dde4c91f1dap+57;
     q.motion_b.c[0][1][3] = -0x1.13f0f10a2ccbp+112;
@@ -1208,12 +1184,10 @@ static void test_reasons_found(void)
  */
 static void test_tiny_corners_huge_frame(void)
 {
-    boxtoi_box b;
-    static const double lo[3] = {-0x1.f754361247d1ep-762, -0x1.cafd6f8349e6p-766,
-                                 -0x1.45496931d9a3p-762};
-    static const double hi[3] = {-0x1.e8daeacd3d0f8p-764, -0x1.19f8153af608p-766,
-                                 -0x1.026cfd63a12e6p-762};
-    set_corners(&b, lo, hi);
+    boxtoi_box b = tu_box(-0x1.f754361247d1ep-762, -0x1.cafd6f8349e6p-766,
+                          -0x1.45496931d9a3p-762, -0x1.e8daeacd3d0f8p-764,
+                          -0x1.19f8153af608p-766, -0x1.026cfd63a12e6p-762);
+    const double *lo = b.lo, *hi = b.hi;
     boxtoi_motion m;
     boxtoi_motion_identity(&m);
     m.degree = 1;
