@@ -28,6 +28,7 @@
 #define INPUT "test-tool-input.jsonl"
 #define OOM_INPUT "test-tool-input-oom.jsonl"
 #define OOM_ERR "test-tool-input-oom.err"
+#define OOM_OUT "test-tool-input-oom.out"
 
 /* A growable string. */
 typedef struct text {
@@ -148,36 +149,69 @@ static void same_output(const tool_run *r, const text *want, int status,
 /* Out of memory                                                       */
 
 /*
- * A line with an id of 12 MiB, the tool's address space held to 40 to 80
- * MiB: the line fits, jansson's copies of it may not.  The tool answers,
- * or says it is out of memory and exits with status 2; it never dies of a
- * signal (jansson 2.14 crashed on the NULL its allocator gave it).  The
- * sanitizers reserve far more address space than that, so not with them.
+ * A line with an id of 12 MiB after OOM_BEFORE short queries and before
+ * OOM_AFTER more, the tool's address space held to 16 to 80 MiB: at the
+ * least the line itself does not fit, above that jansson's copies of it may
+ * not.  The tool answers every line, or
+ * says it is out of memory and exits with status 2, having written the
+ * answers to the lines before the long one (the first two blocks of 64 and
+ * two lines of the third: none of them lost), and only those; it never
+ * dies of a signal (jansson 2.14 crashed on the NULL its allocator gave
+ * it).  With --threads 1 and 3 in turn.  The sanitizers reserve far more
+ * address space than that, so not with them.
  */
+#define OOM_BEFORE 130
+#define OOM_AFTER 70
 static void test_out_of_memory(void)
 {
     const char *san = getenv("SAN_CFLAGS");
     if (san != NULL && *san != '\0') {
-        skip(2, "address space limits under the sanitizers");
+        skip(3, "address space limits under the sanitizers");
         return;
     }
+    text shorts = {0};
+    char line[200];
+    for (int k = 0; k < OOM_BEFORE + OOM_AFTER; k++) {
+        snprintf(line, sizeof line,
+                 "{\"id\": %d, \"a\": {\"min\": [0,0,0], \"max\": [1,1,1]}, "
+                 "\"b\": {\"min\": [%d.5,0,0], \"max\": [9,1,1], \"motion\": "
+                 "[[[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]],"
+                 "[[0,0,0,-%d],[0,0,0,0],[0,0,0,0],[0,0,0,0]]]}}\n",
+                 k, 1 + k % 3, 1 + k % 4);
+        add_str(&shorts, line);
+    }
+    /* the answers to the short lines, as the tool gives them with no long
+       line between them and no limit */
+    tool_run ref;
+    tool_run_cmd(&ref, "", shorts.s);
+    if (ref.status != 0 || ref.nlines != OOM_BEFORE + OOM_AFTER)
+        bail("the short lines alone: status %d, %d answers", ref.status, ref.nlines);
+    size_t before_len = (size_t)(ref.lines[OOM_BEFORE] - ref.lines[0]);
+    size_t cut = 0;
+    for (int k = 0; k < OOM_BEFORE; k++)
+        cut += strcspn(shorts.s + cut, "\n") + 1;
+
     const size_t big = (size_t)12 << 20;
     FILE *f = fopen(OOM_INPUT, "wb");
     if (f == NULL)
         bail("cannot write " OOM_INPUT);
+    fwrite(shorts.s, 1, cut, f);
     fputs("{\"a\": {\"min\": [0,0,0], \"max\": [1,1,1]}, "
           "\"b\": {\"min\": [2,0,0], \"max\": [3,1,1]}, \"id\": \"", f);
     for (size_t i = 0; i < big; i++)
         putc('a' + (int)(i % 26), f);
     fputs("\"}\n", f);
+    fwrite(shorts.s + cut, 1, shorts.len - cut, f);
     if (fclose(f) != 0)
         bail("cannot write " OOM_INPUT);
-    int signalled = 0, refused = 0, other = 0;
+    int signalled = 0, refused = 0, other = 0, lost = 0;
     char cmd[4300];
-    for (int mib = 40; mib <= 80; mib += 8) {
+    for (int mib = 16; mib <= 80; mib += 8) {
+        int threads = mib % 16 ? 3 : 1;
         snprintf(cmd, sizeof cmd,
-                 "ulimit -v %d && exec %s " OOM_INPUT " >/dev/null 2>" OOM_ERR,
-                 mib * 1024, tool_path());
+                 "ulimit -v %d && exec %s --threads %d " OOM_INPUT " >" OOM_OUT
+                 " 2>" OOM_ERR,
+                 mib * 1024, tool_path(), threads);
         int st = system(cmd);
         char err[256] = "";
         FILE *e = fopen(OOM_ERR, "rb");
@@ -186,21 +220,42 @@ static void test_out_of_memory(void)
             err[got] = '\0';
             fclose(e);
         }
-        if (st == -1 || !WIFEXITED(st))
+        text out = {0};
+        add_str(&out, "");
+        FILE *o = fopen(OOM_OUT, "rb");
+        if (o != NULL) {
+            char buf[65536];
+            size_t got;
+            while ((got = fread(buf, 1, sizeof buf, o)) > 0)
+                add(&out, buf, got);
+            fclose(o);
+        }
+        if (st == -1 || !WIFEXITED(st)) {
             signalled++;
-        else if (WEXITSTATUS(st) == 2 && strcmp(err, "boxtoi: out of memory\n") == 0)
+        } else if (WEXITSTATUS(st) == 2 && strcmp(err, "boxtoi: out of memory\n") == 0) {
             refused++;
-        else if (WEXITSTATUS(st) != 0) {
+            if (out.len != before_len || memcmp(out.s, ref.out, before_len) != 0) {
+                lost++;
+                diag("%d MiB, --threads %d: %zu bytes of answers, the %d lines before the "
+                     "long one's are %zu", mib, threads, out.len, OOM_BEFORE, before_len);
+            }
+        } else if (WEXITSTATUS(st) != 0) {
             other++;
             diag("%d MiB: status %d, %s", mib, WEXITSTATUS(st), err);
         }
+        free(out.s);
     }
+    tool_run_free(&ref);
+    free(shorts.s);
     remove(OOM_INPUT);
+    remove(OOM_OUT);
     remove(OOM_ERR);
     ok(signalled == 0 && other == 0,
-       "a 12 MiB line in 40 to 80 MiB of address space: answered or out of memory "
+       "a 12 MiB line in 16 to 80 MiB of address space: answered or out of memory "
        "(status 2), %d runs ended by a signal", signalled);
-    ok(refused > 0, "... and out of memory in %d of the 6 runs", refused);
+    ok(refused > 0, "... and out of memory in %d of the 9 runs", refused);
+    ok(lost == 0, "... where out of memory, the answers to the %d lines before it written, "
+       "in order, and no more (%d of %d runs not)", OOM_BEFORE, lost, refused);
 }
 
 /* ------------------------------------------------------------------ */
@@ -345,7 +400,7 @@ static void test_blank_memory(void)
 
 int main(void)
 {
-    plan(10 + 2 + (int)NSMALL + 2);
+    plan(10 + 3 + (int)NSMALL + 2);
     test_blank_memory();
     test_out_of_memory();
 

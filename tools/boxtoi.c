@@ -21,6 +21,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,7 @@ typedef struct chunk {
     size_t cap;
     tool_buf *outs;      /* one output buffer per block */
     int *errors;         /* error answers per block */
+    atomic_int *done;    /* per block: its answers are all made */
     size_t nblocks;      /* blocks in use */
     size_t blocks_cap;   /* blocks allocated */
     atomic_size_t next;  /* next block to take */
@@ -92,6 +94,39 @@ static void usage(FILE *f)
           f);
 }
 
+/*
+ * Out of memory, the tool stops; the answers made before that still go
+ * out, in order: those of the blocks answered whole from the first on, and,
+ * where the next block is the one the failing thread answers, those of its
+ * lines answered whole.  The chunk being answered, and each thread's block
+ * and the length of its answers to the lines before the current one:
+ */
+static chunk *answering;
+static _Thread_local size_t current_block = SIZE_MAX;
+static _Thread_local size_t current_done;
+
+static int write_out(const char *p, size_t n);
+
+static void write_answered(void)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    chunk *c = answering;
+    if (c == NULL)
+        return;
+    /* never released: a second thread out of memory waits for the exit */
+    pthread_mutex_lock(&lock);
+    for (size_t b = 0; b < c->nblocks; b++) {
+        if (atomic_load_explicit(&c->done[b], memory_order_acquire)) {
+            if (write_out(c->outs[b].data, c->outs[b].len) < 0)
+                return;
+        } else {
+            if (b == current_block)
+                write_out(c->outs[b].data, current_done);
+            return;
+        }
+    }
+}
+
 /* Note the line at [offset, offset + len) of the chunk's text, unless it is
  * blank. */
 static void chunk_add_line(chunk *c, size_t offset, size_t len, long lineno,
@@ -123,12 +158,16 @@ static void answer_block(chunk *c, size_t b)
     tool_buf *out = &c->outs[b];
     out->len = 0;
     int errors = 0;
+    current_block = b;
     for (size_t i = from; i < to; i++) {
         const line_ref *l = &c->lines[i];
+        current_done = out->len;
         errors += tool_answer_line(c->text.data + l->offset, l->len, l->file,
                                    l->lineno, out);
     }
+    current_block = SIZE_MAX;
     c->errors[b] = errors;
+    atomic_store_explicit(&c->done[b], 1, memory_order_release);
 }
 
 static void *worker(void *arg)
@@ -185,17 +224,25 @@ static long flush_chunk(chunk *c, int nthreads)
     size_t nblocks = (c->nlines + BLOCK_LINES - 1) / BLOCK_LINES;
     if (nblocks > c->blocks_cap) {
         tool_buf *o = realloc(c->outs, nblocks * sizeof *o);
+        if (o != NULL)
+            c->outs = o;
         int *e = realloc(c->errors, nblocks * sizeof *e);
-        if (o == NULL || e == NULL)
+        if (e != NULL)
+            c->errors = e;
+        atomic_int *d = realloc(c->done, nblocks * sizeof *d);
+        if (d != NULL)
+            c->done = d;
+        if (o == NULL || e == NULL || d == NULL)
             tool_out_of_memory();
         for (size_t i = c->blocks_cap; i < nblocks; i++)
             memset(&o[i], 0, sizeof o[i]);
-        c->outs = o;
-        c->errors = e;
         c->blocks_cap = nblocks;
     }
     c->nblocks = nblocks;
+    for (size_t b = 0; b < nblocks; b++)
+        atomic_init(&c->done[b], 0);
     atomic_store(&c->next, 0);
+    answering = c;
 
     pthread_t tid[MAX_THREADS];
     int started = 0;
@@ -208,6 +255,7 @@ static long flush_chunk(chunk *c, int nthreads)
     worker(c);
     for (int i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
+    answering = NULL;
 
     long errors = 0;
     for (size_t b = 0; b < nblocks; b++) {
@@ -252,7 +300,14 @@ static int answer_input(chunk *c, int fd, const char *label, int nthreads,
     int failed = 0;
     c->text.len = 0;
     for (;;) {
-        tool_buf_reserve(&c->text, READ_BLOCK);
+        if (tool_buf_try_reserve(&c->text, READ_BLOCK) < 0) {
+            /* No memory for more of the text (a long line): the lines
+               waiting are answered before the tool stops, so that none of
+               their answers is lost. */
+            if (flush_chunk(c, nthreads) < 0)
+                return -1;
+            tool_out_of_memory();
+        }
         ssize_t got = read(fd, c->text.data + c->text.len, READ_BLOCK);
         if (got < 0) {
             if (errno == EINTR)
@@ -367,6 +422,7 @@ int main(int argc, char **argv)
         }
     }
 
+    tool_on_out_of_memory(write_answered);
     tool_format_init();
     tool_json_init(); /* before any thread parses JSON */
 
@@ -411,6 +467,7 @@ int main(int argc, char **argv)
         tool_buf_free(&c.outs[b]);
     free(c.outs);
     free(c.errors);
+    free(c.done);
     free(c.lines);
     if (io_failed)
         return 2;

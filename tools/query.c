@@ -27,24 +27,43 @@
 /* ------------------------------------------------------------------ */
 /* Buffers                                                             */
 
+static void (*oom_hook)(void);
+
+void tool_on_out_of_memory(void (*hook)(void))
+{
+    oom_hook = hook;
+}
+
 void tool_out_of_memory(void)
 {
+    if (oom_hook != NULL)
+        oom_hook();
     fputs("boxtoi: out of memory\n", stderr);
     exit(2);
 }
 
-void tool_buf_reserve(tool_buf *buf, size_t extra)
+int tool_buf_try_reserve(tool_buf *buf, size_t extra)
 {
     if (buf->cap - buf->len >= extra)
-        return;
+        return 0;
     size_t cap = buf->cap ? buf->cap : 256;
-    while (cap - buf->len < extra)
+    while (cap - buf->len < extra) {
+        if (cap > SIZE_MAX / 2)
+            return -1;
         cap *= 2;
+    }
     char *p = realloc(buf->data, cap);
     if (p == NULL)
-        tool_out_of_memory();
+        return -1;
     buf->data = p;
     buf->cap = cap;
+    return 0;
+}
+
+void tool_buf_reserve(tool_buf *buf, size_t extra)
+{
+    if (tool_buf_try_reserve(buf, extra) < 0)
+        tool_out_of_memory();
 }
 
 void tool_buf_append(tool_buf *buf, const char *s, size_t n)

@@ -16,8 +16,16 @@ typedef struct tool_buf {
     size_t cap;
 } tool_buf;
 
-/** Say "boxtoi: out of memory" on standard error and exit with status 2. */
+/** Say "boxtoi: out of memory" on standard error and exit with status 2,
+ *  after calling the hook set by tool_on_out_of_memory, if any. */
 _Noreturn void tool_out_of_memory(void);
+
+/** Set the hook tool_out_of_memory calls first (before any thread starts). */
+void tool_on_out_of_memory(void (*hook)(void));
+
+/** Make room for `extra` more bytes: 0, or -1 when out of memory (the buffer
+ *  unchanged). */
+int tool_buf_try_reserve(tool_buf *buf, size_t extra);
 
 /** Make room for `extra` more bytes (exits the process when out of memory). */
 void tool_buf_reserve(tool_buf *buf, size_t extra);
