@@ -8,7 +8,8 @@
  * asks for the first contact within the step: boxtoi_solve for box-box, the
  * first root of the vertices' plane distances for box-plane.  Those
  * contacts lie where the boxes will touch at that time (position and normal
- * at that instant), with depth 0.
+ * at that instant), with depth 0 (touch_depth: between two bodies, just
+ * past the world's contact surface layer).
  *
  * Normal convention (ODE's): for dCollide(o1, o2) the normal points from o2
  * towards o1, so that moving o1 along the normal by depth separates the
@@ -98,10 +99,54 @@ static void note_toi(dGeomID o1, dGeomID o2, double toi)
         d->last_toi = toi;
 }
 
+static void side_of(dGeomID g, dVector3 side);
+
+/*
+ * The depth of the contacts made here for boxes that only touch (where a
+ * pair will first touch, the manifold gathered with a margin, speculative
+ * contacts): the world's contact surface layer, and 1e-12 of the smaller
+ * box's longest side beyond it, rather than 0.  ODE's contact joint asks
+ * for a separating speed of ERP times the depth beyond that layer: with
+ * none, two bodies touching at rest relative to each other and accelerated
+ * alike (a box placed exactly on another, both under gravity) give their
+ * rows a right-hand side of exactly 0, on which the LCP of dWorldStep fails
+ * ("LCP internal error, s <= 0") and drops every constraint of the step.
+ * The two boxes then fell together at g, still touching, and so again each
+ * step, through the floor.  The push asked for instead, ERP times 1e-12 of
+ * the box's size a step, is far below the solver's tolerance.  With a
+ * static geom or a kinematic body the moving body's own acceleration drives
+ * the rows, and the depth stays 0.
+ */
+static dReal touch_depth(dGeomID o1, dGeomID o2)
+{
+    dBodyID b1 = dGeomGetBody(o1), b2 = dGeomGetBody(o2);
+    if (!b1 || !b2 || dBodyIsKinematic(b1) || dBodyIsKinematic(b2))
+        return 0;
+    dReal layer = dWorldGetContactSurfaceLayer(dBodyGetWorld(b1));
+    if (!(layer >= 0))
+        layer = 0;
+    dVector3 side;
+    double size = INFINITY;
+    for (int g = 0; g < 2; g++) {
+        dGeomID o = g ? o2 : o1;
+        if (!bt_get(o) && dGeomGetClass(o) != dBoxClass)
+            continue;
+        side_of(o, side);
+        size = fmin(size, fmax(fmax(side[0], side[1]), side[2]));
+    }
+    dReal d = (dReal)(layer + 1e-12 * (isfinite(size) ? size : 0));
+#ifdef dSINGLE
+    return d > layer ? d : nextafterf(layer, INFINITY);
+#else
+    return d > layer ? d : nextafter(layer, INFINITY);
+#endif
+}
+
 static void finish_contacts(dGeomID o1, dGeomID o2, dContactGeom *contact,
                             int skip, int n, const dReal normal[3],
-                            int zero_depth)
+                            int touch)
 {
+    dReal touching = touch ? touch_depth(o1, o2) : 0;
     for (int i = 0; i < n; i++) {
         dContactGeom *c = CONTACT(contact, i * skip);
         if (normal) {
@@ -109,8 +154,8 @@ static void finish_contacts(dGeomID o1, dGeomID o2, dContactGeom *contact,
             c->normal[1] = normal[1];
             c->normal[2] = normal[2];
         }
-        if (zero_depth)
-            c->depth = 0;
+        if (touch)
+            c->depth = touching;
         c->g1 = o1;
         c->g2 = o2;
         c->side1 = -1;
@@ -163,7 +208,7 @@ static void vertex_of(const dReal *p, const dReal *R, const dReal *side, int k,
  * Speculative contacts (the stepper's last sub-steps, when its budget is
  * spent): a pair that would meet, or get deeper, within the rest of the step
  * gets contacts at the current poses, all with the normal n of that future
- * contact (ODE's convention: from o2 towards o1) and depth 0, so that ODE
+ * contact (ODE's convention: from o2 towards o1) and touch_depth, so that ODE
  * forbids any approach along n at those points during the sub-step.
  *
  * The relative normal velocity of two rigid bodies, measured at a point p,
@@ -272,11 +317,12 @@ static int spec_points(dGeomID o1, dGeomID o2, const dReal n[3], int maxc,
                 c->pos[k] = (dReal)v[idx[m]][k];
         }
     }
+    dReal touching = touch_depth(o1, o2);
     for (int i = 0; i < m; i++) {
         dContactGeom *c = CONTACT(contact, i * skip);
         for (int k = 0; k < 3; k++)
             c->normal[k] = n[k];
-        c->depth = 0;
+        c->depth = touching;
         c->g1 = o1;
         c->g2 = o2;
         c->side1 = -1;
@@ -296,7 +342,7 @@ static int spec_points(dGeomID o1, dGeomID o2, const dReal n[3], int maxc,
  * Along the line through
  * x1 and x2 both lever arms are right, since moving a contact's position
  * along its normal changes no torque.  So the contact lies between them,
- * with normal (x1 - x2) / |x1 - x2| and depth 0: the two points that would
+ * with normal (x1 - x2) / |x1 - x2| and touch_depth: the two points that would
  * meet may not approach.  Returns 0 when the points are too close for a
  * direction (the contacts above then serve, their lever arms being nearly
  * right), else 1.
@@ -322,7 +368,7 @@ static int spec_rope(dGeomID o1, dGeomID o2, const double x1[3],
         c->pos[k] = (dReal)(0.5 * (x1[k] + x2[k]));
         c->normal[k] = (dReal)(d[k] / len);
     }
-    c->depth = 0;
+    c->depth = touch_depth(o1, o2);
     c->g1 = o1;
     c->g2 = o2;
     c->side1 = -1;
@@ -477,7 +523,7 @@ static boxtoi_result solve_shrunk(const bt_moving *a, const bt_moving *b,
  * Speculative contacts of a touching pair (the stepper's last sub-step,
  * when its budget is spent): where the pair will first be deeper than the
  * margin within the window (a box tumbling into a wall), as contacts with
- * depth 0, so that ODE stops that approach too.
+ * touch_depth, so that ODE stops that approach too.
  */
 static int speculative_box_box(dGeomID o1, dGeomID o2, double depth_now,
                                int maxc, dContactGeom *have, int nhave,
@@ -537,7 +583,7 @@ static double touch_margin(dGeomID o1, dGeomID o2, const dReal *side1,
  * poses given: dBoxBox keeps only the points at depth >= 0, so a face that
  * meets a face with a tilt of rounding size would give the points of one
  * edge, about which the box would then pivot.  Both boxes are inflated by
- * e (touch_margin); the contacts (depth 0) are kept when their normal
+ * e (touch_margin); the contacts (touch_depth) are kept when their normal
  * agrees with ref (dBoxBox's sense, from o1 to o2), or, with either set,
  * lies along it, then taking ref's sense.  Returns their count, or 0.
  */
@@ -755,8 +801,7 @@ static int box_box(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
         c->pos[i] = (dReal)r.point[i];
         c->normal[i] = (dReal)-r.normal[i];
     }
-    c->depth = 0;
-    finish_contacts(o1, o2, contact, skip, 1, NULL, 0);
+    finish_contacts(o1, o2, contact, skip, 1, NULL, 1);
     note_toi(o1, o2, toi);
     return 1;
 }
@@ -1195,7 +1240,6 @@ static int plane_contacts_at(const bt_moving *a, const dReal plane[4],
             c->pos[k] = (dReal)pos[idx[i]][k];
             c->normal[k] = plane[k];
         }
-        c->depth = 0;
     }
     return n;
 }
@@ -1297,7 +1341,7 @@ static int box_plane(dGeomID o1, dGeomID o2, int flags,
     n = plane_contacts_at(&a, plane, toi, tol, flags, contact, skip);
     if (n <= 0)
         return 0;
-    finish_contacts(o1, o2, contact, skip, n, NULL, 0);
+    finish_contacts(o1, o2, contact, skip, n, NULL, 1);
     note_toi(o1, o2, toi <= TOI_ZERO * tmax ? 0 : toi);
     return n;
 }

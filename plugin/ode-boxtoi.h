@@ -75,7 +75,15 @@
  * nearest one (within a wider margin in the sub-step after an impact, see
  * dWorldStepToContact), nearest first, at most 4 and at most the number
  * asked for, with the plane's normal.  Normals follow ODE:
- * they point from o2 towards o1.
+ * they point from o2 towards o1.  Depth 0 here and for the speculative
+ * contacts below means, between two bodies (neither kinematic), the
+ * world's contact surface layer plus 1e-12 of the smaller box's longest
+ * side, so that ODE asks for a separating speed of ERP times that: at
+ * exactly 0 past the layer, two bodies touching at rest relative to each
+ * other and accelerated alike (a box placed exactly on another, both under
+ * gravity) make the LCP of dWorldStep fail ("LCP internal error"), which
+ * then drops every constraint of the step; two such boxes fell together,
+ * touching, through the floor.
  *
  * Spaces: the stepper sees the pairs the space reports, as the near
  * callback does.  ODE 0.16.2's dHashSpace (Debian 12's) leaves out some
