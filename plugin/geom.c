@@ -170,6 +170,17 @@ void bt_set_path_hook(bt_path_fn *fn, void *ctx)
     path_ctx_ = ctx;
 }
 
+/* Every coefficient of m finite. */
+static int motion_finite(const boxtoi_motion *m)
+{
+    for (int k = 0; k <= m->degree; k++)
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++)
+                if (!isfinite(m->c[k][i][j]))
+                    return 0;
+    return 1;
+}
+
 static void body_motion(dGeomID g, dBodyID b, double h, bt_moving *mv)
 {
     bt_body_path path;
@@ -194,6 +205,16 @@ static void body_motion(dGeomID g, dBodyID b, double h, bt_moving *mv)
     else
         bt_predict_body_terms(dBodyGetWorld(b), b, h, &mv->motion, &terms);
     bt_apply_offset(g, &mv->motion);
+    if (!motion_finite(&mv->motion)) {
+        /* a body with a position, orientation, velocity or force out of
+           range (an infinite coordinate): no prediction, the pose alone,
+           as with no step (plain ODE's own checks then apply) */
+        bt_pose_motion(g, &mv->motion);
+        mv->valid = 0;
+        mv->moving = 0;
+        static_bound(g, &mv->box, mv);
+        return;
+    }
     mv->valid = h;
     mv->moving = 1;
     /* the geom's points lie within |offset| + the box's radius of the

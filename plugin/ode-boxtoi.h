@@ -229,7 +229,9 @@ ODE_BOXTOI_API void dGeomBoxtoiBoxGetMotion(dGeomID g, boxtoi_motion *motion,
  * contacts); dWorldStepToContact calls it itself.  world is not used (each
  * body's own world is).  A negative, NaN or infinite h counts as 0, which
  * turns the prediction off: body-driven boxes then collide at their current
- * poses, with no search in time (an explicit motion keeps its own h).
+ * poses, with no search in time (an explicit motion keeps its own h).  So
+ * does a body whose predicted motion would not be finite (a NaN velocity,
+ * an infinite force, 1e300 m/s): its boxes collide at their poses.
  *
  * With plain dWorldStep such a contact holds for the whole step: a body
  * approaching at speed v stops where it is, up to v*h short of the surface,
@@ -389,10 +391,20 @@ ODE_BOXTOI_API dReal dBoxtoiERPScale(void);
 typedef struct dBoxtoiStepStats {
     int substeps;       /**< sub-steps taken */
     int impacts;        /**< new impacts stepped to, sensors entered
-                             included (see dWorldStepToContact) */
+                             included (see dWorldStepToContact); and a
+                             pair touching at a sub-step's start that would
+                             get deeper than rest_depth later than
+                             min_substep into it: the sub-step after a hit,
+                             whose contacts ODE has not yet applied, is one
+                             when the pair's approach takes longer than
+                             min_substep to cover the margin (a 5 cm box
+                             hitting a wall at 0.5 to 6 m/s, no gravity,
+                             counted 2 impacts; at 20 to 100 m/s, 1 and a
+                             resolution; 3 sub-steps either way) */
     dReal first_toi;    /**< time of the first of them in the step, or -1 */
     int resolutions;    /**< short sub-steps (min_substep) taken to let ODE
-                             resolve contacts: of a pair still approaching,
+                             resolve contacts: of a pair still approaching
+                             (deeper than rest_depth within min_substep),
                              speculative ones once max_substeps is spent,
                              and those of a sub-step taking the rest whose
                              redos ran out */
@@ -640,7 +652,11 @@ typedef struct dBoxtoiStepStats {
  *    redone either, so they advance once more with each redo
  *    (stats->redos): ODE offers no way to list a world's bodies.  Give
  *    every moving body a geom in the space or a joint to one that has one,
- *    or set max_redos to 0;
+ *    or set max_redos to 0.  A dQuadTreeSpace cannot list its geoms either:
+ *    there its boxtoi boxes count, and the geoms that can collide (enabled,
+ *    with a category or collide bit), not a disabled dBox or sphere, whose
+ *    body (with no other way in) then gets its forces in the first sub-step
+ *    only;
  *  - damping and auto-disabling keep their meaning per step (for the
  *    bodies reached from the space): ODE applies a body's damping once per
  *    dWorldStep, so in a sub-step of length s its damping scales become

@@ -2432,6 +2432,41 @@ static void test_tile_row(void)
 /* ---- a resting stack -------------------------------------------------- */
 
 /*
+ * What the statistics count for one hit: a 5 cm box, no gravity, towards a
+ * static 1 cm wall it meets a quarter into the step.  Three sub-steps: to
+ * the contact, a short one in which ODE's contacts stop the box (the pair
+ * touches and, at the velocities before them, would get deeper than the
+ * resting margin), and the rest.  That short one counts as an impact where
+ * the box takes longer than min_substep to cover the margin (2 m/s), as a
+ * resolution where it does not (50 m/s); ode-boxtoi.h says so.
+ */
+static void test_hit_counts(void)
+{
+    const double speeds[2] = {2, 50};
+    for (int k = 0; k < 2; k++) {
+        sim s;
+        sim_init(&s, 0);
+        dWorldSetGravity(s.world, 0, 0, 0);
+        const double side[3] = {0.05, 0.05, 0.05};
+        double v = speeds[k];
+        const double p[3] = {-0.025 - v * H / 4, 0, 0}, vel[3] = {v, 0, 0};
+        dBodyID b = launched_box(&s, side, NULL, p, vel);
+        dGeomSetPosition(dCreateBox(s.space, 0.01, 1, 1), 0.005, 0, 0);
+        dBoxtoiStepStats st;
+        dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
+        double x = dBodyGetPosition(b)[0];
+        int want_impacts = k == 0 ? 2 : 1;
+        ok(st.substeps == 3 && st.impacts == want_impacts && st.resolutions == 2 - want_impacts
+               && fabs((double)st.first_toi - H / 4) < 1e-9 * H && fabs(x + 0.025) < 1e-6,
+           "a 5 cm box hitting a wall at %g m/s: %d sub-steps (3), %d impacts (%d), %d "
+           "resolutions (%d), first at %.9g s (%.9g), stopped at the wall (%.3g m off)",
+           v, st.substeps, st.impacts, want_impacts, st.resolutions, 2 - want_impacts,
+           (double)st.first_toi, H / 4, fabs(x + 0.025));
+        sim_free(&s);
+    }
+}
+
+/*
  * Two boxes placed exactly one on the other (touching, at rest) on a floor,
  * stepped with dWorldStep: both by dWorldStepToContact and by
  * dBoxtoiPredict, dSpaceCollide and dWorldStep.  The pair touches, so the
@@ -4130,6 +4165,7 @@ int main(void)
     test_hinge2_cars();
     test_driven_from_rest();
     test_exact_stack();
+    test_hit_counts();
     test_tiny_drops();
     test_quick_unenforced();
     test_shots();

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <ode-boxtoi.h>
 
@@ -1497,6 +1498,74 @@ static void test_space_pairs(void)
     }
 }
 
+/*
+ * A box body whose state is out of range (a NaN velocity, 1e300 m/s, an
+ * infinite force) is not predicted: its box collides at its pose, as with
+ * no step.  Its predicted motion had infinite and NaN coefficients, and the
+ * first root of the vertices' distances to a plane, searched by halving
+ * where no coefficient could be ruled positive, took some 2^40 halvings:
+ * dWorldStepToContact did not return for such a body above a plane, in a
+ * simple space with the force, in a sweep-and-prune one with the force or
+ * the velocity.  It must return now (an alarm ends the test after 60 s).
+ * (At x = +inf, or spinning at +inf rad/s, ODE's own checks abort, with
+ * dBox geoms too.)
+ */
+typedef struct world_group {
+    dWorldID world;
+    dJointGroupID contacts;
+} world_group;
+
+/* Contact joints for every contact dCollide gives (friction 0.5). */
+static void contact_cb(void *data, dGeomID o1, dGeomID o2)
+{
+    world_group *wg = data;
+    dContact c[MAXC];
+    memset(c, 0, sizeof c);
+    int n = dCollide(o1, o2, MAXC, &c[0].geom, (int)sizeof c[0]);
+    for (int i = 0; i < n; i++) {
+        c[i].surface.mu = 0.5;
+        dJointAttach(dJointCreateContact(wg->world, wg->contacts, &c[i]), dGeomGetBody(o1),
+                     dGeomGetBody(o2));
+    }
+}
+
+static void test_unbounded_body(void)
+{
+    static const char *what[3] = {"with a NaN velocity", "moving at 1e300 m/s",
+                                  "pushed by an infinite force"};
+    int returned = 0, cases = 0;
+    alarm(60);
+    for (int sap = 0; sap < 2; sap++)
+        for (int k = 0; k < 3; k++) {
+            dWorldID w = dWorldCreate();
+            dWorldSetGravity(w, 0, 0, -9.81);
+            dSpaceID space = sap ? dSweepAndPruneSpaceCreate(0, dSAP_AXES_XYZ)
+                                 : dSimpleSpaceCreate(0);
+            dCreatePlane(space, 0, 0, 1, 0);
+            dGeomSetPosition(dCreateBoxtoiBox(space, 1, 1, 0.1), 0, 0, 0.2);
+            dBodyID b = dBodyCreate(w);
+            dGeomSetBody(dCreateBoxtoiBox(space, 0.1, 0.1, 0.1), b);
+            dBodySetPosition(b, 0, 0, 0.5);
+            dBodySetLinearVel(b, k == 0 ? NAN : k == 1 ? 1e300 : 1, 0, -3);
+            if (k == 2)
+                dBodyAddForce(b, 0, 0, -INFINITY);
+            world_group wg = {w, dJointGroupCreate(0)};
+            int r = dWorldStepToContact(w, space, 1.0 / 60, contact_cb, &wg, wg.contacts, NULL,
+                                        NULL);
+            diag("a box body %s above a plane, %s space: dWorldStepToContact returned %d",
+                 what[k], sap ? "sweep-and-prune" : "simple", r);
+            returned++;
+            cases++;
+            dJointGroupDestroy(wg.contacts);
+            dSpaceDestroy(space);
+            dWorldDestroy(w);
+        }
+    alarm(0);
+    is_int(returned, cases, "box bodies with a NaN velocity, at 1e300 m/s or pushed by an "
+           "infinite force, above a plane, in a simple and a sweep-and-prune space: "
+           "dWorldStepToContact returns");
+}
+
 int main(void)
 {
     plan(0);
@@ -1517,6 +1586,7 @@ int main(void)
     test_still_aabb();
     test_reinit();
     test_space_pairs();
+    test_unbounded_body();
     dCloseODE();
     return tap_failures() ? 1 : 0;
 }
