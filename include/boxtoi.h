@@ -51,7 +51,9 @@
  * matters.  Grazing contacts (the boxes touch without penetrating) lie
  * inside that tolerance and may be reported either way.  Swapping A and B
  * gives exactly the mirrored answer: the same times, point and depth, bit
- * for bit, the kind and features exchanged and the normal negated.  The
+ * for bit, the kind and features exchanged and the normal negated (but
+ * where A and B are the same box on the same motion, the query is its own
+ * swap, and the answer stays as it is).  The
  * pair is solved in one order whichever box is A (an order of their
  * corners' and motions' bits), so rounding cannot decide a name, a time or
  * a point differently in the other order; bad input is still reported as

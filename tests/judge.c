@@ -447,8 +447,13 @@ int mirrors_exactly(const boxtoi_query *q, const boxtoi_result *r, const boxtoi_
                                                                          &r->depth, r->point};
     for (int i = 0; i < 4; i++)
         same &= memcmp(x[i], y[i], (i == 3 ? 3 : 1) * sizeof(double)) == 0;
-    for (int k = 0; k < 3; k++)
-        same &= m.normal[k] == r->normal[k];
+    /* a contact's normal negated bit for bit (a -0 stays apart from +0);
+       other states have none, (0, 0, 0) in both orders */
+    if (r->state == BOXTOI_HIT || r->state == BOXTOI_OVERLAP)
+        same &= memcmp(m.normal, r->normal, sizeof m.normal) == 0;
+    else
+        for (int k = 0; k < 3; k++)
+            same &= m.normal[k] == r->normal[k];
     if (!same) {
         char fa[BOXTOI_FEATURE_NAME_MAX], fb[BOXTOI_FEATURE_NAME_MAX];
         char ga[BOXTOI_FEATURE_NAME_MAX], gb[BOXTOI_FEATURE_NAME_MAX];
