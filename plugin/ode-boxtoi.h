@@ -289,7 +289,11 @@ typedef struct dBoxtoiStepParams {
                              so impacts closer together are merged and
                              every sub-step but the last of a call (which
                              takes what is left of h) is at least this
-                             long */
+                             long; an impact within 1e-9 h of the end of h
+                             ends no sub-step (the last one takes it), so
+                             that none of rounding's length follows it:
+                             ODE's LCP can fail on a step of 1e-14 s and
+                             abort the process */
     int quick;          /**< 1: dWorldQuickStep, 0: dWorldStep (default 0);
                              with 1, a checked sub-step whose retry with
                              speculative contacts still lets a pair through

@@ -384,6 +384,23 @@ static void restore_joint_erps(const body_set *s)
 }
 
 /*
+ * The length of a sub-step meant to end at tau into the rest rem of the
+ * step, and whether it is the last (*last): where tau lies within 1e-9 of
+ * the step (h) of the step's end, the sub-step takes the rest, so that no
+ * sub-step of rounding's length follows.  ODE's dWorldStep can fail on a
+ * step of 1e-14 s: a wall of boxes stacked exactly got an impact 1.5e-14 s
+ * before the step's end, and the sub-step after it made ODE abort
+ * ("assertion d[i] != 0 failed in dxLDLTRemove"), as plain ODE does when
+ * its step is so split.  The pair then meets at most 1e-9 h before the
+ * step's end, and touches when it ends.
+ */
+static double substep_length(double tau, double rem, double h, int *last)
+{
+    *last = !(tau < rem - 1e-9 * h);
+    return *last ? rem : tau;
+}
+
+/*
  * ODE applies a body's damping once per step, whatever its length (the
  * velocity is scaled by 1 - scale).  A step taken as several sub-steps would
  * damp each body once per sub-step; so, for a sub-step of fraction f of the
@@ -1538,8 +1555,8 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             tau = min_sub;
             resolving = 1;
         }
-        int last = !(tau < (double)rem);
-        dReal s = last ? rem : (dReal)tau;
+        int last;
+        dReal s = (dReal)substep_length(tau, (double)rem, hh, &last);
 
         /* the final sub-step and the speculative ones are checked
            afterwards against the paths the bodies actually took; so is
@@ -1630,8 +1647,8 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                         pass_rescan(&pp);
                         resolving = pp.resolve && min_sub < pp.tau;
                         tau = resolving ? min_sub : pp.tau;
-                        last = was_last = !(tau < (double)rem);
-                        s = last ? rem : (dReal)tau;
+                        s = (dReal)substep_length(tau, (double)rem, hh, &last);
+                        was_last = last;
                         if (check && last && !verify && !bodies.failed) {
                             verify = 1;
                             save_states(&bodies);
@@ -1703,7 +1720,10 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             if (last_cut.set && same_geoms(met.o1, met.o2, last_cut.o1, last_cut.o2)
                 && fabs(elapsed - (last_cut.at + last_cut.len)) <= 1e-9 * (double)h)
                 cut = cut_length(&bodies, &met, (double)s, &last_cut);
-            if (!speculative && cuts < max_redos && cut > min_sub && cut < (double)s) {
+            int cut_last = 0;
+            substep_length(cut, (double)rem, hh, &cut_last);
+            if (!speculative && cuts < max_redos && cut > min_sub && cut < (double)s
+                && !cut_last) {
                 last_cut.set = 1;
                 last_cut.o1 = met.o1;
                 last_cut.o2 = met.o2;

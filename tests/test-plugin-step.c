@@ -40,6 +40,7 @@ typedef struct sim {
     double bounce;
     double mu;
     int max_contacts; /* contacts per pair; 0: MAXC */
+    int exact_friction; /* 1: friction without dContactApprox1 */
     /* first-touch bookkeeping for one watched geom */
     dGeomID watched;
     int touched;
@@ -52,7 +53,8 @@ typedef struct sim {
 static void sim_attach(sim *s, dBodyID b1, dBodyID b2, dContact *c, int n)
 {
     for (int i = 0; i < n; i++) {
-        c[i].surface.mode = dContactApprox1 | (s->bounce > 0 ? dContactBounce : 0);
+        c[i].surface.mode = (s->exact_friction ? 0 : dContactApprox1)
+                            | (s->bounce > 0 ? dContactBounce : 0);
         c[i].surface.mu = s->mu;
         c[i].surface.bounce = s->bounce;
         c[i].surface.bounce_vel = 0.01;
@@ -1849,58 +1851,91 @@ static void test_rest_on_small_tiles(void)
  * than the margin).
  * Counted: shots whose centre crossed the plate's mid-plane while more
  * than 11 mm of the box lay over the plate.  The same shots with the whole
- * scene turned by 0.5 rad about z, so that the rim's axis is no world axis.
+ * scene turned by 0.5 rad about z, so that the rim's axis is no world axis,
+ * and by 0.7 rad about (1, 2, 3), gravity with it, so that no face normal
+ * or velocity lies along a world axis.
  */
+/* out = Q v, and Q^T v, for a 3x3 Q in ODE's layout (rows of 4). */
+static void turn_vec(const dMatrix3 Q, const double v[3], double out[3])
+{
+    for (int i = 0; i < 3; i++)
+        out[i] = Q[4 * i] * v[0] + Q[4 * i + 1] * v[1] + Q[4 * i + 2] * v[2];
+}
+
+static void unturn_vec(const dMatrix3 Q, const double v[3], double out[3])
+{
+    for (int i = 0; i < 3; i++)
+        out[i] = Q[i] * v[0] + Q[4 + i] * v[1] + Q[8 + i] * v[2];
+}
+
 static void test_lip_fall(void)
 {
     const double shapes[2][3] = {{40, 20, 0.003}, {20, 3, 0.008}}; /* down, across, plate */
-    int through[2][2] = {{0, 0}, {0, 0}};
-    for (int turned = 0; turned < 2; turned++) {
-        /* the scene turned about z by yaw: plate, block, boxes and speeds */
-        double yaw = turned ? 0.5 : 0, cy = cos(yaw), sy = sin(yaw);
-        dMatrix3 R;
-        dRFromAxisAndAngle(R, 0, 0, 1, yaw);
+    int through[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+    for (int turned = 0; turned < 3; turned++) {
+        /* the scene (plate, block, boxes, speeds and gravity) turned by Q:
+           not at all, by 0.5 rad about z, or by 0.7 rad about (1, 2, 3) */
+        dMatrix3 Q;
+        if (turned == 2)
+            dRFromAxisAndAngle(Q, 1, 2, 3, 0.7);
+        else
+            dRFromAxisAndAngle(Q, 0, 0, 1, turned ? 0.5 : 0);
         for (int sh = 0; sh < 2; sh++) {
             unsigned long long seed = 777;
             double vz = shapes[sh][0], vx = shapes[sh][1], w = shapes[sh][2];
             for (int trial = 0; trial < 20; trial++) {
                 sim s;
                 sim_init(&s, 0);
+                double x[3];
+                turn_vec(Q, (const double[3]){0, 0, -9.81}, x);
+                dWorldSetGravity(s.world, x[0], x[1], x[2]);
                 dGeomID plate = dCreateBoxtoiBox(s.space, 1, 1, w);
-                dGeomSetPosition(plate, 0.5 * cy, 0.5 * sy, -w / 2);
-                dGeomSetRotation(plate, R);
+                turn_vec(Q, (const double[3]){0.5, 0, -w / 2}, x);
+                dGeomSetPosition(plate, x[0], x[1], x[2]);
+                dGeomSetRotation(plate, Q);
                 dGeomID block = dCreateBoxtoiBox(s.space, 1, 1, 0.1);
-                dGeomSetPosition(block, 0.5 * cy - 5 * sy, 0.5 * sy + 5 * cy, -0.05);
-                dGeomSetRotation(block, R);
+                turn_vec(Q, (const double[3]){0.5, 5, -0.05}, x);
+                dGeomSetPosition(block, x[0], x[1], x[2]);
+                dGeomSetRotation(block, Q);
                 double d = urand(&seed, 0, 0.004), ta = urand(&seed, 0.5, 0.95) * H,
                        tb = urand(&seed, 0.05, 0.3) * H, vza = -vz - 9.81 * H;
                 const double side[3] = {0.1, 0.1, 0.1};
                 dBodyID a = add_body(&s, 1, side, NULL), b = add_body(&s, 1, side, NULL);
                 double xa = d - 0.05 - vx * ta;
-                dBodySetPosition(a, xa * cy, xa * sy, 0.05 - vza * ta);
-                dBodySetRotation(a, R);
-                dBodySetLinearVel(a, vx * cy, vx * sy, -vz);
-                dBodySetPosition(b, 0.5 * cy - 5 * sy, 0.5 * sy + 5 * cy, 0.05 - vza * tb);
-                dBodySetRotation(b, R);
-                dBodySetLinearVel(b, 0, 0, -vz);
+                turn_vec(Q, (const double[3]){xa, 0, 0.05 - vza * ta}, x);
+                dBodySetPosition(a, x[0], x[1], x[2]);
+                dBodySetRotation(a, Q);
+                turn_vec(Q, (const double[3]){vx, 0, -vz}, x);
+                dBodySetLinearVel(a, x[0], x[1], x[2]);
+                turn_vec(Q, (const double[3]){0.5, 5, 0.05 - vza * tb}, x);
+                dBodySetPosition(b, x[0], x[1], x[2]);
+                dBodySetRotation(b, Q);
+                turn_vec(Q, (const double[3]){0, 0, -vz}, x);
+                dBodySetLinearVel(b, x[0], x[1], x[2]);
                 dBoxtoiStepParams p = dBoxtoiDefaultStepParams();
                 p.max_substeps = 1;
                 p.max_redos = 0;
                 int crossed = 0;
                 for (int k = 0; k < 30; k++) {
-                    double p0[3];
-                    memcpy(p0, dBodyGetPosition(a), sizeof p0);
+                    double p0[3], p1[3];
+                    const dReal *q = dBodyGetPosition(a);
+                    unturn_vec(Q, (const double[3]){q[0], q[1], q[2]}, p0);
                     dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, &p, NULL);
-                    const dReal *p1 = dBodyGetPosition(a), *Ra = dBodyGetRotation(a);
-                    /* the box's half extent along the plate's x, and its
-                       centre's x in the plate's frame */
+                    q = dBodyGetPosition(a);
+                    unturn_vec(Q, (const double[3]){q[0], q[1], q[2]}, p1);
+                    /* in the scene's frame: the box's half extent along the
+                       plate's x, and its centre's x where it crosses the
+                       plate's mid-plane */
+                    const dReal *Ra = dBodyGetRotation(a);
                     double hw = 0, zc = -w / 2;
-                    for (int j = 0; j < 3; j++)
-                        hw += 0.05 * fabs(cy * Ra[j] + sy * Ra[4 + j]);
+                    for (int j = 0; j < 3; j++) {
+                        double axis[3];
+                        unturn_vec(Q, (const double[3]){Ra[j], Ra[4 + j], Ra[8 + j]}, axis);
+                        hw += 0.05 * fabs(axis[0]);
+                    }
                     if ((p0[2] - zc) * (p1[2] - zc) < 0) {
                         double f = (p0[2] - zc) / (p0[2] - p1[2]);
-                        double x0 = p0[0] * cy + p0[1] * sy, x1 = p1[0] * cy + p1[1] * sy;
-                        double xc = x0 + f * (x1 - x0);
+                        double xc = p0[0] + f * (p1[0] - p0[0]);
                         if (fmin(xc + hw, 1) - fmax(xc - hw, 0) > 0.011)
                             crossed = 1;
                     }
@@ -1917,6 +1952,9 @@ static void test_lip_fall(void)
     ok(through[1][0] + through[1][1] == 0,
        "the same shots turned by 0.5 rad about z: through the plate in %d and %d of 20",
        through[1][0], through[1][1]);
+    ok(through[2][0] + through[2][1] == 0,
+       "the same shots turned by 0.7 rad about (1, 2, 3), gravity too: through the plate in "
+       "%d and %d of 20", through[2][0], through[2][1]);
 }
 
 /*
@@ -2464,6 +2502,63 @@ static void test_hit_counts(void)
            (double)st.first_toi, H / 4, fabs(x + 0.025));
         sim_free(&s);
     }
+}
+
+/*
+ * An impact within rounding of the step's end: a 5 cm box at 1 m/s, no
+ * gravity, meets a wall 1e-14 s (and 1e-12 s) before the step ends.  The
+ * step is one sub-step, not a sub-step to the impact and one of 1e-14 s
+ * after it, and the box ends it touching the wall (no deeper than twice
+ * that time at 1 m/s).  Then
+ * a wall of 3 x 3 20 cm cubes placed exactly touching on a plane, friction
+ * 0.5 (no dContactApprox1), world CFM 1e-5, for 2 s: its second step had
+ * an impact 1.5e-14 s before its end, and in the sub-step of 1.5e-14 s
+ * after it ODE aborted the process ("assertion d[i] != 0 failed in
+ * dxLDLTRemove"), as plain ODE does on such a split of its step.
+ */
+static void test_impact_at_step_end(void)
+{
+    const double early[2] = {1e-14, 1e-12};
+    for (int k = 0; k < 2; k++) {
+        sim s;
+        sim_init(&s, 0);
+        dWorldSetGravity(s.world, 0, 0, 0);
+        const double side[3] = {0.05, 0.05, 0.05};
+        const double p[3] = {-0.025 - (H - early[k]), 0, 0}, vel[3] = {1, 0, 0};
+        dBodyID b = launched_box(&s, side, NULL, p, vel);
+        dGeomSetPosition(dCreateBox(s.space, 0.01, 1, 1), 0.005, 0, 0);
+        dBoxtoiStepStats st;
+        dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
+        double gap = -0.025 - dBodyGetPosition(b)[0];
+        ok(st.substeps == 1 && fabs(gap) <= 2 * early[k],
+           "a box at 1 m/s meeting a wall %.0e s before the step's end: %d sub-steps (1), ends %.3g m "
+           "from touching", early[k], st.substeps, gap);
+        sim_free(&s);
+    }
+
+    sim s;
+    sim_init(&s, 0);
+    dWorldSetCFM(s.world, 1e-5);
+    s.mu = 0.5;
+    s.exact_friction = 1;
+    dCreatePlane(s.space, 0, 0, 1, 0);
+    const double side[3] = {0.2, 0.2, 0.2};
+    dBodyID bottom = NULL;
+    for (int r = 0; r < 3; r++)
+        for (int i = 0; i < 3; i++) {
+            dBodyID b = add_body(&s, 1, side, NULL);
+            dBodySetPosition(b, 1, (i - 1) * 0.2, 0.1 + r * 0.2);
+            if (r == 0 && i == 1)
+                bottom = b;
+        }
+    int steps = 0;
+    for (; steps < 120; steps++)
+        dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, NULL);
+    double z = dBodyGetPosition(bottom)[2];
+    ok(steps == 120 && fabs(z - 0.1) < 0.01,
+       "a wall of 3 x 3 cubes placed exactly on a plane: 120 steps, its middle bottom cube "
+       "%.3g m from resting", fabs(z - 0.1));
+    sim_free(&s);
 }
 
 /*
@@ -4166,6 +4261,7 @@ int main(void)
     test_driven_from_rest();
     test_exact_stack();
     test_hit_counts();
+    test_impact_at_step_end();
     test_tiny_drops();
     test_quick_unenforced();
     test_shots();
