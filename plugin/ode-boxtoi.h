@@ -236,8 +236,10 @@ ODE_BOXTOI_API void dGeomBoxtoiBoxGetMotion(dGeomID g, boxtoi_motion *motion,
  * With plain dWorldStep such a contact holds for the whole step: a body
  * approaching at speed v stops where it is, up to v*h short of the surface,
  * and a bounce set by the near callback applies from there (a box dropped
- * onto the floor may stay a little above it).  dWorldStepToContact steps to
- * the contact instead.
+ * onto the floor may stay a little above it, and at rest stay there: a
+ * 20 cm box released 2 mm above a plane was still 2 mm above it after 20 s
+ * with world CFM 1e-9, and took about 20 s to come down at the default
+ * 1e-5).  dWorldStepToContact steps to the contact instead.
  */
 ODE_BOXTOI_API void dBoxtoiPredict(dWorldID world, dSpaceID space, dReal h);
 
@@ -363,7 +365,12 @@ typedef struct dBoxtoiStepParams {
                              whatever rest_depth says: a box thinner than
                              about 2 |gravity| h^2 (5 mm at 60 Hz) resting
                              on a box as thin is an impact every step (one
-                             more sub-step), and a large rest_depth does not
+                             more sub-step; with quick, whose iterations
+                             leave such stacks jittering, more: ten 30 x
+                             20 cm plates resting on each other, 20
+                             iterations, took 3.5 world steps a step at
+                             10 mm, 6 at 5 mm, 1.1 at 20 mm, and about 1 at
+                             100 iterations), and a large rest_depth does not
                              stop impacts of thin boxes, as it does against
                              a plane */
     int max_redos;      /**< times one sub-step may be redone after the
