@@ -317,17 +317,7 @@ static int spec_points(dGeomID o1, dGeomID o2, const dReal n[3], int maxc,
                 c->pos[k] = (dReal)v[idx[m]][k];
         }
     }
-    dReal touching = touch_depth(o1, o2);
-    for (int i = 0; i < m; i++) {
-        dContactGeom *c = CONTACT(contact, i * skip);
-        for (int k = 0; k < 3; k++)
-            c->normal[k] = n[k];
-        c->depth = touching;
-        c->g1 = o1;
-        c->g2 = o2;
-        c->side1 = -1;
-        c->side2 = -1;
-    }
+    finish_contacts(o1, o2, contact, skip, m, n, 1);
     return m;
 }
 
@@ -368,11 +358,7 @@ static int spec_rope(dGeomID o1, dGeomID o2, const double x1[3],
         c->pos[k] = (dReal)(0.5 * (x1[k] + x2[k]));
         c->normal[k] = (dReal)(d[k] / len);
     }
-    c->depth = touch_depth(o1, o2);
-    c->g1 = o1;
-    c->g2 = o2;
-    c->side1 = -1;
-    c->side2 = -1;
+    finish_contacts(o1, o2, c, 0, 1, NULL, 1);
     return 1;
 }
 

@@ -1515,18 +1515,10 @@ typedef struct world_group {
     dJointGroupID contacts;
 } world_group;
 
-/* Contact joints for every contact dCollide gives (friction 0.5). */
 static void contact_cb(void *data, dGeomID o1, dGeomID o2)
 {
     world_group *wg = data;
-    dContact c[MAXC];
-    memset(c, 0, sizeof c);
-    int n = dCollide(o1, o2, MAXC, &c[0].geom, (int)sizeof c[0]);
-    for (int i = 0; i < n; i++) {
-        c[i].surface.mu = 0.5;
-        dJointAttach(dJointCreateContact(wg->world, wg->contacts, &c[i]), dGeomGetBody(o1),
-                     dGeomGetBody(o2));
-    }
+    ode_soft_contacts(wg->world, wg->contacts, o1, o2, 0.5, 0, 0);
 }
 
 static void test_unbounded_body(void)
