@@ -219,6 +219,14 @@ static int write_svg(const char *path, const boxtoi_motion lm[NLINKS],
 
 /* ------------------------------------------------------------------ */
 
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: arm-sweep [--report] [--svg FILE]\n"
+               "  --report    also print the scene and every answer (17 digits)\n"
+               "  --svg FILE  write the arm at its first contact to FILE "
+               "(default arm-sweep.svg)\n");
+}
+
 int main(int argc, char **argv)
 {
     int report = 0;
@@ -228,8 +236,15 @@ int main(int argc, char **argv)
             report = 1;
         } else if (strcmp(argv[i], "--svg") == 0 && i + 1 < argc) {
             svg = argv[++i];
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return 0;
         } else {
-            fprintf(stderr, "usage: arm-sweep [--report] [--svg FILE]\n");
+            if (strcmp(argv[i], "--svg") == 0)
+                fprintf(stderr, "arm-sweep: --svg needs a file name\n");
+            else
+                fprintf(stderr, "arm-sweep: unknown argument '%s'\n", argv[i]);
+            usage(stderr);
             return 2;
         }
     }

@@ -77,8 +77,16 @@ static void show(const char *title, const boxtoi_query *q)
     }
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc > 1) {
+        int help = argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0);
+        if (!help)
+            fprintf(stderr, "first-contact: no arguments expected\n");
+        fprintf(help ? stdout : stderr, "usage: first-contact\n"
+                "  prints the answers to six first-contact queries\n");
+        return help ? 0 : 2;
+    }
     boxtoi_query q = boxtoi_default_query();
     const double zero[3] = {0, 0, 0};
     const double x_axis[3] = {1, 0, 0}, y_axis[3] = {0, 1, 0};
