@@ -603,7 +603,7 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *out)
     return 0;
 }
 
-static int select_scenarios(bench_options *o, const char *list)
+static int select_scenarios(bench_options *o, const char *prog, const char *list)
 {
     const char *p = list;
     for (;;) {
@@ -616,7 +616,7 @@ static int select_scenarios(bench_options *o, const char *list)
             s = bench_scenario_parse(name);
         }
         if (s < 0) {
-            fprintf(stderr, "--scenario: unknown scenario '%.*s'\n", (int) len, p);
+            fprintf(stderr, "%s: --scenario: unknown scenario '%.*s'\n", prog, (int) len, p);
             return -1;
         }
         o->selected[s] = 1;
@@ -629,7 +629,8 @@ static int select_scenarios(bench_options *o, const char *list)
 
 int bench_option(bench_options *o, int argc, char **argv, int i)
 {
-    const char *a = argv[i];
+    const char *a = argv[i], *prog = strrchr(argv[0], '/');
+    prog = prog ? prog + 1 : argv[0];
     if (strcmp(a, "--json") == 0) {
         o->json = 1;
         return 1;
@@ -639,24 +640,25 @@ int bench_option(bench_options *o, int argc, char **argv, int i)
     if (!takes)
         return 0;
     if (i + 1 >= argc) {
-        fprintf(stderr, "%s needs an argument\n", a);
+        fprintf(stderr, "%s: %s needs an argument\n", prog, a);
         return -1;
     }
     const char *v = argv[i + 1];
     uint64_t x;
     if (strcmp(a, "-n") == 0) {
         if (parse_u64(v, 10000000, &x) || x == 0) {
-            fprintf(stderr, "-n: expected a count from 1 to 10000000, got '%s'\n", v);
+            fprintf(stderr, "%s: -n: expected a count from 1 to 10000000, got '%s'\n", prog, v);
             return -1;
         }
         o->n = (size_t) x;
     } else if (strcmp(a, "--seed") == 0) {
         if (parse_u64(v, UINT64_MAX, &x)) {
-            fprintf(stderr, "--seed: expected a non-negative integer, got '%s'\n", v);
+            fprintf(stderr, "%s: --seed: expected a non-negative integer, got '%s'\n", prog,
+                    v);
             return -1;
         }
         o->seed = x;
-    } else if (select_scenarios(o, v)) {
+    } else if (select_scenarios(o, prog, v)) {
         return -1;
     }
     return 2;

@@ -32,7 +32,7 @@ check() {
     fi
 }
 
-echo "1..13"
+echo "1..17"
 "$bench" --json --percentiles -n 40 --reps 1 --passes 1 >"$tmp/json" 2>"$tmp/err"
 rc=$?
 check "--json --percentiles runs (exit 0, nothing on stderr)" \
@@ -135,5 +135,13 @@ check "--skip-exit with --emit is refused" \
 rc=$?
 check "--reps 0 is refused" \
     sh -c "[ $rc -eq 2 ] && grep -q 'expected an integer' '$tmp/err' && [ ! -s '$tmp/out' ]"
+# The options shared with the peers likewise, the message naming the program.
+for bad in "-n 0" "-n" "--seed x" "--scenario linear,nope"; do
+    # shellcheck disable=SC2086 # the option and its value as two words
+    "$bench" $bad >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    check "$bad is refused ($(head -n 1 "$tmp/err"))" \
+        sh -c "[ $rc -eq 2 ] && grep -q '^boxtoi-bench: ' '$tmp/err' && [ ! -s '$tmp/out' ]"
+done
 
 [ "$failed" -eq 0 ]
