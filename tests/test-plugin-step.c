@@ -604,6 +604,23 @@ static void test_explicit_substeps(void)
     is_double(st.first_toi, 0.3 * H, 1e-12, "explicit: first impact at 0.3 h");
     is_int(st.impacts, 2, "explicit: the explicit box's impact at 0.7 h is a "
                           "second impact");
+
+    /* The same scene, the explicit motion given over 0.2 h only: it
+       collides with nothing after 0.2 h, so the second sub-step, from
+       0.3 h, finds no impact for it (the target stays where it was). */
+    dBodySetPosition(dGeomGetBody(a), 0, 0, 0);
+    dBodySetLinearVel(dGeomGetBody(a), 60, 0, 0);
+    dBodySetAngularVel(dGeomGetBody(a), 0, 0, 0);
+    dBodySetPosition(tb, 0.05 + 60 * 0.7 * H + 0.01, 5, 0);
+    dBodySetLinearVel(tb, 0, 0, 0);
+    dBodySetAngularVel(tb, 0, 0, 0);
+    is_int(dGeomBoxtoiBoxSetMotion(e, &m, 0.2 * H), BOXTOI_REASON_NONE,
+           "explicit motion over 0.2 h accepted");
+    dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
+    ok(st.first_toi == st.first_toi && fabs(st.first_toi - 0.3 * H) <= 1e-12
+       && st.impacts == 1 && dBodyGetLinearVel(tb)[0] == 0,
+       "explicit over 0.2 h: the wall's impact at 0.3 h only (first %g h, %d impacts, "
+       "target at %g m/s)", st.first_toi / H, st.impacts, dBodyGetLinearVel(tb)[0]);
     sim_free(&s);
 }
 

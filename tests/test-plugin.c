@@ -392,6 +392,27 @@ static void test_other_classes(void)
     is_double(toi, 0, 0, "sphere: touching now, time of impact 0");
     is_double(dGeomBoxtoiBoxGetLastTOI(t), 0, 0, "sphere: last TOI 0");
 
+    /* dBoxtoiCollide on a pair with no boxtoi box (the sphere against a
+       dBox in t's place): ODE's contacts, time 0 when they touch, -1 when
+       apart. */
+    dGeomID plain = dCreateBox(0, 1, 1, 1);
+    place(plain, origin, I);
+    dContactGeom cp[MAXC];
+    toi = -5;
+    n = dBoxtoiCollide(other[0], plain, MAXC, c, sizeof c[0], &toi);
+    int np = dCollide(other[0], plain, MAXC, cp, sizeof cp[0]);
+    ok(n == 1 && np == 1 && c[0].depth == cp[0].depth && c[0].pos[1] == cp[0].pos[1],
+       "sphere on a dBox through dBoxtoiCollide: dCollide's contact (%d, %d)", n, np);
+    is_double(toi, 0, 0, "sphere on a dBox: touching now, time of impact 0");
+    const double far_sp[3] = {3, 0, 0};
+    place(other[0], far_sp, I);
+    toi = -5;
+    n = dBoxtoiCollide(other[0], plain, MAXC, c, sizeof c[0], &toi);
+    ok(n == 0 && toi == -1, "sphere 2.1 m from a dBox: no contact, time -1 (%d, %g)", n,
+       (double)toi);
+    place(other[0], sp, I);
+    dGeomDestroy(plain);
+
     /* A ray from x = -2 along +x meets the face x = -0.5 at distance 1.5. */
     dGeomRaySet(other[3], -2, 0.2, 0.1, 1, 0, 0);
     n = dCollide(other[3], t, MAXC, c, sizeof c[0]);
