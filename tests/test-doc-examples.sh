@@ -1,0 +1,46 @@
+#!/bin/sh
+# The command's examples in the documentation, run as written: README.md's
+# example under "The command" (its shell block, run from the top of the
+# build tree) must print the answer shown in the block after it, and
+# docs/query-format.md's query (under "Query", its lines joined) must get
+# the answer shown under "Answer".  Run from the tests build directory
+# (srcdir: the tests source directory).
+: "${srcdir:=.}"
+top=$srcdir/..
+tool=../tools/boxtoi
+if [ ! -x "$tool" ]; then
+    echo "Bail out! tools/boxtoi not built"
+    exit 1
+fi
+# shellcheck source=tap/basic.sh
+. "$srcdir/tap/basic.sh"
+
+# block FILE HEADING N: the Nth fenced code block after the line HEADING
+block() {
+    awk -v heading="$2" -v want="$3" '
+        $0 == heading { after = 1; next }
+        after && /^```/ { if (inside) { inside = 0; if (n == want) exit } else { n++; inside = 1 }
+                          next }
+        after && inside && n == want { print }' "$1"
+}
+
+echo "1..2"
+
+cmd=$(block "$top/README.md" "## The command" 1)
+want=$(block "$top/README.md" "## The command" 2)
+got=$(cd .. && sh -c "$cmd" 2>&1)
+result "$([ -n "$cmd" ] && [ -n "$want" ] && [ "$got" = "$want" ] && echo 1 || echo 0)" \
+    "README.md's example of the command prints the answer it shows" \
+    "command: $cmd
+shown: $want
+printed: $got"
+
+query=$(block "$top/docs/query-format.md" "## Query" 1 | tr -d '\n')
+want=$(block "$top/docs/query-format.md" "## Answer" 1)
+got=$(printf '%s\n' "$query" | "$tool" 2>&1)
+result "$([ -n "$query" ] && [ -n "$want" ] && [ "$got" = "$want" ] && echo 1 || echo 0)" \
+    "docs/query-format.md's example query gets the answer shown under Answer" \
+    "query: $query
+shown: $want
+printed: $got"
+[ "$failed" -eq 0 ]
