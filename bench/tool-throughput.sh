@@ -25,9 +25,16 @@ file=tool-queries.jsonl
 stamp=tool-queries.stamp
 
 if [ ! -x "$tool" ]; then
-    echo "tool throughput: $tool is not built; skipped"
-    exit 0
+    echo "tool throughput: $tool is not an executable program" >&2
+    exit 2
 fi
+for v in "QUERIES=$queries" "DIGITS=$digits" "RUNS=$runs"; do
+    case ${v#*=} in
+    '' | *[!0-9]* | 0*)
+        echo "tool throughput: $v: expected a whole number of at least 1" >&2
+        exit 2 ;;
+    esac
+done
 
 if [ ! -f "$file" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$queries $digits" ]; then
     rm -f "$stamp"
