@@ -425,5 +425,9 @@ int main(int argc, char **argv)
     }
     if (bad)
         fprintf(stderr, "boxtoi-bench: some cases were not answered (see above)\n");
+    if (fflush(stdout) || ferror(stdout)) {
+        fprintf(stderr, "boxtoi-bench: write error\n");
+        return 1;
+    }
     return bad || exits;
 }

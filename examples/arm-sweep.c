@@ -351,5 +351,9 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("Picture of the arm at t = %.6f written to %s\n", t, svg);
+    if (fflush(stdout) || ferror(stdout)) {
+        fprintf(stderr, "arm-sweep: write error\n");
+        return 1;
+    }
     return status;
 }

@@ -412,5 +412,9 @@ int main(int argc, char **argv)
         printf("cost per step, boxtoi / plain ODE: %.2f (same states: %.2f)\n",
                cost[MODE_BOXTOI] / cost[MODE_PLAIN],
                cost[MODE_BOXTOI] / same_state[MODE_BOXTOI]);
+    if (fflush(stdout) || ferror(stdout)) {
+        fprintf(stderr, "box-rain: write error\n");
+        return 1;
+    }
     return 0;
 }

@@ -452,17 +452,21 @@ static int write_gp(void)
     return fclose(f) == 0;
 }
 
-static void run_gnuplot(void)
+/* 1 when gnuplot is there and fails; 0 when it made the picture or is not
+   installed. */
+static int run_gnuplot(void)
 {
     if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
         fprintf(stderr, "bullet-wall: gnuplot not found, " PNG_NAME
                 " not made (plot " CSV_NAME " with " GP_NAME ")\n");
-        return;
+        return 0;
     }
-    if (system("gnuplot " GP_NAME) != 0)
+    if (system("gnuplot " GP_NAME) != 0) {
         fprintf(stderr, "bullet-wall: gnuplot failed, " PNG_NAME " not made\n");
-    else
-        printf("wrote " PNG_NAME "\n");
+        return 1;
+    }
+    printf("wrote " PNG_NAME "\n");
+    return 0;
 }
 
 static void usage(FILE *f)
@@ -582,11 +586,11 @@ int main(int argc, char **argv)
     printf("(ODE's integrator vs the continuous ballistic curve at first "
            "contact: up to %.3g m)\n", max_drift);
 
-    int written = write_csv(rows, nrows) && write_gp();
+    int written = write_csv(rows, nrows) && write_gp(), plotted = 1;
     if (written) {
         printf("wrote " CSV_NAME " and " GP_NAME "\n");
         fflush(stdout);
-        run_gnuplot();
+        plotted = !run_gnuplot();
     }
 
     dCloseODE();
@@ -594,5 +598,9 @@ int main(int argc, char **argv)
            "max contact error %.3g m\n",
            tunnelled[MODE_PLAIN], SHOTS, tunnelled[MODE_BOXTOI], SHOTS,
            touched[MODE_BOXTOI] ? max_err[MODE_BOXTOI] : NAN);
-    return written ? 0 : 1;
+    if (fflush(stdout) || ferror(stdout)) {
+        fprintf(stderr, "bullet-wall: write error\n");
+        return 1;
+    }
+    return written && plotted ? 0 : 1;
 }

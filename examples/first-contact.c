@@ -142,5 +142,9 @@ int main(int argc, char **argv)
     q.t0 = 1.0;
     q.t1 = 0.0;
     show("6. a reversed interval", &q);
+    if (fflush(stdout) || ferror(stdout)) {
+        fprintf(stderr, "first-contact: write error\n");
+        return 1;
+    }
     return 0;
 }

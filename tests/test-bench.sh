@@ -32,7 +32,7 @@ check() {
     fi
 }
 
-echo "1..17"
+echo "1..18"
 "$bench" --json --percentiles -n 40 --reps 1 --passes 1 >"$tmp/json" 2>"$tmp/err"
 rc=$?
 check "--json --percentiles runs (exit 0, nothing on stderr)" \
@@ -135,6 +135,16 @@ check "--skip-exit with --emit is refused" \
 rc=$?
 check "--reps 0 is refused" \
     sh -c "[ $rc -eq 2 ] && grep -q 'expected an integer' '$tmp/err' && [ ! -s '$tmp/out' ]"
+# Output that cannot be written is an error.
+if [ -w /dev/full ]; then
+    "$bench" -n 5 --reps 1 --passes 1 --scenario far-apart --json >/dev/full 2>"$tmp/err"
+    rc=$?
+    check "--json into a full device: a write error, status 1 ($(head -n 1 "$tmp/err"))" \
+        sh -c "[ $rc -eq 1 ] && grep -q 'write error' '$tmp/err'"
+else
+    skip "--json into a full device" "no /dev/full"
+fi
+
 # The options shared with the peers likewise, the message naming the program.
 for bad in "-n 0" "-n" "--seed x" "--scenario linear,nope"; do
     # shellcheck disable=SC2086 # the option and its value as two words

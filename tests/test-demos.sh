@@ -46,7 +46,7 @@ $(tail -n 20 "$tmp/out")"
         "$(grep '^boxtoi_solve alone' "$tmp/out")"
 }
 
-echo "1..7"
+echo "1..8"
 bullet ""
 bullet " --boxtoi-wall" --boxtoi-wall
 
@@ -61,4 +61,12 @@ result "$([ -n "$plain" ] && [ "$plain" -gt 0 ] && echo 1 || echo 0)" \
     "box-rain: boxes escape the room under plain ODE (${plain:-?} of 60)" "$(cat "$tmp/rain")"
 result "$([ "$boxtoi" = 0 ] && echo 1 || echo 0)" \
     "box-rain: none escapes with dWorldStepToContact (${boxtoi:-?} of 60)" "$(cat "$tmp/rain")"
+if [ -w /dev/full ]; then
+    (cd "$tmp" && "$examples/box-rain" --boxes 2 --steps 2) >/dev/full 2>"$tmp/err"
+    rc=$?
+    result "$([ $rc -eq 1 ] && grep -q 'write error' "$tmp/err" && echo 1 || echo 0)" \
+        "box-rain reports a failed write of its output, status 1 ($rc)" "$(cat "$tmp/err")"
+else
+    skip "box-rain reports a failed write" "no /dev/full"
+fi
 [ "$failed" -eq 0 ]

@@ -203,7 +203,7 @@ END {
     }
 }')
 
-echo "1..$(($(printf '%s\n' "$checks" | grep -c .) + 4))"
+echo "1..$(($(printf '%s\n' "$checks" | grep -c .) + 5))"
 result "$([ $rc -eq 0 ] && echo 1 || echo 0)" "first-contact runs (exit status $rc)"
 tab=$(printf '\t')
 while IFS="$tab" read -r ok what; do
@@ -229,4 +229,12 @@ err=$(echo "$err" | head -n 1)
 result "$([ $rc -eq 0 ] && [ $rc2 -eq 2 ] && echo "$usage" | grep -q '^usage: arm-sweep' &&
           echo "$err" | grep -q -- '--svg needs a file name' && echo 1 || echo 0)" \
     "arm-sweep --help succeeds ($rc); --svg without a file is refused with status 2 ($rc2: $err)"
+if [ -w /dev/full ]; then
+    err=$("$example" 2>&1 >/dev/full)
+    rc=$?
+    result "$([ $rc -eq 1 ] && echo "$err" | grep -q 'write error' && echo 1 || echo 0)" \
+        "first-contact reports a failed write of its output, status 1 ($rc: $err)"
+else
+    skip "first-contact reports a failed write" "no /dev/full"
+fi
 [ "$failed" -eq 0 ]
