@@ -313,6 +313,7 @@ int main(int argc, char **argv)
     bench_options o;
     bench_options_default(&o);
     int reps = 16, passes = 3, digits = 9, emit_s = -1, show_pct = 0;
+    const char *timing_only = NULL, *digits_given = NULL; /* options named */
     unsigned flags = 0;
 
     for (int i = 1; i < argc;) {
@@ -330,6 +331,7 @@ int main(int argc, char **argv)
         }
         if (strcmp(a, "--percentiles") == 0) {
             show_pct = 1;
+            timing_only = a;
             i++;
             continue;
         }
@@ -368,6 +370,10 @@ int main(int argc, char **argv)
                     passes = (int) x;
                 else
                     digits = (int) x;
+                if (strcmp(a, "--digits") == 0)
+                    digits_given = a;
+                else
+                    timing_only = a;
             }
             i += 2;
             continue;
@@ -376,13 +382,23 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    bench_options_finish(&o);
-
     if (emit_s >= 0 && flags) {
         fprintf(stderr, "boxtoi-bench: --skip-exit does not apply to --emit (the tool's "
                         "queries have no such field)\n");
         return 2;
     }
+    /* --emit prints one scenario's queries: the timing's options, and a
+       choice of scenarios, would be silently dropped */
+    if (emit_s >= 0 && (timing_only || o.json || o.any_selected)) {
+        fprintf(stderr, "boxtoi-bench: %s does not apply to --emit\n",
+                timing_only ? timing_only : o.json ? "--json" : "--scenario");
+        return 2;
+    }
+    if (emit_s < 0 && digits_given) {
+        fprintf(stderr, "boxtoi-bench: --digits applies to --emit only\n");
+        return 2;
+    }
+    bench_options_finish(&o);
     if (emit_s >= 0)
         return emit((bench_scenario) emit_s, &o, digits);
 

@@ -32,7 +32,7 @@ check() {
     fi
 }
 
-echo "1..18"
+echo "1..20"
 "$bench" --json --percentiles -n 40 --reps 1 --passes 1 >"$tmp/json" 2>"$tmp/err"
 rc=$?
 check "--json --percentiles runs (exit 0, nothing on stderr)" \
@@ -135,6 +135,18 @@ check "--skip-exit with --emit is refused" \
 rc=$?
 check "--reps 0 is refused" \
     sh -c "[ $rc -eq 2 ] && grep -q 'expected an integer' '$tmp/err' && [ ! -s '$tmp/out' ]"
+# --emit takes none of the timing's options; --digits only with --emit.
+"$bench" -n 2 --scenario quadratic --emit linear >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "--scenario with --emit is refused ($(head -n 1 "$tmp/err"))" \
+    sh -c "[ $rc -eq 2 ] && grep -q -- '--scenario does not apply to --emit' '$tmp/err' &&
+           [ ! -s '$tmp/out' ]"
+"$bench" -n 2 --scenario far-apart --digits 3 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "--digits without --emit is refused ($(head -n 1 "$tmp/err"))" \
+    sh -c "[ $rc -eq 2 ] && grep -q -- '--digits applies to --emit only' '$tmp/err' &&
+           [ ! -s '$tmp/out' ]"
+
 # Output that cannot be written is an error.
 if [ -w /dev/full ]; then
     "$bench" -n 5 --reps 1 --passes 1 --scenario far-apart --json >/dev/full 2>"$tmp/err"
