@@ -286,6 +286,16 @@ static void emit_box(const boxtoi_box *b, const boxtoi_motion *m, int digits)
     printf("]}");
 }
 
+/* 0 when all of standard output was written, else 1 (said on stderr). */
+static int output_failed(void)
+{
+    if (fflush(stdout) || ferror(stdout)) {
+        fprintf(stderr, "boxtoi-bench: write error\n");
+        return 1;
+    }
+    return 0;
+}
+
 static int emit(bench_scenario s, const bench_options *o, int digits)
 {
     for (size_t i = 0; i < o->n; i++) {
@@ -301,11 +311,7 @@ static int emit(bench_scenario s, const bench_options *o, int digits)
         emit_number(q.t1, digits);
         printf("}\n");
     }
-    if (fflush(stdout) || ferror(stdout)) {
-        fprintf(stderr, "boxtoi-bench: write error\n");
-        return 1;
-    }
-    return 0;
+    return output_failed();
 }
 
 int main(int argc, char **argv)
@@ -364,16 +370,16 @@ int main(int argc, char **argv)
                             a, lo, hi, v);
                     return 2;
                 }
-                if (strcmp(a, "--reps") == 0)
+                if (strcmp(a, "--reps") == 0) {
                     reps = (int) x;
-                else if (strcmp(a, "--passes") == 0)
-                    passes = (int) x;
-                else
-                    digits = (int) x;
-                if (strcmp(a, "--digits") == 0)
-                    digits_given = a;
-                else
                     timing_only = a;
+                } else if (strcmp(a, "--passes") == 0) {
+                    passes = (int) x;
+                    timing_only = a;
+                } else {
+                    digits = (int) x;
+                    digits_given = a;
+                }
             }
             i += 2;
             continue;
@@ -441,9 +447,7 @@ int main(int argc, char **argv)
     }
     if (bad)
         fprintf(stderr, "boxtoi-bench: some cases were not answered (see above)\n");
-    if (fflush(stdout) || ferror(stdout)) {
-        fprintf(stderr, "boxtoi-bench: write error\n");
+    if (output_failed())
         return 1;
-    }
     return bad || exits;
 }
