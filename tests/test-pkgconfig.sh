@@ -28,11 +28,13 @@ if ! command -v "$PKG_CONFIG" >/dev/null 2>&1; then
     exit 0
 fi
 # the shared libraries where they were built, else the static ones (configure
-# --disable-shared): the same flags, without --static, must link either
+# --disable-shared), linked with pkg-config --static as a user links them
 if [ -f ../lib/.libs/libboxtoi.so ] && [ -f ../plugin/.libs/libode-boxtoi.so ]; then
     suffix=.so
+    static=
 elif [ -f ../lib/.libs/libboxtoi.a ] && [ -f ../plugin/.libs/libode-boxtoi.a ]; then
     suffix=.a
+    static=--static
 else
     echo "1..0 # SKIP no libraries built"
     exit 0
@@ -48,13 +50,14 @@ done
 ln -s "$(cd "$srcdir/../include" && pwd)/boxtoi.h" "$tmp/include/"
 ln -s "$(cd "$srcdir/../plugin" && pwd)/ode-boxtoi.h" "$tmp/include/"
 
-# pc PACKAGE OPTIONS...: pkg-config on the build tree's .pc files.
+# pc PACKAGE OPTIONS...: pkg-config on the build tree's .pc files (with
+# --static for static libraries).
 pc() {
     pkg=$1
     shift
     PKG_CONFIG_PATH="$top/lib:$top/plugin${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" \
         "$PKG_CONFIG" --define-variable=libdir="$tmp/lib" \
-        --define-variable=includedir="$tmp/include" "$@" "$pkg"
+        --define-variable=includedir="$tmp/include" $static "$@" "$pkg"
 }
 
 # shellcheck source=tap/basic.sh
@@ -101,7 +104,7 @@ int main(void)
 }
 EOF
 
-echo "1..8"
+echo "1..12"
 
 libs=$(pc ode-boxtoi --libs 2>&1)
 case " $libs " in
@@ -157,6 +160,44 @@ elif command -v "$CXX" >/dev/null 2>&1; then
 else
     skip "the plugin program builds as C++" "no C++ compiler ($CXX)"
     skip "it runs: the same contact" "no C++ compiler"
+fi
+
+# The solver needs libm; a shared libboxtoi brings it itself, so only a
+# static link is given it (Libs.private).
+libs=$(static=; pc boxtoi --libs 2>&1)
+sl=$(static=--static; pc boxtoi --libs 2>&1)
+case " $libs | $sl " in
+*" -lm "*"|"*) ok= ;;
+*"|"*" -lm "*) ok=1 ;;
+*) ok= ;;
+esac
+result "$ok" "-lm only for static links (pkg-config --libs, --static --libs boxtoi)" \
+    "--libs: $libs; --static --libs: $sl"
+
+# The .pc files and the manual page are made by make, with the directories
+# make is given (make install prefix=DIR, in a tree configured with another
+# prefix, installs files that name DIR).  Each is remade as configured
+# afterwards; only pkg-config runs read the .pc files here, with their own
+# libdir and includedir.
+if [ -n "${MAKE:-}" ]; then
+    other=/nonexistent/boxtoi-prefix
+    for f in lib/boxtoi.pc plugin/ode-boxtoi.pc tools/boxtoi.1; do
+        d=${f%/*}
+        name=${f#*/}
+        case $name in
+        *.pc) want="libdir=$other/lib" ;;
+        *) want=".IR $other/share/doc/boxtoi/query-format.md ," ;;
+        esac
+        $MAKE -s -C "$top/$d" prefix="$other" "$name" >"$tmp/make.log" 2>&1
+        result "$(grep -qxF "$want" "$top/$f" && echo 1)" \
+            "make prefix=DIR $name names DIR ($want)" \
+            "$(cat "$tmp/make.log" "$top/$f" 2>&1)"
+        $MAKE -s -C "$top/$d" "$name" >"$tmp/make.log" 2>&1 || cat "$tmp/make.log" >&2
+    done
+else
+    for f in boxtoi.pc ode-boxtoi.pc boxtoi.1; do
+        skip "make prefix=DIR $f names DIR" "MAKE not set (run by make check)"
+    done
 fi
 
 [ "$failed" = 0 ]
