@@ -1834,7 +1834,7 @@ static void swept_margin(const bx_moving *m, const boxtoi_box *box, const double
                          const double hi[3], double margin[3])
 {
     int d = m->d;
-    double b[BXM_CAP];
+    double b[BXM_CAP] = {0.0}; /* 0..d set below; GCC -flto cannot tell d >= 0 */
     for (int i = 0; i <= d; i++)
         b[i] = m->w[i] / bxp_binomial_table[d][i];
     double wlow = w_lower_bound(b, d, 0), ew = entry_bound(m, 3, 3);

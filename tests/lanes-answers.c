@@ -121,7 +121,7 @@ static void random_box(unsigned long long *st, boxtoi_box *b)
  */
 static void rigid_motion(unsigned long long *st, boxtoi_motion *m, int d, double side)
 {
-    double q[5][4], p[9][3];
+    double q[5][4], p[9][3] = {{0.0}}; /* rows 0..pdeg are set; GCC -flto cannot tell */
     int qdeg = d / 2, pdeg = d - 2 * qdeg;
     if (d >= 2 && tu_rand(st, 0, 1) < 0.3) {
         qdeg = d / 4; /* more of the degree in the position path */
