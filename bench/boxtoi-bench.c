@@ -44,7 +44,6 @@ static void usage(FILE *f)
             "Time boxtoi_solve() over random first-contact cases.\n"
             "%s"
             "  --reps R        back-to-back calls per timed batch (default 16)\n"
-            "  --passes P      timed passes over the cases, least kept (default 3)\n"
             "  --emit S        print scenario S's cases as JSON Lines queries for\n"
             "                  the boxtoi tool (-n of them) and exit\n"
             "  --digits D      significant digits of emitted numbers (default 9)\n"
@@ -54,19 +53,6 @@ static void usage(FILE *f)
             "                  plugin does; no targets shown\n"
             "  -h, --help      this text\n",
             bench_options_help);
-}
-
-/* Cost of one clock reading pair, in ns (median of many). */
-static double clock_overhead_ns(void)
-{
-    enum { K = 2001 };
-    static double v[K];
-    for (int i = 0; i < K; i++) {
-        double a = bench_now_ns();
-        double b = bench_now_ns();
-        v[i] = b - a;
-    }
-    return bench_median(v, K);
 }
 
 /* Percentiles reported by --percentiles, in percent. */
@@ -108,8 +94,9 @@ static double outcome_times(const boxtoi_state *state, const double *per, size_t
 }
 
 static void run_scenario(bench_scenario s, const bench_options *o, unsigned flags, int reps,
-                         int passes, double overhead, stats *st)
+                         double overhead, stats *st)
 {
+    int passes = o->passes;
     size_t n = o->n;
     boxtoi_query *cases = malloc(n * sizeof *cases);
     double *per = malloc(n * sizeof *per);
@@ -318,22 +305,24 @@ int main(int argc, char **argv)
 {
     bench_options o;
     bench_options_default(&o);
-    int reps = 16, passes = 3, digits = 9, emit_s = -1, show_pct = 0;
+    int reps = 16, digits = 9, emit_s = -1, show_pct = 0;
     const char *timing_only = NULL, *digits_given = NULL; /* options named */
     unsigned flags = 0;
 
     for (int i = 1; i < argc;) {
+        const char *a = argv[i];
         int used = bench_option(&o, argc, argv, i);
         if (used < 0)
             return 2;
         if (used > 0) {
+            if (strcmp(a, "--passes") == 0)
+                timing_only = a;
             i += used;
             continue;
         }
-        const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage(stdout);
-            return 0;
+            return output_failed();
         }
         if (strcmp(a, "--percentiles") == 0) {
             show_pct = 1;
@@ -346,35 +335,34 @@ int main(int argc, char **argv)
             i++;
             continue;
         }
-        if (strcmp(a, "--reps") == 0 || strcmp(a, "--passes") == 0 ||
-            strcmp(a, "--digits") == 0 || strcmp(a, "--emit") == 0) {
+        if (strcmp(a, "--reps") == 0 || strcmp(a, "--digits") == 0 ||
+            strcmp(a, "--emit") == 0) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "boxtoi-bench: %s needs an argument\n", a);
                 return 2;
             }
             const char *v = argv[i + 1];
             if (strcmp(a, "--emit") == 0) {
+                if (emit_s >= 0) {
+                    fprintf(stderr, "boxtoi-bench: --emit given twice (one scenario at a "
+                                    "time)\n");
+                    return 2;
+                }
                 emit_s = bench_scenario_parse(v);
                 if (emit_s < 0) {
                     fprintf(stderr, "boxtoi-bench: --emit: unknown scenario '%s'\n", v);
                     return 2;
                 }
             } else {
-                char *end;
-                errno = 0;
-                long x = strtol(v, &end, 10);
-                long lo = 1;
-                long hi = strcmp(a, "--digits") == 0 ? 17 : 1000000;
-                if (errno || end == v || *end || x < lo || x > hi) {
-                    fprintf(stderr, "boxtoi-bench: %s: expected an integer from %ld to %ld, got '%s'\n",
-                            a, lo, hi, v);
+                uint64_t x;
+                int hi = strcmp(a, "--digits") == 0 ? 17 : 1000000;
+                if (bench_parse_u64(v, (uint64_t) hi, &x) || x == 0) {
+                    fprintf(stderr, "boxtoi-bench: %s: expected an integer from 1 to %d, "
+                                    "got '%s'\n", a, hi, v);
                     return 2;
                 }
                 if (strcmp(a, "--reps") == 0) {
                     reps = (int) x;
-                    timing_only = a;
-                } else if (strcmp(a, "--passes") == 0) {
-                    passes = (int) x;
                     timing_only = a;
                 } else {
                     digits = (int) x;
@@ -408,7 +396,7 @@ int main(int argc, char **argv)
     if (emit_s >= 0)
         return emit((bench_scenario) emit_s, &o, digits);
 
-    double overhead = clock_overhead_ns();
+    double overhead = bench_clock_overhead_ns();
     if (!o.json) {
         printf("boxtoi %s: boxtoi_solve()%s over %zu random cases per scenario, seed %llu\n",
                boxtoi_version(), flags & BOXTOI_SKIP_EXIT ? " with BOXTOI_SKIP_EXIT" : "",
@@ -416,7 +404,7 @@ int main(int argc, char **argv)
         printf("per-case time = least of %d passes of %d back-to-back calls, less the "
                "clock's %.0f ns;\nstream = every case once, in order\n"
                "solver: its %s build (boxtoi_solver_build)\n",
-               passes, reps, overhead, boxtoi_solver_build());
+               o.passes, reps, overhead, boxtoi_solver_build());
         print_header();
     }
     int bad = 0, exits = 0;
@@ -424,7 +412,7 @@ int main(int argc, char **argv)
         if (!o.selected[s])
             continue;
         stats st;
-        run_scenario((bench_scenario) s, &o, flags, reps, passes, overhead, &st);
+        run_scenario((bench_scenario) s, &o, flags, reps, overhead, &st);
         if (st.other)
             bad = 1;
         /* the flag reached the solver: no exit times */

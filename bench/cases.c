@@ -551,6 +551,18 @@ double bench_now_ns(void)
     return (double) ts.tv_sec * 1e9 + (double) ts.tv_nsec;
 }
 
+double bench_clock_overhead_ns(void)
+{
+    enum { K = 2001 };
+    double v[K];
+    for (int i = 0; i < K; i++) {
+        double a = bench_now_ns();
+        double b = bench_now_ns();
+        v[i] = b - a;
+    }
+    return bench_median(v, K);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *) a, y = *(const double *) b;
@@ -581,16 +593,18 @@ const char bench_options_help[] =
     "  --seed S        seed of the random cases (default 20261122)\n"
     "  --scenario S    run only scenario S (repeatable, or a comma list):\n"
     "                  linear, quadratic, static-quadratic, quartic, affine,\n"
-    "                  far-apart\n";
+    "                  far-apart\n"
+    "  --passes P      timed passes over the cases, least kept (default 3)\n";
 
 void bench_options_default(bench_options *o)
 {
     memset(o, 0, sizeof *o);
     o->n = BENCH_DEFAULT_N;
     o->seed = BENCH_DEFAULT_SEED;
+    o->passes = 3;
 }
 
-static int parse_u64(const char *s, uint64_t max, uint64_t *out)
+int bench_parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
     char *end;
     if (*s < '0' || *s > '9')
@@ -636,7 +650,7 @@ int bench_option(bench_options *o, int argc, char **argv, int i)
         return 1;
     }
     int takes = strcmp(a, "-n") == 0 || strcmp(a, "--seed") == 0 ||
-                strcmp(a, "--scenario") == 0;
+                strcmp(a, "--scenario") == 0 || strcmp(a, "--passes") == 0;
     if (!takes)
         return 0;
     if (i + 1 >= argc) {
@@ -646,13 +660,20 @@ int bench_option(bench_options *o, int argc, char **argv, int i)
     const char *v = argv[i + 1];
     uint64_t x;
     if (strcmp(a, "-n") == 0) {
-        if (parse_u64(v, 10000000, &x) || x == 0) {
+        if (bench_parse_u64(v, 10000000, &x) || x == 0) {
             fprintf(stderr, "%s: -n: expected a count from 1 to 10000000, got '%s'\n", prog, v);
             return -1;
         }
         o->n = (size_t) x;
+    } else if (strcmp(a, "--passes") == 0) {
+        if (bench_parse_u64(v, BENCH_MAX_PASSES, &x) || x == 0) {
+            fprintf(stderr, "%s: --passes: expected a count from 1 to %d, got '%s'\n", prog,
+                    BENCH_MAX_PASSES, v);
+            return -1;
+        }
+        o->passes = (int) x;
     } else if (strcmp(a, "--seed") == 0) {
-        if (parse_u64(v, UINT64_MAX, &x)) {
+        if (bench_parse_u64(v, UINT64_MAX, &x)) {
             fprintf(stderr, "%s: --seed: expected a non-negative integer, got '%s'\n", prog,
                     v);
             return -1;

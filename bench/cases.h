@@ -68,6 +68,9 @@ void bench_pose_at(const boxtoi_motion *m, double t, double R[3][3],
 /** Monotonic clock in nanoseconds. */
 double bench_now_ns(void);
 
+/** Cost of one pair of clock readings in nanoseconds (median of many). */
+double bench_clock_overhead_ns(void);
+
 /** Median of v[0..n-1] (sorts v). */
 double bench_median(double *v, size_t n);
 
@@ -81,7 +84,11 @@ typedef struct bench_options {
     uint64_t seed;                       /* --seed S */
     int selected[BENCH_SCENARIO_COUNT];  /* --scenario S (repeatable, or a comma list) */
     int any_selected;
+    int passes;                          /* --passes P: timed passes, least kept */
 } bench_options;
+
+/** The most timed passes --passes takes. */
+#define BENCH_MAX_PASSES 1000000
 
 void bench_options_default(bench_options *o);
 
@@ -91,6 +98,13 @@ void bench_options_default(bench_options *o);
  * an error to stderr.
  */
 int bench_option(bench_options *o, int argc, char **argv, int i);
+
+/**
+ * Parse s as a whole number from 0 to max: digits only (no sign, no
+ * spaces), as the shared options take them.  Returns 0, or -1 when s is
+ * not one.
+ */
+int bench_parse_u64(const char *s, uint64_t max, uint64_t *out);
 
 /** After parsing: select every scenario when none was named. */
 void bench_options_finish(bench_options *o);

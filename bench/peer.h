@@ -69,14 +69,23 @@ static void peer_usage(FILE *f, const char *prog)
                  "Time another library's continuous collision on boxtoi-bench's\n"
                  "random cases (rigid scenarios only) and compare its answers\n"
                  "with boxtoi_solve().\n%s"
-                 "  --passes P      timed passes over the cases, least kept (default 3)\n"
                  "  -v, --verbose   list every case where the answers differ (stderr)\n"
                  "  -h, --help      this text\n",
                  prog, bench_options_help);
 }
 
+/* 0 when all of standard output was written, else 1 (said on stderr). */
+static int peer_output_failed(const char *prog)
+{
+    if (std::fflush(stdout) || std::ferror(stdout)) {
+        std::fprintf(stderr, "%s: write error\n", prog);
+        return 1;
+    }
+    return 0;
+}
+
 template <class Peer>
-static void peer_run(Peer &peer, bench_scenario s, const bench_options &o, int passes,
+static void peer_run(Peer &peer, bench_scenario s, const bench_options &o, double overhead,
                      int verbose, PeerStats *st)
 {
     size_t n = o.n;
@@ -93,12 +102,12 @@ static void peer_run(Peer &peer, bench_scenario s, const bench_options &o, int p
         got[i] = peer.solve(i, &t);
         toi[i] = t;
     }
-    for (int p = 0; p < passes; p++)
+    for (int p = 0; p < o.passes; p++)
         for (size_t i = 0; i < n; i++) {
             double t;
             double a = bench_now_ns();
             peer.solve(i, &t);
-            double dt = bench_now_ns() - a;
+            double dt = std::fmax(bench_now_ns() - a - overhead, 0.0);
             if (dt < per[i])
                 per[i] = dt;
         }
@@ -144,7 +153,8 @@ static int peer_main(Peer &peer, int argc, char **argv)
 {
     bench_options o;
     bench_options_default(&o);
-    int passes = 3, verbose = 0;
+    int verbose = 0;
+    const char *prog = std::strrchr(argv[0], '/') ? std::strrchr(argv[0], '/') + 1 : argv[0];
     for (int i = 1; i < argc;) {
         int used = bench_option(&o, argc, argv, i);
         if (used < 0)
@@ -154,36 +164,26 @@ static int peer_main(Peer &peer, int argc, char **argv)
             continue;
         }
         if (!std::strcmp(argv[i], "-h") || !std::strcmp(argv[i], "--help")) {
-            peer_usage(stdout, argv[0]);
-            return 0;
+            peer_usage(stdout, prog);
+            return peer_output_failed(prog);
         }
         if (!std::strcmp(argv[i], "-v") || !std::strcmp(argv[i], "--verbose")) {
             verbose = 1;
             i++;
             continue;
         }
-        if (!std::strcmp(argv[i], "--passes") && i + 1 < argc) {
-            char *end;
-            long x = std::strtol(argv[i + 1], &end, 10);
-            if (end == argv[i + 1] || *end || x < 1 || x > 1000) {
-                std::fprintf(stderr, "%s: --passes: expected 1 to 1000, got '%s'\n",
-                             argv[0], argv[i + 1]);
-                return 2;
-            }
-            passes = (int) x;
-            i += 2;
-            continue;
-        }
-        std::fprintf(stderr, "%s: unknown option or missing argument '%s'\n", argv[0],
-                     argv[i]);
-        peer_usage(stderr, argv[0]);
+        std::fprintf(stderr, "%s: unknown option or missing argument '%s'\n", prog, argv[i]);
+        peer_usage(stderr, prog);
         return 2;
     }
     bench_options_finish(&o);
 
+    double overhead = bench_clock_overhead_ns();
     if (!o.json) {
-        std::printf("%s: %zu random cases per scenario, seed %llu; boxtoi is the reference\n",
-                    peer.method(), o.n, (unsigned long long) o.seed);
+        std::printf("%s: %zu random cases per scenario, seed %llu; boxtoi is the reference\n"
+                    "per-case time = least of %d passes of one call, less the clock's "
+                    "%.0f ns\n",
+                    peer.method(), o.n, (unsigned long long) o.seed, o.passes, overhead);
         std::printf("%-17s %6s %-12s %10s %10s %8s %7s %6s %6s %6s %11s\n", "scenario", "n",
                     "motion", "median ns", "mean ns", "contacts", "misses", "extra",
                     "late", "early", "|dtoi| med");
@@ -199,7 +199,12 @@ static int peer_main(Peer &peer, int argc, char **argv)
             continue;
         }
         PeerStats st;
-        peer_run(peer, s, o, passes, verbose, &st);
+        peer_run(peer, s, o, overhead, verbose, &st);
+        /* the median difference of the contact times, over the contacts both
+           found: none when there are none (null, or "-" in the table) */
+        char err[32] = "null";
+        if (!std::isnan(st.toi_err_median))
+            std::snprintf(err, sizeof err, "%.3g", st.toi_err_median);
         if (o.json) {
             std::printf("{\"method\":\"%s\",\"scenario\":\"%s\",\"n\":%zu,"
                         "\"ns_median\":%.1f,\"ns_mean\":%.1f}\n",
@@ -207,15 +212,18 @@ static int peer_main(Peer &peer, int argc, char **argv)
             std::printf("{\"method\":\"%s\",\"kind\":\"accuracy\",\"scenario\":\"%s\","
                         "\"n\":%zu,\"motion\":\"%s\",\"contacts\":%zu,\"misses\":%zu,"
                         "\"missed_overlaps\":%zu,\"extra\":%zu,\"late\":%zu,"
-                        "\"early\":%zu,\"toi_err_median\":%.3g}\n",
+                        "\"early\":%zu,\"toi_err_median\":%s}\n",
                         peer.method(), bench_scenario_name(s), st.n, peer.motion(s),
                         st.contacts, st.misses, st.missed_overlaps, st.extra, st.late,
-                        st.early, std::isnan(st.toi_err_median) ? 0 : st.toi_err_median);
+                        st.early, err);
         } else {
-            std::printf("%-17s %6zu %-12s %10.1f %10.1f %8zu %7zu %6zu %6zu %6zu %11.2g\n",
+            if (std::isnan(st.toi_err_median))
+                std::strcpy(err, "-");
+            else
+                std::snprintf(err, sizeof err, "%.2g", st.toi_err_median);
+            std::printf("%-17s %6zu %-12s %10.1f %10.1f %8zu %7zu %6zu %6zu %6zu %11s\n",
                         bench_scenario_name(s), st.n, peer.motion(s), st.median, st.mean,
-                        st.contacts, st.misses, st.extra, st.late, st.early,
-                        st.toi_err_median);
+                        st.contacts, st.misses, st.extra, st.late, st.early, err);
         }
         std::fflush(stdout);
     }
@@ -223,7 +231,7 @@ static int peer_main(Peer &peer, int argc, char **argv)
         std::printf("contacts: boxtoi's hits and overlaps; misses: of those, the peer "
                     "found none;\nextra: the peer reports a contact boxtoi does not; "
                     "late/early: the peer's time differs by more than 1e-3.\n");
-    return 0;
+    return peer_output_failed(prog);
 }
 
 #endif /* BENCH_PEER_H */

@@ -32,7 +32,7 @@ check() {
     fi
 }
 
-echo "1..20"
+echo "1..39"
 "$bench" --json --percentiles -n 40 --reps 1 --passes 1 >"$tmp/json" 2>"$tmp/err"
 rc=$?
 check "--json --percentiles runs (exit 0, nothing on stderr)" \
@@ -165,5 +165,121 @@ for bad in "-n 0" "-n" "--seed x" "--scenario linear,nope"; do
     check "$bad is refused ($(head -n 1 "$tmp/err"))" \
         sh -c "[ $rc -eq 2 ] && grep -q '^boxtoi-bench: ' '$tmp/err' && [ ! -s '$tmp/out' ]"
 done
+
+# Counts take digits only, as -n does; --emit one scenario at a time; --help
+# into a full device is a write error.
+for bad in "--reps +3" "--passes -3" "--digits 1x" "--emit linear --emit quadratic"; do
+    # shellcheck disable=SC2086 # the options and values as words
+    "$bench" $bad >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    check "$bad is refused ($(head -n 1 "$tmp/err"))" \
+        sh -c "[ $rc -eq 2 ] && grep -q '^boxtoi-bench: ' '$tmp/err' && [ ! -s '$tmp/out' ]"
+done
+if [ -w /dev/full ]; then
+    "$bench" --help >/dev/full 2>"$tmp/err"
+    rc=$?
+    check "--help into a full device: a write error, status 1" \
+        sh -c "[ $rc -eq 1 ] && grep -q 'write error' '$tmp/err'"
+else
+    skip "--help into a full device" "no /dev/full"
+fi
+
+# The peers' shared driver (bench/peer.h), run by a stand-in peer that
+# reports a contact at the middle of the interval for every third case.
+# Its accuracy record is checked against the command's answers to the same
+# cases (--emit at 17 digits gives the very cases): the contacts, the
+# stand-in's misses and extras, and the median time difference over the
+# contacts both report.
+peer=../bench/stand-in-peer
+tool=../tools/boxtoi
+if [ -x "$peer" ] && [ -x "$tool" ]; then
+    "$peer" --json -n 60 --passes 1 --scenario linear,far-apart >"$tmp/peer" 2>"$tmp/err"
+    rc=$?
+    "$bench" --emit linear -n 60 --digits 17 | "$tool" >"$tmp/answers"
+    want=$(awk '
+        /"status": "(hit|overlap)"/ {
+            contacts++
+            if ($2 % 3 == 0) {
+                match($0, /"toi": [^,]*/)
+                t = substr($0, RSTART + 7, RLENGTH - 7) + 0
+                d[++m] = t > 0.5 ? t - 0.5 : 0.5 - t
+            } else
+                misses++
+        }
+        /"status": "miss"/ { if ($2 % 3 == 0) extra++ }
+        END {
+            for (i = 1; i <= m; i++)
+                for (j = i + 1; j <= m; j++)
+                    if (d[j] < d[i]) { x = d[i]; d[i] = d[j]; d[j] = x }
+            med = m % 2 ? d[(m + 1) / 2] : (d[m / 2] + d[m / 2 + 1]) / 2
+            printf "\"contacts\":%d,\"misses\":%d,.*\"extra\":%d,.*\"toi_err_median\":%.3g}\n",
+                contacts, misses, extra, med
+        }' FS='[ ,]+' "$tmp/answers")
+    check "stand-in peer: linear's accuracy record matches the command's answers" \
+        sh -c "[ $rc -eq 0 ] && grep '\"scenario\":\"linear\"' '$tmp/peer' |
+               grep -q '\"kind\":\"accuracy\".*$want' ||
+               { echo 'want $want'; cat '$tmp/peer' '$tmp/err'; exit 1; }"
+    check "stand-in peer: no contacts in common gives toi_err_median null" \
+        sh -c "grep '\"scenario\":\"far-apart\"' '$tmp/peer' |
+               grep -q '\"contacts\":0,.*\"toi_err_median\":null}' ||
+               { cat '$tmp/peer'; exit 1; }"
+    check "stand-in peer: times are not negative" \
+        sh -c "! grep -q '\"ns_m[a-z]*\":-' '$tmp/peer' || { cat '$tmp/peer'; exit 1; }"
+    for bad in "--passes +3" "--passes 0" "--reps 2" "-n"; do
+        # shellcheck disable=SC2086 # the option and its value as two words
+        "$peer" $bad >"$tmp/out" 2>"$tmp/err"
+        rc=$?
+        check "stand-in peer: $bad is refused ($(head -n 1 "$tmp/err"))" \
+            sh -c "[ $rc -eq 2 ] && grep -q '^stand-in-peer: ' '$tmp/err' && [ ! -s '$tmp/out' ]"
+    done
+    if [ -w /dev/full ]; then
+        "$peer" -n 5 --passes 1 --scenario far-apart >/dev/full 2>"$tmp/err"
+        rc=$?
+        check "stand-in peer: output into a full device is a write error, status 1" \
+            sh -c "[ $rc -eq 1 ] && grep -q 'stand-in-peer: write error' '$tmp/err'"
+    else
+        skip "stand-in peer: output into a full device" "no /dev/full"
+    fi
+else
+    for k in 1 2 3 4 5 6 7 8; do
+        skip "stand-in peer check $k" "$peer or $tool not built (make check builds them)"
+    done
+fi
+
+# make bench gives the peers only the options they take (bench/peer-args.sh).
+out=$(sh "$srcdir/../bench/peer-args.sh" -n 5 --reps 3 --percentiles --scenario linear \
+      --emit quadratic --digits 4 --skip-exit --passes 2 --json)
+check "peer-args.sh keeps the peers' options only (got '$out')" \
+    [ "$out" = "-n 5 --scenario linear --passes 2 --json" ]
+
+# tool-throughput.sh: at 1 significant digit some queries round into errors
+# (the 105th of the quadratic scenario's, say) and the tool exits 1; the
+# script still times it.  Bad settings are refused.
+tp=$(cd "$srcdir/../bench" && pwd)/tool-throughput.sh
+if [ -x "$tool" ]; then
+    abs_tool=$(cd "${tool%/*}" && pwd)/boxtoi
+    abs_bench=$(cd "${bench%/*}" && pwd)/boxtoi-bench
+    (cd "$tmp" && QUERIES=120 DIGITS=1 RUNS=1 sh "$tp" "$abs_tool" "$abs_bench") \
+        >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    check "tool-throughput.sh at DIGITS=1 times the tool (status $rc)" \
+        sh -c "[ $rc -eq 0 ] && grep -q 'queries/s' '$tmp/out' &&
+               grep -q 'answers: .*[1-9][0-9]* invalid or error' '$tmp/out' ||
+               { cat '$tmp/out' '$tmp/err'; exit 1; }"
+    for env in RUNS=0 QUERIES=-1 DIGITS=x; do
+        (cd "$tmp" && env "$env" sh "$tp" "$abs_tool" "$abs_bench") >"$tmp/out" 2>"$tmp/err"
+        rc=$?
+        check "tool-throughput.sh refuses $env, status 2" \
+            sh -c "[ $rc -eq 2 ] && grep -q 'expected a whole number' '$tmp/err'"
+    done
+    (cd "$tmp" && sh "$tp" "$tmp/no-such-tool" "$abs_bench") >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    check "tool-throughput.sh refuses a tool that is not there, status 2" \
+        sh -c "[ $rc -eq 2 ] && grep -q 'not an executable' '$tmp/err'"
+else
+    for k in 1 2 3 4 5; do
+        skip "tool-throughput.sh check $k" "$tool not built"
+    done
+fi
 
 [ "$failed" -eq 0 ]
