@@ -27,6 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "demo-util.h"
+
 #define NLINKS 3
 #define NOBST 4
 
@@ -224,7 +226,8 @@ static void usage(FILE *f)
     fprintf(f, "usage: arm-sweep [--report] [--svg FILE]\n"
                "  --report    also print the scene and every answer (17 digits)\n"
                "  --svg FILE  write the arm at its first contact to FILE "
-               "(default arm-sweep.svg)\n");
+               "(default arm-sweep.svg;\n"
+               "              a name that begins with - as ./-name)\n");
 }
 
 int main(int argc, char **argv)
@@ -234,16 +237,22 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--report") == 0) {
             report = 1;
-        } else if (strcmp(argv[i], "--svg") == 0 && i + 1 < argc) {
+        } else if (strcmp(argv[i], "--svg") == 0) {
+            /* a name that begins with - is an option forgotten, or - for
+               standard output, which the answers use: ./-name for such a file */
+            if (i + 1 >= argc || argv[i + 1][0] == '-') {
+                fprintf(stderr, "arm-sweep: --svg needs a file name%s%s%s\n",
+                        i + 1 < argc ? " (got '" : "", i + 1 < argc ? argv[i + 1] : "",
+                        i + 1 < argc ? "'; ./-name for a name beginning with -)" : "");
+                usage(stderr);
+                return 2;
+            }
             svg = argv[++i];
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             usage(stdout);
-            return 0;
+            return demo_output_failed("arm-sweep");
         } else {
-            if (strcmp(argv[i], "--svg") == 0)
-                fprintf(stderr, "arm-sweep: --svg needs a file name\n");
-            else
-                fprintf(stderr, "arm-sweep: unknown argument '%s'\n", argv[i]);
+            fprintf(stderr, "arm-sweep: unknown argument '%s'\n", argv[i]);
             usage(stderr);
             return 2;
         }
@@ -351,9 +360,7 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("Picture of the arm at t = %.6f written to %s\n", t, svg);
-    if (fflush(stdout) || ferror(stdout)) {
-        fprintf(stderr, "arm-sweep: write error\n");
+    if (demo_output_failed("arm-sweep"))
         return 1;
-    }
     return status;
 }

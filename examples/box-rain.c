@@ -313,7 +313,8 @@ static int parse_int(const char *opt, const char *s, int lo, int hi, int *out)
     char *end;
     errno = 0;
     long v = strtol(s ? s : "", &end, 10);
-    if (!s || *s == '\0' || *end != '\0' || errno || v < lo || v > hi) {
+    /* digits only: strtol alone would take " 3" and "+3" */
+    if (!s || *s < '0' || *s > '9' || *end != '\0' || errno || v < lo || v > hi) {
         fprintf(stderr, "box-rain: %s needs an integer in [%d, %d]\n", opt,
                 lo, hi);
         return 0;
@@ -351,7 +352,7 @@ int main(int argc, char **argv)
             trace = 1;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
-            return 0;
+            return demo_output_failed("box-rain");
         } else {
             fprintf(stderr, "box-rain: unknown argument '%s'\n", a);
             usage(stderr);
@@ -412,9 +413,5 @@ int main(int argc, char **argv)
         printf("cost per step, boxtoi / plain ODE: %.2f (same states: %.2f)\n",
                cost[MODE_BOXTOI] / cost[MODE_PLAIN],
                cost[MODE_BOXTOI] / same_state[MODE_BOXTOI]);
-    if (fflush(stdout) || ferror(stdout)) {
-        fprintf(stderr, "box-rain: write error\n");
-        return 1;
-    }
-    return 0;
+    return demo_output_failed("box-rain");
 }

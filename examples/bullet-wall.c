@@ -484,7 +484,7 @@ int main(int argc, char **argv)
             boxtoi_wall = 1;
         else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             usage(stdout);
-            return 0;
+            return demo_output_failed("bullet-wall");
         } else {
             fprintf(stderr, "bullet-wall: unknown argument '%s'\n", argv[i]);
             usage(stderr);
@@ -598,9 +598,7 @@ int main(int argc, char **argv)
            "max contact error %.3g m\n",
            tunnelled[MODE_PLAIN], SHOTS, tunnelled[MODE_BOXTOI], SHOTS,
            touched[MODE_BOXTOI] ? max_err[MODE_BOXTOI] : NAN);
-    if (fflush(stdout) || ferror(stdout)) {
-        fprintf(stderr, "bullet-wall: write error\n");
+    if (demo_output_failed("bullet-wall"))
         return 1;
-    }
     return written && plotted ? 0 : 1;
 }

@@ -1,14 +1,16 @@
 /*
- * Small helpers shared by the ODE demos (bullet-wall, box-rain): a seeded
- * random generator whose output does not depend on the C library, a
- * monotonic clock, and quaternion arithmetic in ODE's (w, x, y, z) order.
- * Everything is static: each demo includes this header once.
+ * Small helpers shared by the examples: a seeded random generator whose
+ * output does not depend on the C library, a monotonic clock, quaternion
+ * arithmetic in ODE's (w, x, y, z) order, and the check that standard output
+ * was all written.  Everything is static: each example includes this header
+ * once.
  */
 #ifndef DEMO_UTIL_H
 #define DEMO_UTIL_H
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #ifndef M_PI
@@ -100,6 +102,20 @@ static inline void demo_quat_matrix(const double q[4], double r[3][3])
     r[2][0] = 2 * (x * z - w * y);
     r[2][1] = 2 * (y * z + w * x);
     r[2][2] = 1 - 2 * (x * x + y * y);
+}
+
+/**
+ * 0 when everything printed on standard output was written, else 1 after
+ * saying "PROG: write error" on stderr (a full disk, a closed pipe): the
+ * status an example then exits with.
+ */
+static inline int demo_output_failed(const char *prog)
+{
+    if (fflush(stdout) || ferror(stdout)) {
+        fprintf(stderr, "%s: write error\n", prog);
+        return 1;
+    }
+    return 0;
 }
 
 #endif /* DEMO_UTIL_H */

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "demo-util.h"
+
 /* Translation x(t) = x0 + v t (linear motion). */
 static void linear(boxtoi_motion *m, const double x0[3], const double v[3])
 {
@@ -85,7 +87,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "first-contact: no arguments expected\n");
         fprintf(help ? stdout : stderr, "usage: first-contact\n"
                 "  prints the answers to six first-contact queries\n");
-        return help ? 0 : 2;
+        return help ? demo_output_failed("first-contact") : 2;
     }
     boxtoi_query q = boxtoi_default_query();
     const double zero[3] = {0, 0, 0};
@@ -142,9 +144,5 @@ int main(int argc, char **argv)
     q.t0 = 1.0;
     q.t1 = 0.0;
     show("6. a reversed interval", &q);
-    if (fflush(stdout) || ferror(stdout)) {
-        fprintf(stderr, "first-contact: write error\n");
-        return 1;
-    }
-    return 0;
+    return demo_output_failed("first-contact");
 }

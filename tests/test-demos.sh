@@ -46,7 +46,7 @@ $(tail -n 20 "$tmp/out")"
         "$(grep '^boxtoi_solve alone' "$tmp/out")"
 }
 
-echo "1..8"
+echo "1..12"
 bullet ""
 bullet " --boxtoi-wall" --boxtoi-wall
 
@@ -69,4 +69,37 @@ if [ -w /dev/full ]; then
 else
     skip "box-rain reports a failed write" "no /dev/full"
 fi
+
+# bullet-wall with a gnuplot that fails, its output into a full device: both
+# reported, status 1 (make demo must not pass without its picture).
+mkdir "$tmp/bin" "$tmp/fail"
+printf '#!/bin/sh\nexit 3\n' >"$tmp/bin/gnuplot"
+chmod +x "$tmp/bin/gnuplot"
+if [ -w /dev/full ]; then
+    out=/dev/full
+else
+    out=/dev/null
+fi
+(cd "$tmp/fail" && PATH="$tmp/bin:$PATH" "$examples/bullet-wall") >"$out" 2>"$tmp/err"
+rc=$?
+ok=$([ $rc -eq 1 ] && grep -q '^bullet-wall: gnuplot failed' "$tmp/err" &&
+     { [ "$out" = /dev/null ] || grep -q '^bullet-wall: write error' "$tmp/err"; } && echo 1)
+result "${ok:-0}" "bullet-wall: a failing gnuplot and a failed write are reported, status 1 ($rc)" \
+    "$(cat "$tmp/err")"
+
+# Counts take digits only; --help into a full device is a write error.
+err=$("$examples/box-rain" --steps +3 2>&1 >/dev/null)
+rc=$?
+result "$([ $rc -eq 2 ] && echo "$err" | grep -q -- '--steps needs an integer' && echo 1)" \
+    "box-rain --steps +3 is refused, status 2 ($rc)" "$err"
+for d in bullet-wall box-rain; do
+    if [ -w /dev/full ]; then
+        err=$("$examples/$d" --help 2>&1 >/dev/full)
+        rc=$?
+        result "$([ $rc -eq 1 ] && echo "$err" | grep -q "^$d: write error" && echo 1)" \
+            "$d --help into a full device: a write error, status 1 ($rc)" "$err"
+    else
+        skip "$d --help into a full device" "no /dev/full"
+    fi
+done
 [ "$failed" -eq 0 ]

@@ -203,7 +203,7 @@ END {
     }
 }')
 
-echo "1..$(($(printf '%s\n' "$checks" | grep -c .) + 5))"
+echo "1..$(($(printf '%s\n' "$checks" | grep -c .) + 10))"
 result "$([ $rc -eq 0 ] && echo 1 || echo 0)" "first-contact runs (exit status $rc)"
 tab=$(printf '\t')
 while IFS="$tab" read -r ok what; do
@@ -237,4 +237,33 @@ if [ -w /dev/full ]; then
 else
     skip "first-contact reports a failed write" "no /dev/full"
 fi
+
+# arm-sweep --svg takes no name that begins with -: an option forgotten
+# (--svg --report wrote a file named --report), or -, which is not standard
+# output here (the answers are); nothing is written.
+dir=$(mktemp -d "${TMPDIR:-/tmp}/test-arm.XXXXXX") || exit 1
+for v in - --report; do
+    err=$(cd "$dir" && "$OLDPWD/../examples/arm-sweep" --svg "$v" 2>&1 >/dev/null)
+    rc=$?
+    result "$([ $rc -eq 2 ] && echo "$err" | grep -q -- "--svg needs a file name (got '$v'" &&
+              [ -z "$(ls -A "$dir")" ] && echo 1 || echo 0)" \
+        "arm-sweep --svg $v is refused, status 2, nothing written ($rc)" "$err"
+done
+if [ -w /dev/full ]; then
+    err=$(cd "$dir" && "$OLDPWD/../examples/arm-sweep" --svg a.svg 2>&1 >/dev/full)
+    rc=$?
+    result "$([ $rc -eq 1 ] && echo "$err" | grep -q '^arm-sweep: write error' && echo 1 || echo 0)" \
+        "arm-sweep reports a failed write of its output, status 1 ($rc)" "$err"
+    for p in "$example" ../examples/arm-sweep; do
+        err=$("$p" --help 2>&1 >/dev/full)
+        rc=$?
+        result "$([ $rc -eq 1 ] && echo "$err" | grep -q 'write error' && echo 1 || echo 0)" \
+            "${p##*/} --help into a full device: a write error, status 1 ($rc)" "$err"
+    done
+else
+    skip "arm-sweep reports a failed write" "no /dev/full"
+    skip "first-contact --help into a full device" "no /dev/full"
+    skip "arm-sweep --help into a full device" "no /dev/full"
+fi
+rm -rf "$dir"
 [ "$failed" -eq 0 ]
