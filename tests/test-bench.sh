@@ -157,24 +157,29 @@ else
     skip "--json into a full device" "no /dev/full"
 fi
 
-# The options shared with the peers likewise, the message naming the program.
-for bad in "-n 0" "-n" "--seed x" "--scenario linear,nope"; do
-    # shellcheck disable=SC2086 # the option and its value as two words
-    "$bench" $bad >"$tmp/out" 2>"$tmp/err"
+# refused PROGRAM ARGS...: one result, passing when PROGRAM refuses ARGS
+# with status 2 and a message that begins with its name, printing nothing.
+refused() {
+    prog=$1
+    shift
+    "$prog" "$@" >"$tmp/out" 2>"$tmp/err"
     rc=$?
-    check "$bad is refused ($(head -n 1 "$tmp/err"))" \
-        sh -c "[ $rc -eq 2 ] && grep -q '^boxtoi-bench: ' '$tmp/err' && [ ! -s '$tmp/out' ]"
-done
+    check "${prog##*/} $* is refused ($(head -n 1 "$tmp/err"))" \
+        sh -c "[ $rc -eq 2 ] && grep -q '^${prog##*/}: ' '$tmp/err' && [ ! -s '$tmp/out' ]"
+}
+
+# The options shared with the peers likewise, the message naming the program.
+refused "$bench" -n 0
+refused "$bench" -n
+refused "$bench" --seed x
+refused "$bench" --scenario linear,nope
 
 # Counts take digits only, as -n does; --emit one scenario at a time; --help
 # into a full device is a write error.
-for bad in "--reps +3" "--passes -3" "--digits 1x" "--emit linear --emit quadratic"; do
-    # shellcheck disable=SC2086 # the options and values as words
-    "$bench" $bad >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    check "$bad is refused ($(head -n 1 "$tmp/err"))" \
-        sh -c "[ $rc -eq 2 ] && grep -q '^boxtoi-bench: ' '$tmp/err' && [ ! -s '$tmp/out' ]"
-done
+refused "$bench" --reps +3
+refused "$bench" --passes " 3"
+refused "$bench" --digits 1x
+refused "$bench" --emit linear --emit quadratic
 if [ -w /dev/full ]; then
     "$bench" --help >/dev/full 2>"$tmp/err"
     rc=$?
@@ -225,13 +230,10 @@ if [ -x "$peer" ] && [ -x "$tool" ]; then
                { cat '$tmp/peer'; exit 1; }"
     check "stand-in peer: times are not negative" \
         sh -c "! grep -q '\"ns_m[a-z]*\":-' '$tmp/peer' || { cat '$tmp/peer'; exit 1; }"
-    for bad in "--passes +3" "--passes 0" "--reps 2" "-n"; do
-        # shellcheck disable=SC2086 # the option and its value as two words
-        "$peer" $bad >"$tmp/out" 2>"$tmp/err"
-        rc=$?
-        check "stand-in peer: $bad is refused ($(head -n 1 "$tmp/err"))" \
-            sh -c "[ $rc -eq 2 ] && grep -q '^stand-in-peer: ' '$tmp/err' && [ ! -s '$tmp/out' ]"
-    done
+    refused "$peer" --passes +3
+    refused "$peer" --passes 0
+    refused "$peer" --reps 2
+    refused "$peer" -n
     if [ -w /dev/full ]; then
         "$peer" -n 5 --passes 1 --scenario far-apart >/dev/full 2>"$tmp/err"
         rc=$?
