@@ -823,8 +823,8 @@ static int collide_box_box(dGeomID o1, dGeomID o2, int flags,
 /*
  * ODE's collider for a dBox of o1's lengths at pose (p, R), moved by shift
  * (NULL: not moved), against o2: o1's own stand-in dBox (bt_data.proxy)
- * takes that pose, and the contacts name o1, at their positions less the
- * shift.  Using ODE's own code, rather than the same rule written here,
+ * takes that pose and o1's data and category and collide bits, and the
+ * contacts name o1, at their positions less the shift.  Using ODE's own code, rather than the same rule written here,
  * gives ODE's contacts to the last bit on every platform: compiled
  * elsewhere, with other options (multiply-adds fused on arm64, the x87
  * unit on i386), the same arithmetic rounds differently.
@@ -845,6 +845,11 @@ static int proxy_collide(dGeomID o1, const dReal *p, const dReal *R,
     else
         dGeomSetPosition(proxy, p[0], p[1], p[2]);
     dGeomSetRotation(proxy, R);
+    /* what callbacks given the other geom read of it (a trimesh's
+       per-triangle callback filtering by the geom's data, say): o1's */
+    dGeomSetData(proxy, dGeomGetData(o1));
+    dGeomSetCategoryBits(proxy, dGeomGetCategoryBits(o1));
+    dGeomSetCollideBits(proxy, dGeomGetCollideBits(o1));
     dReal aabb[6];
     dGeomGetAABB(proxy, aabb); /* some colliders read the bounds */
     int n = dCollide(proxy, o2, flags, contact, skip);

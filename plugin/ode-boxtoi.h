@@ -8,7 +8,12 @@
  * a fast box no longer passes through a thin wall between two steps.  With
  * any other class (sphere, capsule, cylinder, ray, convex, trimesh,
  * heightfield) it collides as a dBox at its current pose, through ODE's own
- * collider for that pair, with no search in time.
+ * collider for that pair, with no search in time.  That collider runs on a
+ * stand-in dBox of the box's size and pose, carrying the box's data
+ * (dGeomGetData) and category and collide bits but no body: callbacks that
+ * ODE's colliders call with the other geom, such as a trimesh's
+ * (dGeomTriMeshSetCallback, dGeomTriMeshSetArrayCallback), receive the
+ * stand-in.  The contacts name the boxtoi box.
  *
  * ODE's spaces propose a pair when the geoms' bounding boxes meet.  A boxtoi
  * box's bounding box covers its whole motion over the step (for a body's

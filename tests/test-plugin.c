@@ -99,8 +99,8 @@ static void test_not_boxtoi(void)
     dGeomDestroy(t);
 }
 
-/* Side lengths dCreateBox rejects (negative, NaN, infinite) are refused:
-   no geom, and a set that changes nothing. */
+/* Side lengths dCreateBox rejects (negative, NaN) and infinite ones, which
+   it accepts, are refused: no geom, and a set that changes nothing. */
 static void test_bad_lengths(void)
 {
     const dReal bad[] = {-1, -(dReal)1e-300, (dReal)NAN, (dReal)INFINITY,
@@ -427,6 +427,59 @@ static void test_other_classes(void)
         dGeomDestroy(other[k]);
     dGeomDestroy(t);
     dGeomDestroy(b);
+}
+
+/* A trimesh's per-triangle callback, called by ODE's box-trimesh collider
+   with the other geom: for a boxtoi box, its stand-in dBox, which carries
+   the box's data and category bits (as ode-boxtoi.h says), as a dBox
+   would.  The contacts name the boxtoi box. */
+static dGeomID tri_seen;
+static int tri_calls;
+static int tri_callback(dGeomID mesh, dGeomID other, int triangle)
+{
+    (void)mesh;
+    (void)triangle;
+    tri_seen = other;
+    tri_calls++;
+    return 1;
+}
+
+static void test_trimesh_callback(void)
+{
+    static const float v[] = {-5, -5, 0, 5, -5, 0, 5, 5, 0, -5, 5, 0};
+    static const dTriIndex idx[] = {0, 1, 2, 0, 2, 3};
+    dTriMeshDataID data = dGeomTriMeshDataCreate();
+    dGeomTriMeshDataBuildSingle(data, v, 3 * sizeof(float), 4, idx, 6, 3 * sizeof(dTriIndex));
+    dGeomID mesh = dCreateTriMesh(0, data, 0, 0, 0);
+    dGeomTriMeshSetCallback(mesh, tri_callback);
+    static int tag_box, tag_t;
+    dGeomID b = dCreateBox(0, 1, 1, 1), t = dCreateBoxtoiBox(0, 1, 1, 1);
+    dGeomSetPosition(b, 0, 0, 0.4);
+    dGeomSetPosition(t, 0, 0, 0.4);
+    dGeomSetData(b, &tag_box);
+    dGeomSetData(t, &tag_t);
+    dGeomSetCategoryBits(t, 0x5);
+    dContactGeom c[MAXC];
+    tri_calls = 0;
+    int nb = dCollide(b, mesh, MAXC, c, sizeof c[0]);
+    ok(nb > 0 && tri_calls > 0 && tri_seen == b,
+       "dBox 0.1 into a trimesh: %d contacts, the callback sees the dBox", nb);
+    for (int order = 0; order < 2; order++) {
+        tri_calls = 0;
+        tri_seen = NULL;
+        int n = order ? dCollide(mesh, t, MAXC, c, sizeof c[0])
+                      : dCollide(t, mesh, MAXC, c, sizeof c[0]);
+        ok(n == nb && (order ? c[0].g2 : c[0].g1) == t,
+           "boxtoi box %s the trimesh: %d contacts as the dBox's, naming the box",
+           order ? "after" : "before", n);
+        ok(tri_calls > 0 && tri_seen && dGeomGetData(tri_seen) == &tag_t &&
+               dGeomGetCategoryBits(tri_seen) == 0x5,
+           "the callback's geom carries the boxtoi box's data and category bits");
+    }
+    dGeomDestroy(t);
+    dGeomDestroy(b);
+    dGeomDestroy(mesh);
+    dGeomTriMeshDataDestroy(data);
 }
 
 /* A dBox on a body, predicted over the step a static boxtoi box was armed
@@ -1589,6 +1642,7 @@ int main(void)
     test_overlap_contacts();
     test_grazing_plane();
     test_other_classes();
+    test_trimesh_callback();
     test_dbox_against_static();
     test_dispatch_future();
     test_swept_aabb();
