@@ -16,6 +16,7 @@
 #include <boxtoi.h>
 #include <jansson.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
@@ -794,7 +795,8 @@ static int read_line_within(int fd, char *buf, size_t cap);
  * read its output from out[0].  The first npre bytes of pre (at most a
  * pipe's capacity) are in the pipe before it starts, so that its first read
  * takes them all.  nonblocking: 1 sets the tool's standard input
- * O_NONBLOCK, 2 its standard output, 3 both. */
+ * O_NONBLOCK, 2 its standard output, 3 both; with 4 besides 2, the output
+ * pipe is full before the tool starts (of '#' bytes, read first). */
 static pid_t start_coprocess_pre(const char *args, const char *pre, size_t npre,
                                  int nonblocking, int in[2], int out[2])
 {
@@ -806,6 +808,14 @@ static pid_t start_coprocess_pre(const char *args, const char *pre, size_t npre,
     if ((nonblocking & 2) &&
         fcntl(out[1], F_SETFL, fcntl(out[1], F_GETFL) | O_NONBLOCK) != 0)
         bail("fcntl failed");
+    if ((nonblocking & 6) == 6) {
+        char buf[4096];
+        memset(buf, '#', sizeof buf);
+        while (write(out[1], buf, sizeof buf) > 0 || errno == EINTR)
+            continue;
+        while (write(out[1], buf, 1) > 0) /* the last bytes of the pipe */
+            continue;
+    }
     if (npre && write(in[1], pre, npre) != (ssize_t)npre)
         bail("writing %zu bytes into a pipe failed", npre);
     char cmd[4300];
@@ -1114,6 +1124,61 @@ static void test_nonblocking_stdout(void)
     remove("test-tool-nb.jsonl");
 }
 
+/* --help and --version into a non-blocking output pipe that is full when
+ * the tool starts, read slowly: the whole text arrives, status 0 (the tool
+ * waits, as for its answers). */
+static void test_help_nonblocking(void)
+{
+    static const char *const opt[] = {"--help", "--version"};
+    static const char *const head[] = {"Usage: boxtoi ", "boxtoi "};
+    for (int k = 0; k < 2; k++) {
+        int in[2], out[2];
+        pid_t pid = start_coprocess_pre(opt[k], NULL, 0, 6, in, out);
+        close(in[1]);
+        struct timespec pause = {0, 200000000};
+        nanosleep(&pause, NULL); /* the tool finds the pipe full */
+        static char text[65536 * 4];
+        size_t have = 0;
+        ssize_t n;
+        while (have < sizeof text - 1 &&
+               (n = read(out[0], text + have, sizeof text - 1 - have)) > 0)
+            have += (size_t)n;
+        text[have] = '\0';
+        close(out[0]);
+        int st = 0;
+        waitpid(pid, &st, 0);
+        const char *t = text + strspn(text, "#");
+        size_t len = strlen(t);
+        ok(WIFEXITED(st) && WEXITSTATUS(st) == 0 && strncmp(t, head[k], strlen(head[k])) == 0 &&
+               len > 0 && t[len - 1] == '\n' &&
+               (k == 1 || strstr(t, "for the full format.\n")),
+           "%s into a full non-blocking pipe: all of it, status %d (%zu bytes)", opt[k],
+           WIFEXITED(st) ? WEXITSTATUS(st) : -1, len);
+    }
+}
+
+/* Answers that cannot be written: status 2 and a message, once everything
+ * is released (a sanitizer build's leak check would make it 1). */
+static void test_answers_unwritable(void)
+{
+    char cmd[4300];
+    snprintf(cmd, sizeof cmd, "%s '%s' >/dev/full 2>test-tool-full.err", tool_path(),
+             tool_data_path("errors.jsonl"));
+    int st = system(cmd);
+    char err[4096] = "";
+    FILE *f = fopen("test-tool-full.err", "rb");
+    if (f) {
+        err[fread(err, 1, sizeof err - 1, f)] = '\0';
+        fclose(f);
+    }
+    remove("test-tool-full.err");
+    if (!ok(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 2 &&
+                strncmp(err, "boxtoi: error writing standard output", 37) == 0 &&
+                !strchr(err, '\n')[1],
+            "answers into /dev/full: status 2 and one message"))
+        diag("status %d: %s", WIFEXITED(st) ? WEXITSTATUS(st) : -1, err);
+}
+
 /* --help and --version that cannot be written: status 2 and a message. */
 static void test_help_unwritable(void)
 {
@@ -1180,17 +1245,24 @@ static void test_nul_bytes(void)
     tool_run_free(&r);
 }
 
-/* --threads 3 and --threads 0 (one per CPU) answer as --threads 1 does. */
+/* --threads 3 and --threads 0 (one per CPU) answer as --threads 1 does,
+ * on errors.jsonl four times over (over 192 lines: more than the three
+ * groups of 64 lines that three threads take). */
 static void test_threads(void)
 {
     char args[4400];
     tool_run one, many;
-    snprintf(args, sizeof args, "--threads 1 - < '%s'", tool_data_path("errors.jsonl"));
+    const char *e = tool_data_path("errors.jsonl");
+    snprintf(args, sizeof args, "--threads 1 - < '%s'", "test-tool-threads.jsonl");
+    char cmd[4400 * 2];
+    snprintf(cmd, sizeof cmd, "cat '%s' '%s' '%s' '%s' > test-tool-threads.jsonl", e, e, e, e);
+    if (system(cmd) != 0)
+        bail("cannot write test-tool-threads.jsonl");
     tool_run_cmd(&one, args, NULL);
+    ok(one.nlines > 3 * 64, "--threads 1: %d answers", one.nlines);
     static const char *const n[] = {"3", "0"};
     for (int k = 0; k < 2; k++) {
-        snprintf(args, sizeof args, "--threads %s - < '%s'", n[k],
-                 tool_data_path("errors.jsonl"));
+        snprintf(args, sizeof args, "--threads %s - < '%s'", n[k], "test-tool-threads.jsonl");
         tool_run_cmd(&many, args, NULL);
         ok(one.out_len > 0 && one.out_len == many.out_len &&
                memcmp(one.out, many.out, one.out_len) == 0,
@@ -1199,6 +1271,7 @@ static void test_threads(void)
         tool_run_free(&many);
     }
     tool_run_free(&one);
+    remove("test-tool-threads.jsonl");
 }
 
 /*
@@ -1281,6 +1354,8 @@ int main(void)
     test_nonblocking_stdin();
     test_nonblocking_stdout();
     test_help_unwritable();
+    test_help_nonblocking();
+    test_answers_unwritable();
     test_nul_bytes();
     return tap_failures() ? 1 : 0;
 }

@@ -58,41 +58,38 @@ typedef struct chunk {
     atomic_size_t next;  /* next block to take */
 } chunk;
 
-static void usage(FILE *f)
-{
-    fputs("Usage: boxtoi [OPTION]... [FILE]...\n"
-          "Answer first-contact queries for pairs of moving boxes.\n"
-          "\n"
-          "Reads one JSON query per line from each FILE (\"-\" or no FILE: "
-          "standard input)\n"
-          "and writes one JSON answer per query to standard output, in input "
-          "order.\n"
-          "Blank lines are skipped.\n"
-          "\n"
-          "  -t, --threads N  answer queries with N threads (default 1; 0: one "
-          "per CPU\n"
-          "                   the process may run on);\n"
-          "                   the output does not depend on N\n"
-          "  -h, --help       print this help and exit\n"
-          "  -V, --version    print the version and exit\n"
-          "\n"
-          "Query:  {\"id\": 7, \"a\": {\"min\": [-1,-1,-1], \"max\": [1,1,1], "
-          "\"motion\": [C0, C1]},\n"
-          "         \"b\": {\"min\": [0,0,0], \"max\": [1,1,1]}, \"t0\": 0, "
-          "\"t1\": 1}\n"
-          "        Ck is a 4x4 matrix (4 rows of 4 numbers), the coefficient "
-          "of t^k in M(t).\n"
-          "Answer: {\"id\": 7, \"status\": \"hit\", \"toi\": 0.25, \"exit\": "
-          "0.75, \"contact\": {...}}\n"
-          "        status is hit, miss, overlap or error (with an \"error\" "
-          "message).\n"
-          "\n"
-          "Exit status: 0 when every query was answered, 1 when some line "
-          "was an error,\n"
-          "2 for a usage error or when input or output failed.\n"
-          "See boxtoi(1) and docs/query-format.md for the full format.\n",
-          f);
-}
+static const char usage_text[] =
+    "Usage: boxtoi [OPTION]... [FILE]...\n"
+    "Answer first-contact queries for pairs of moving boxes.\n"
+    "\n"
+    "Reads one JSON query per line from each FILE (\"-\" or no FILE: "
+    "standard input)\n"
+    "and writes one JSON answer per query to standard output, in input "
+    "order.\n"
+    "Blank lines are skipped.\n"
+    "\n"
+    "  -t, --threads N  answer queries with N threads (default 1; 0: one "
+    "per CPU\n"
+    "                   the process may run on);\n"
+    "                   the output does not depend on N\n"
+    "  -h, --help       print this help and exit\n"
+    "  -V, --version    print the version and exit\n"
+    "\n"
+    "Query:  {\"id\": 7, \"a\": {\"min\": [-1,-1,-1], \"max\": [1,1,1], "
+    "\"motion\": [C0, C1]},\n"
+    "         \"b\": {\"min\": [0,0,0], \"max\": [1,1,1]}, \"t0\": 0, "
+    "\"t1\": 1}\n"
+    "        Ck is a 4x4 matrix (4 rows of 4 numbers), the coefficient "
+    "of t^k in M(t).\n"
+    "Answer: {\"id\": 7, \"status\": \"hit\", \"toi\": 0.25, \"exit\": "
+    "0.75, \"contact\": {...}}\n"
+    "        status is hit, miss, overlap or error (with an \"error\" "
+    "message).\n"
+    "\n"
+    "Exit status: 0 when every query was answered, 1 when some line "
+    "was an error,\n"
+    "2 for a usage error or when input or output failed.\n"
+    "See boxtoi(1) and docs/query-format.md for the full format.\n";
 
 /*
  * Out of memory, the tool stops; the answers made before that still go
@@ -352,7 +349,9 @@ static int answer_input(chunk *c, int fd, const char *label, int nthreads,
             start = 0;
         }
     }
-    if (start < c->text.len) /* a last line without a line end */
+    /* a last line without a line end; not where reading failed, which
+       may have cut it short (the error is on standard error) */
+    if (start < c->text.len && !failed)
         chunk_add_line(c, start, c->text.len - start, ++lineno, label);
     long e = flush_chunk(c, nthreads);
     if (e < 0)
@@ -406,16 +405,21 @@ int main(int argc, char **argv)
             }
             break;
         case 'h':
-            usage(stdout);
-            if (fflush(stdout) != 0 || ferror(stdout))
+            /* written as the answers are: waiting on an output set
+               non-blocking */
+            if (write_out(usage_text, sizeof usage_text - 1) < 0)
                 goto write_error;
             return 0;
-        case 'V':
-            printf("boxtoi %s (library %s, solver's %s build)\n", PACKAGE_VERSION,
-                   boxtoi_version(), boxtoi_solver_build());
-            if (fflush(stdout) != 0 || ferror(stdout))
+        case 'V': {
+            char v[256];
+            int n = snprintf(v, sizeof v, "boxtoi %s (library %s, solver's %s build)\n",
+                             PACKAGE_VERSION, boxtoi_version(), boxtoi_solver_build());
+            if (n < 0 || (size_t)n >= sizeof v)
+                n = (int)strlen(v);
+            if (write_out(v, (size_t)n) < 0)
                 goto write_error;
             return 0;
+        }
         default:
             fputs("Try 'boxtoi --help' for more information.\n", stderr);
             return 2;
@@ -432,6 +436,7 @@ int main(int argc, char **argv)
     long errors = 0;
     int io_failed = 0;
     int stdin_done = 0;
+    int write_errno = 0; /* a failed write's errno: the last input read */
 
     int nfiles = argc - optind;
     for (int f = 0; f < (nfiles > 0 ? nfiles : 1); f++) {
@@ -456,8 +461,10 @@ int main(int argc, char **argv)
             close(fd);
         else
             stdin_done = 1;
-        if (r < 0)
-            goto write_error;
+        if (r < 0) {
+            write_errno = errno;
+            break;
+        }
         if (r > 0)
             io_failed = 1;
     }
@@ -469,6 +476,10 @@ int main(int argc, char **argv)
     free(c.errors);
     free(c.done);
     free(c.lines);
+    if (write_errno) {
+        errno = write_errno;
+        goto write_error;
+    }
     if (io_failed)
         return 2;
     return errors ? 1 : 0;
