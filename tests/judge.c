@@ -60,6 +60,108 @@ static int feature_normal(const boxtoi_query *q, const boxtoi_result *r, double 
     return 1;
 }
 
+/* The local point of feature f of box b, its free coordinates at lo (u 0)
+   or hi (u 1): the vertex, or one end of the edge. */
+static void feature_point(const boxtoi_box *b, boxtoi_feature f, int u, double x[3])
+{
+    for (int i = 0; i < 3; i++)
+        x[i] = f.side[i] < 0 ? b->lo[i] : f.side[i] > 0 ? b->hi[i] : u ? b->hi[i] : b->lo[i];
+}
+
+/*
+ * The outward unit normal at t of the face f (side[j] != 0) of a box moving
+ * by m: the cofactor column of the 3x3 part, e_{j+1} x e_{j+2}, which is
+ * det times the inverse transpose's column j; signed by the face's side, the
+ * determinant's sign and w's (the columns e are those of w times the pose).
+ */
+static void face_outward(const boxtoi_motion *m, double t, boxtoi_feature f, double n[3])
+{
+    double e[4][4], c[3][3];
+    ref_motion_at(m, t, e);
+    int j = f.side[0] != 0 ? 0 : f.side[1] != 0 ? 1 : 2;
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < 3; i++)
+            c[k][i] = e[i][(j + k) % 3];
+    tu_cross(c[1], c[2], n);
+    double det = tu_dot(c[0], n), len = tu_norm(n);
+    double sign = f.side[j] * (det >= 0.0 ? 1.0 : -1.0) * (e[3][3] >= 0.0 ? 1.0 : -1.0);
+    for (int i = 0; i < 3; i++)
+        n[i] *= len > 0.0 ? sign / len : 0.0;
+}
+
+/* Distance from p to the segment from a to b. */
+static double segment_distance(const double p[3], const double a[3], const double b[3])
+{
+    double ab[3], ap[3], d[3];
+    for (int i = 0; i < 3; i++) {
+        ab[i] = b[i] - a[i];
+        ap[i] = p[i] - a[i];
+    }
+    double l2 = tu_dot(ab, ab), u = l2 > 0.0 ? tu_dot(ap, ab) / l2 : 0.0;
+    u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
+    for (int i = 0; i < 3; i++)
+        d[i] = ap[i] - u * ab[i];
+    return tu_norm(d);
+}
+
+/*
+ * Where the features named at a hit are, at toi, checked against the
+ * reported contact (point and normal), beyond the normal's direction that
+ * feature_normal gives (which does not say which of two opposite faces, or
+ * which of four parallel edges, is named): a face must face the other box
+ * (its outward normal along the contact normal for A's face, against it for
+ * B's), a vertex must lie in the contact plane, and each edge of an
+ * edge-edge contact must pass through the contact point, all within tol.
+ * 0 when they do; else 1, with why filled in.
+ */
+static int features_placed(const boxtoi_query *q, const boxtoi_result *res, double tol,
+                           char *why, size_t cap)
+{
+    const boxtoi_box *box[2] = {&q->a, &q->b};
+    const boxtoi_motion *m[2] = {&q->motion_a, &q->motion_b};
+    const boxtoi_feature *f[2] = {&res->feature_a, &res->feature_b};
+    double t = res->toi;
+    char name[2][16];
+    boxtoi_feature_name(*f[0], name[0], sizeof name[0]);
+    boxtoi_feature_name(*f[1], name[1], sizeof name[1]);
+    if (res->kind == BOXTOI_EDGE_EDGE) {
+        for (int b = 0; b < 2; b++) {
+            double x0[3], x1[3], w0[3], w1[3];
+            feature_point(box[b], *f[b], 0, x0);
+            feature_point(box[b], *f[b], 1, x1);
+            ref_apply(m[b], t, x0, w0);
+            ref_apply(m[b], t, x1, w1);
+            double d = segment_distance(res->point, w0, w1);
+            if (!(d <= tol)) {
+                snprintf(why, cap, "edge %s of %c is %.3g from the contact point (allowed %.3g)",
+                         name[b], "AB"[b], d, tol);
+                return 1;
+            }
+        }
+        return 0;
+    }
+    int face = res->kind == BOXTOI_VERTEX_FACE; /* the box whose face is named */
+    double out[3], x[3], w[3], pw[3];
+    face_outward(m[face], t, *f[face], out);
+    double along = tu_dot(out, res->normal) * (face ? -1.0 : 1.0);
+    if (!(along > 0.5)) {
+        snprintf(why, cap, "face %s of %c faces away from the other box (outward normal "
+                 "%.3g along the contact normal)", name[face], "AB"[face], along);
+        return 1;
+    }
+    feature_point(box[1 - face], *f[1 - face], 0, x);
+    ref_apply(m[1 - face], t, x, w);
+    for (int i = 0; i < 3; i++)
+        pw[i] = w[i] - res->point[i];
+    double d = fabs(tu_dot(pw, res->normal));
+    if (!(d <= tol)) {
+        snprintf(why, cap, "vertex %s of %c is %.3g from the contact plane (allowed %.3g)",
+                 name[1 - face], "AB"[1 - face], d, tol);
+        return 1;
+    }
+    return 0;
+}
+
 /*
  * How far the boxes' projections on the unit direction n overlap at t, B's
  * side ahead: the supports of A along n and of B along -n past the
@@ -310,6 +412,9 @@ void judge(const boxtoi_query *q, const boxtoi_result *res, const ref_answer *ra
                          "normal (%.17g, %.17g, %.17g) is %.3g off the features' "
                          "normal, %.17g along the centres' offset",
                          res->normal[0], res->normal[1], res->normal[2], off, along);
+            } else if (features_placed(q, res, FEATURE_SLACK * slack, ck->geom_why,
+                                       sizeof ck->geom_why)) {
+                ck->geom_bad = 1;
             }
         }
     }

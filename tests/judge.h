@@ -16,7 +16,11 @@
  *      normal is a unit vector, within 1e-9 of the normal of the features
  *      named (computed here from the motions), pointing from A's centre
  *      towards B's there or 1e-6 of the interval before (where a tie takes
- *      its orientation); for an overlap at t0, the point lies in both boxes, the
+ *      its orientation); the features named are where the contact is: a
+ *      face named faces the other box, a vertex lies in the contact plane
+ *      and each edge of an edge-edge contact passes through the contact
+ *      point, within FEATURE_SLACK times that distance;
+ *      for an overlap at t0, the point lies in both boxes, the
  *      depth is the reference's penetration depth and the normal one of its
  *      directions, from A to B;
  *   5. with A and B swapped the answer passes the same checks, and it is
@@ -43,6 +47,11 @@
 #include <stddef.h>
 
 #define REL_TOL 1e-9
+/* How much farther than the contact itself (check 4's distance) the named
+ * vertex and edges may lie from the contact plane and point: a vertex is
+ * named for an edge or face lying flat on a face to within the solver's
+ * rounding, which tilts it by up to about that much over the box's size. */
+#define FEATURE_SLACK 8.0
 /* The header promises 1e-9 for the first contact only; the end of the
  * contact is held to a bound EXIT_SCALE times looser (gap or depth between
  * the two exits: 1e-7 of the size, 100 times the coordinates' rounding),

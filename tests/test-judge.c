@@ -130,6 +130,23 @@ static void test_head_on(void)
     x = j.r;
     x.depth = 1e-6;
     ok(rejected(&j, &x), "head on: a hit 1e-6 deep fails");
+    /* the features: the face named and the vertex named must be where the
+       contact is (the normal alone says only which axis the face is on) */
+    int vf = j.r.kind == BOXTOI_VERTEX_FACE;
+    x = j.r;
+    boxtoi_feature *face = vf ? &x.feature_b : &x.feature_a;
+    for (int k = 0; k < 3; k++)
+        face->side[k] = (signed char)-face->side[k];
+    ok(rejected(&j, &x), "head on: the opposite face named fails");
+    x = j.r;
+    boxtoi_feature *vertex = vf ? &x.feature_a : &x.feature_b;
+    for (int k = 0; k < 3; k++)
+        vertex->side[k] = (signed char)-vertex->side[k];
+    ok(rejected(&j, &x), "head on: the opposite corner named fails");
+    x = j.r;
+    vertex = vf ? &x.feature_a : &x.feature_b;
+    vertex->side[1] = (signed char)-vertex->side[1];
+    ok(passes(&j, &x), "head on: another corner of the touching face passes (a flat contact)");
     x = j.r;
     x.state = BOXTOI_MISS;
     x.toi = x.exit = NAN;
@@ -245,6 +262,24 @@ static void test_edges_at_an_angle(void)
     ok(passes(&j, &x), "edges 1e-4 rad apart: a point 1e-7 along the edges is still on both");
     x = moved(&j.r, n, 1e-7);
     ok(rejected(&j, &x), "edges 1e-4 rad apart: a point 1e-7 off the edges fails");
+    for (int b2 = 0; b2 < 2; b2++) {
+        /* the parallel edge across the box (the rod's, or the segment's,
+           which lies 0 across where the box has no extent) */
+        x = j.r;
+        boxtoi_feature *e = b2 ? &x.feature_b : &x.feature_a;
+        for (int k = 0; k < 3; k++)
+            e->side[k] = (signed char)-e->side[k];
+        const boxtoi_box *bx = b2 ? &j.q.b : &j.q.a;
+        int extent = 0;
+        for (int k = 0; k < 3; k++)
+            extent += e->side[k] != 0 && bx->hi[k] > bx->lo[k];
+        if (extent)
+            ok(rejected(&j, &x), "edges 1e-4 rad apart: %c's opposite edge named fails",
+               "AB"[b2]);
+        else
+            ok(passes(&j, &x), "edges 1e-4 rad apart: %c's opposite edge, the same "
+               "segment (no extent across it), passes", "AB"[b2]);
+    }
 
     crossing(&j, 1e-7, b);
     ok(j.r.state == BOXTOI_HIT && j.r.kind == BOXTOI_EDGE_EDGE && passes(&j, &j.r) &&
@@ -482,7 +517,7 @@ static void test_points_passing_slowly(void)
 
 int main(void)
 {
-    plan(19 + 5 + 6 + 7 + 2 + 2 + 5 + 4 + 4 + 1 + 2);
+    plan(22 + 5 + 8 + 7 + 2 + 2 + 5 + 4 + 4 + 1 + 2);
     test_head_on();
     test_late_touch();
     test_edges_at_an_angle();

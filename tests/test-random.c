@@ -1157,8 +1157,8 @@ int main(void)
            kind_name[k], p->cases, p->hit, p->miss, p->overlap, p->agree,
            p->graze, p->disagree);
         ok(p->geom_bad == 0, "%s: at hits the boxes touch, the point is on "
-           "both and the normal is the features' unit normal, %d bad", kind_name[k],
-           p->geom_bad);
+           "both, the normal is the features' unit normal and the features are "
+           "where the contact is, %d bad", kind_name[k], p->geom_bad);
         ok(p->point_bad == 0, "%s: at overlaps the point lies in both boxes, the "
            "depth is the penetration depth and the normal its direction from A to B, "
            "%d of %d bad", kind_name[k], p->point_bad, p->overlap);
