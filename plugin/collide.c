@@ -824,8 +824,9 @@ static int collide_box_box(dGeomID o1, dGeomID o2, int flags,
  * ODE's collider for a dBox of o1's lengths at pose (p, R), moved by shift
  * (NULL: not moved), against o2: o1's own stand-in dBox (bt_data.proxy)
  * takes that pose and o1's data and category and collide bits, and the
- * contacts name o1, at their positions less the shift.  Using ODE's own code, rather than the same rule written here,
- * gives ODE's contacts to the last bit on every platform: compiled
+ * contacts name o1, at their positions less the shift.  Using ODE's own
+ * code, rather than the same rule written here, gives ODE's contacts to the
+ * last bit on every platform: compiled
  * elsewhere, with other options (multiply-adds fused on arm64, the x87
  * unit on i386), the same arithmetic rounds differently.
  */

@@ -252,7 +252,8 @@ done
 if [ -w /dev/full ]; then
     err=$(cd "$dir" && "$OLDPWD/../examples/arm-sweep" --svg a.svg 2>&1 >/dev/full)
     rc=$?
-    result "$([ $rc -eq 1 ] && echo "$err" | grep -q '^arm-sweep: write error' && echo 1 || echo 0)" \
+    ok=$([ $rc -eq 1 ] && echo "$err" | grep -q '^arm-sweep: write error' && echo 1)
+    result "${ok:-0}" \
         "arm-sweep reports a failed write of its output, status 1 ($rc)" "$err"
     for p in "$example" ../examples/arm-sweep; do
         err=$("$p" --help 2>&1 >/dev/full)
