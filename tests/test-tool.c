@@ -1157,26 +1157,35 @@ static void test_help_nonblocking(void)
     }
 }
 
+/* Run the tool with args, its output into /dev/full: its exit status (-1
+ * when it did not exit), and what it wrote on standard error in err. */
+static int run_into_full(const char *args, char *err, size_t cap)
+{
+    char cmd[4400];
+    snprintf(cmd, sizeof cmd, "%s %s >/dev/full 2>test-tool-full.err", tool_path(), args);
+    int st = system(cmd);
+    err[0] = '\0';
+    FILE *f = fopen("test-tool-full.err", "rb");
+    if (f) {
+        err[fread(err, 1, cap - 1, f)] = '\0';
+        fclose(f);
+    }
+    remove("test-tool-full.err");
+    return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 /* Answers that cannot be written: status 2 and a message, once everything
  * is released (a sanitizer build's leak check would make it 1). */
 static void test_answers_unwritable(void)
 {
-    char cmd[4300];
-    snprintf(cmd, sizeof cmd, "%s '%s' >/dev/full 2>test-tool-full.err", tool_path(),
-             tool_data_path("errors.jsonl"));
-    int st = system(cmd);
-    char err[4096] = "";
-    FILE *f = fopen("test-tool-full.err", "rb");
-    if (f) {
-        err[fread(err, 1, sizeof err - 1, f)] = '\0';
-        fclose(f);
-    }
-    remove("test-tool-full.err");
-    if (!ok(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 2 &&
-                strncmp(err, "boxtoi: error writing standard output", 37) == 0 &&
-                !strchr(err, '\n')[1],
+    char args[4300], err[4096];
+    snprintf(args, sizeof args, "'%s'", tool_data_path("errors.jsonl"));
+    int st = run_into_full(args, err, sizeof err);
+    const char *nl = strchr(err, '\n');
+    if (!ok(st == 2 && strncmp(err, "boxtoi: error writing standard output", 37) == 0 &&
+                nl && nl[1] == '\0',
             "answers into /dev/full: status 2 and one message"))
-        diag("status %d: %s", WIFEXITED(st) ? WEXITSTATUS(st) : -1, err);
+        diag("status %d: %s", st, err);
 }
 
 /* --help and --version that cannot be written: status 2 and a message. */
@@ -1184,19 +1193,9 @@ static void test_help_unwritable(void)
 {
     static const char *const opt[] = {"--help", "--version"};
     for (int k = 0; k < 2; k++) {
-        char cmd[4300];
-        snprintf(cmd, sizeof cmd, "%s %s >/dev/full 2>test-tool-full.err", tool_path(),
-                 opt[k]);
-        int st = system(cmd);
-        char err[256] = "";
-        FILE *f = fopen("test-tool-full.err", "rb");
-        if (f) {
-            err[fread(err, 1, sizeof err - 1, f)] = '\0';
-            fclose(f);
-        }
-        remove("test-tool-full.err");
-        ok(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 2 &&
-               strstr(err, "boxtoi: error writing standard output"),
+        char err[256];
+        int st = run_into_full(opt[k], err, sizeof err);
+        ok(st == 2 && strstr(err, "boxtoi: error writing standard output"),
            "%s into /dev/full: status 2 and a message", opt[k]);
     }
 }
