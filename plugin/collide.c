@@ -753,6 +753,17 @@ static int box_box(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
     double toi = r.state == BOXTOI_HIT ? r.toi : 0;
     if (toi <= TOI_ZERO * tmax)
         toi = 0;
+    if (toi == 0) {
+        /* plates in one plane now (one stepped onto the other to
+           rounding, which dBoxBox finds apart): the solver's sense comes
+           from their centres' offset, rounding too; they approach along
+           the impact's sense (flat_sense) */
+        dReal n3[3] = {(dReal)r.normal[0], (dReal)r.normal[1], (dReal)r.normal[2]};
+        dReal x3[3] = {(dReal)r.point[0], (dReal)r.point[1], (dReal)r.point[2]};
+        if (flat_sense(o1, o2, side1, side2, &a, &b, x3, n3))
+            for (int i = 0; i < 3; i++)
+                r.normal[i] = n3[i];
+    }
     if (spec_rel_ >= 0) {
         dReal nn[3] = {(dReal)-r.normal[0], (dReal)-r.normal[1],
                        (dReal)-r.normal[2]};
