@@ -2567,13 +2567,12 @@ static void test_impact_at_step_end(void)
             if (r == 0 && i == 1)
                 bottom = b;
         }
-    int steps = 0;
-    for (; steps < 120; steps++)
+    for (int step = 0; step < 120; step++)
         dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, NULL);
     double z = dBodyGetPosition(bottom)[2];
-    ok(steps == 120 && fabs(z - 0.1) < 0.01,
-       "a wall of 3 x 3 cubes placed exactly on a plane: 120 steps, its middle bottom cube "
-       "%.3g m from resting", fabs(z - 0.1));
+    ok(fabs(z - 0.1) < 0.01,
+       "a wall of 3 x 3 cubes placed exactly on a plane: after 120 steps its middle bottom "
+       "cube is %.3g m from resting", fabs(z - 0.1));
     sim_free(&s);
 }
 
@@ -3462,8 +3461,9 @@ static int spin_room(unsigned long long seed, int max_redos, int nested,
    contacts or by a collision) reach walls they were not heading for: the
    check of the paths they actually took finds those pairs and redoes the
    sub-step with contacts for them.  Without the check (max_redos 0) some of
-   these rooms lose a box (rooms 1004 and 1012 did, also before the check
-   existed); with it none may.  Nested: the same rooms with the walls and
+   these rooms lose a box (room 1007 does now; 1004 and 1012 did before the
+   check existed), which the test requires, so that the scene still tells;
+   with it none may.  Nested: the same rooms with the walls and
    the boxes in two sub-spaces, where the check must reach the pairs inside
    them. */
 static void test_spin_rooms(int nested)
@@ -3483,6 +3483,7 @@ static void test_spin_rooms(int nested)
     diag("%s: %d boxes left %d of %d rooms without the check; "
          "with it %d left, %ld redos, %ld pairs unverified",
          w, escaped_off, rooms_off, SEEDS, escaped, redos, unverified);
+    ok(escaped_off > 0, "%s: without the check a box escapes (%d)", w, escaped_off);
     ok(redos > 0, "%s: the check redid sub-steps (%ld)", w, redos);
     is_int(redos_off + unverified_off, 0, "%s: max_redos 0 turns the check off", w);
     is_int(escaped, 0, "%s: %d rooms of 12 spinning boxes, one sub-step per "
@@ -3549,8 +3550,9 @@ static void test_damping_and_sleep(void)
             is_double(w, 2 * 0.8, 1e-12, "damping, %s: angular velocity damped once "
                       "per step (%d sub-steps)", run == 1 ? "alone" : "a bullet elsewhere",
                       substeps[run]);
-        is_double(dBodyGetLinearDamping(damped), 0.1, 0, "damping: the body's scale is "
-                  "put back (run %d)", run);
+        if (run > 0) /* (run 0, plain dWorldStep, never changes it) */
+            is_double(dBodyGetLinearDamping(damped), 0.1, 0, "damping: the body's scale is "
+                      "put back (run %d)", run);
         sim_free(&s);
     }
     ok(substeps[2] > 4, "damping: the bullet makes sub-steps (%d)", substeps[2]);
@@ -3916,8 +3918,8 @@ static void test_sleep_redo(void)
 
 /* near_cb for contacts whose normals are checked first: a normal that is not
    a finite unit vector is counted and its contact dropped (ODE would abort
-   on it). */
-static int bad_normals;
+   on it); the others are counted too. */
+static int bad_normals, good_normals;
 
 static void normal_cb(void *data, dGeomID o1, dGeomID o2)
 {
@@ -3933,6 +3935,7 @@ static void normal_cb(void *data, dGeomID o1, dGeomID o2)
             bad_normals++;
             continue;
         }
+        good_normals++;
         c[i].surface.mode = dContactApprox1;
         c[i].surface.mu = s->mu;
         dJointAttach(dJointCreateContact(s->world, s->contacts, &c[i]), b1, b2);
@@ -3945,7 +3948,8 @@ static void normal_cb(void *data, dGeomID o1, dGeomID o2)
  * cannot take (an explicit motion that scales the box), still get
  * contacts with a sound normal; and a plate of no thickness hitting a
  * panel of none stops on it, the normal taking the side it came from
- * (their centres in one plane do not tell).
+ * (their centres in one plane do not tell), whether the impact ends a
+ * sub-step at 20 m/s or, dropped, is met in the same plane to rounding.
  */
 static void test_flat_and_scaled(void)
 {
@@ -3959,20 +3963,28 @@ static void test_flat_and_scaled(void)
         dGeomBoxtoiBoxSetLengths(tile, 0.2, 0.2, 0);
         dBodySetPosition(b, 0, 0, 0.3);
         dBodySetLinearVel(b, 0, 0, fast ? -20 : 0);
-        bad_normals = 0;
+        bad_normals = good_normals = 0;
         double z_after = 0, vz_after = 0;
         int steps = fast ? 1 : 120;
-        for (int step = 0; step < steps; step++) {
+        /* the state after the step of the impact (the first with contacts):
+           resting on each other afterwards, nothing holds such plates
+           (ode-boxtoi.h) */
+        for (int step = 0; step < steps && (fast || good_normals == 0); step++) {
             dWorldStepToContact(s.world, s.space, H, normal_cb, &s, s.contacts, NULL, NULL);
             z_after = dBodyGetPosition(b)[2];
             vz_after = dBodyGetLinearVel(b)[2];
         }
-        is_int(bad_normals, 0, "a plate of no thickness %s a panel of none: sound normals",
-               fast ? "hitting" : "dropped on");
+        ok(bad_normals == 0 && good_normals > 0,
+           "a plate of no thickness %s a panel of none: contacts (%d), sound normals (%d bad)",
+           fast ? "hitting" : "dropped on", good_normals, bad_normals);
         if (fast)
             ok(z_after >= -1e-9 && vz_after >= -1e-6,
                "a plate of no thickness hitting a panel of none at 20 m/s stops on it "
                "(z %.3g, vz %.3g)", z_after, vz_after);
+        else
+            ok(z_after >= -1e-9 && z_after < 0.01 && fabs(vz_after) <= 1e-6,
+               "a plate of no thickness dropped on a panel of none (2.3 m/s) stops on it "
+               "(z %.3g, vz %.3g after the step of the impact)", z_after, vz_after);
         sim_free(&s);
     }
 
@@ -3992,10 +4004,12 @@ static void test_flat_and_scaled(void)
     dBodyID b = add_body(&s, 1, side, NULL);
     dBodySetPosition(b, 0.1, 0, 0);
     dBodySetLinearVel(b, 1, 0, 0);
-    bad_normals = 0;
+    bad_normals = good_normals = 0;
     for (int step = 0; step < 5; step++)
         dWorldStepToContact(s.world, s.space, H, normal_cb, &s, s.contacts, NULL, NULL);
-    is_int(bad_normals, 0, "a box inside a box that scales: sound normals");
+    ok(bad_normals == 0 && good_normals > 0,
+       "a box inside a box that scales: contacts (%d), sound normals (%d bad)", good_normals,
+       bad_normals);
     ok(isfinite(dBodyGetPosition(b)[0]), "a box inside a box that scales: a finite position");
     sim_free(&s);
 }

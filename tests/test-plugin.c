@@ -895,7 +895,7 @@ static void test_swept_aabb(void)
         is_int(pairs_seen, 1, "%s: with the swept AABB the pair is proposed", names[k]);
         dReal bb[6];
         dGeomGetAABB(bullet, bb);
-        ok(bb[0] <= -5.05 && bb[1] >= 5.0 - 0.05 && bb[2] <= -0.05 && bb[3] >= 0.05,
+        ok(bb[0] <= -5.05 && bb[1] >= 5.05 - 1e-9 && bb[2] <= -0.05 && bb[3] >= 0.05,
            "%s: AABB spans the step (x %.17g .. %.17g)", names[k], bb[0], bb[1]);
 
         dContactGeom ct[MAXC];
@@ -964,7 +964,9 @@ static void test_prediction(void)
         urand3(&s, -20, 20, av);
         dBodySetLinearVel(b, lv[0], lv[1], lv[2]);
         dBodySetAngularVel(b, av[0], av[1], av[2]);
-        int kind = it % 4; /* 0 plain, 1 with force/torque, 2 offset geom, 3 gravity off */
+        /* 0 plain; 1, 2 and 3 with a force and a torque, 2 with an offset
+           geom, 3 with gravity off */
+        int kind = it % 4;
         int gyro = it % 8 >= 4;
         dBodySetGyroscopicMode(b, gyro);
         if (kind == 3)
@@ -1026,7 +1028,7 @@ static void test_prediction(void)
 
         dWorldStep(w, h);
         /* 8: the gyroscopic mode's closed form, without torque */
-        if (deg < 0 || deg > (gyro && kind != 1 ? 8 : 6))
+        if (deg < 0 || deg > (gyro && kind == 0 ? 8 : 6))
             worst[3] = 1;
         double e1 = pose_error(&gm, h, g);
         if (gyro)
@@ -1620,16 +1622,17 @@ static void test_unbounded_body(void)
                                         NULL);
             diag("a box body %s above a plane, %s space: dWorldStepToContact returned %d",
                  what[k], sap ? "sweep-and-prune" : "simple", r);
-            returned++;
+            returned += r == 1; /* ODE's step itself does not fail on them */
             cases++;
             dJointGroupDestroy(wg.contacts);
             dSpaceDestroy(space);
             dWorldDestroy(w);
         }
     alarm(0);
+    /* (a search that did not end would be stopped by the alarm) */
     is_int(returned, cases, "box bodies with a NaN velocity, at 1e300 m/s or pushed by an "
            "infinite force, above a plane, in a simple and a sweep-and-prune space: "
-           "dWorldStepToContact returns");
+           "dWorldStepToContact returns 1");
 }
 
 int main(void)
