@@ -272,16 +272,6 @@ static void emit_box(const boxtoi_box *b, const boxtoi_motion *m, int digits)
     printf("]}");
 }
 
-/* 0 when all of standard output was written, else 1 (said on stderr). */
-static int output_failed(void)
-{
-    if (fflush(stdout) || ferror(stdout)) {
-        fprintf(stderr, "boxtoi-bench: write error\n");
-        return 1;
-    }
-    return 0;
-}
-
 static int emit(bench_scenario s, const bench_options *o, int digits)
 {
     for (size_t i = 0; i < o->n; i++) {
@@ -297,7 +287,7 @@ static int emit(bench_scenario s, const bench_options *o, int digits)
         emit_number(q.t1, digits);
         printf("}\n");
     }
-    return output_failed();
+    return bench_output_failed("boxtoi-bench");
 }
 
 int main(int argc, char **argv)
@@ -321,7 +311,7 @@ int main(int argc, char **argv)
         }
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage(stdout);
-            return output_failed();
+            return bench_output_failed("boxtoi-bench");
         }
         if (strcmp(a, "--percentiles") == 0) {
             show_pct = 1;
@@ -434,7 +424,7 @@ int main(int argc, char **argv)
     }
     if (bad)
         fprintf(stderr, "boxtoi-bench: some cases were not answered (see above)\n");
-    if (output_failed())
+    if (bench_output_failed("boxtoi-bench"))
         return 1;
     return bad || exits;
 }

@@ -641,10 +641,24 @@ static int select_scenarios(bench_options *o, const char *prog, const char *list
     }
 }
 
+const char *bench_program_name(const char *argv0)
+{
+    const char *slash = strrchr(argv0, '/');
+    return slash ? slash + 1 : argv0;
+}
+
+int bench_output_failed(const char *prog)
+{
+    if (fflush(stdout) || ferror(stdout)) {
+        fprintf(stderr, "%s: write error\n", prog);
+        return 1;
+    }
+    return 0;
+}
+
 int bench_option(bench_options *o, int argc, char **argv, int i)
 {
-    const char *a = argv[i], *prog = strrchr(argv[0], '/');
-    prog = prog ? prog + 1 : argv[0];
+    const char *a = argv[i], *prog = bench_program_name(argv[0]);
     if (strcmp(a, "--json") == 0) {
         o->json = 1;
         return 1;

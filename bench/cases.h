@@ -106,6 +106,16 @@ int bench_option(bench_options *o, int argc, char **argv, int i);
  */
 int bench_parse_u64(const char *s, uint64_t max, uint64_t *out);
 
+/** The program's name as its messages begin: argv0 without its directory. */
+const char *bench_program_name(const char *argv0);
+
+/**
+ * 0 when everything printed on standard output was written, else 1 after
+ * saying "PROG: write error" on stderr: the status the program then exits
+ * with.
+ */
+int bench_output_failed(const char *prog);
+
 /** After parsing: select every scenario when none was named. */
 void bench_options_finish(bench_options *o);
 

@@ -74,16 +74,6 @@ static void peer_usage(FILE *f, const char *prog)
                  prog, bench_options_help);
 }
 
-/* 0 when all of standard output was written, else 1 (said on stderr). */
-static int peer_output_failed(const char *prog)
-{
-    if (std::fflush(stdout) || std::ferror(stdout)) {
-        std::fprintf(stderr, "%s: write error\n", prog);
-        return 1;
-    }
-    return 0;
-}
-
 template <class Peer>
 static void peer_run(Peer &peer, bench_scenario s, const bench_options &o, double overhead,
                      int verbose, PeerStats *st)
@@ -154,7 +144,7 @@ static int peer_main(Peer &peer, int argc, char **argv)
     bench_options o;
     bench_options_default(&o);
     int verbose = 0;
-    const char *prog = std::strrchr(argv[0], '/') ? std::strrchr(argv[0], '/') + 1 : argv[0];
+    const char *prog = bench_program_name(argv[0]);
     for (int i = 1; i < argc;) {
         int used = bench_option(&o, argc, argv, i);
         if (used < 0)
@@ -165,7 +155,7 @@ static int peer_main(Peer &peer, int argc, char **argv)
         }
         if (!std::strcmp(argv[i], "-h") || !std::strcmp(argv[i], "--help")) {
             peer_usage(stdout, prog);
-            return peer_output_failed(prog);
+            return bench_output_failed(prog);
         }
         if (!std::strcmp(argv[i], "-v") || !std::strcmp(argv[i], "--verbose")) {
             verbose = 1;
@@ -202,9 +192,13 @@ static int peer_main(Peer &peer, int argc, char **argv)
         peer_run(peer, s, o, overhead, verbose, &st);
         /* the median difference of the contact times, over the contacts both
            found: none when there are none (null, or "-" in the table) */
-        char err[32] = "null";
-        if (!std::isnan(st.toi_err_median))
+        char err[32];
+        if (std::isnan(st.toi_err_median))
+            std::strcpy(err, o.json ? "null" : "-");
+        else if (o.json)
             std::snprintf(err, sizeof err, "%.3g", st.toi_err_median);
+        else
+            std::snprintf(err, sizeof err, "%.2g", st.toi_err_median);
         if (o.json) {
             std::printf("{\"method\":\"%s\",\"scenario\":\"%s\",\"n\":%zu,"
                         "\"ns_median\":%.1f,\"ns_mean\":%.1f}\n",
@@ -217,10 +211,6 @@ static int peer_main(Peer &peer, int argc, char **argv)
                         st.contacts, st.misses, st.missed_overlaps, st.extra, st.late,
                         st.early, err);
         } else {
-            if (std::isnan(st.toi_err_median))
-                std::strcpy(err, "-");
-            else
-                std::snprintf(err, sizeof err, "%.2g", st.toi_err_median);
             std::printf("%-17s %6zu %-12s %10.1f %10.1f %8zu %7zu %6zu %6zu %6zu %11s\n",
                         bench_scenario_name(s), st.n, peer.motion(s), st.median, st.mean,
                         st.contacts, st.misses, st.extra, st.late, st.early, err);
@@ -231,7 +221,7 @@ static int peer_main(Peer &peer, int argc, char **argv)
         std::printf("contacts: boxtoi's hits and overlaps; misses: of those, the peer "
                     "found none;\nextra: the peer reports a contact boxtoi does not; "
                     "late/early: the peer's time differs by more than 1e-3.\n");
-    return peer_output_failed(prog);
+    return bench_output_failed(prog);
 }
 
 #endif /* BENCH_PEER_H */

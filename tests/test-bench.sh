@@ -150,15 +150,23 @@ check "--digits without --emit is refused ($(head -n 1 "$tmp/err"))" \
     sh -c "[ $rc -eq 2 ] && grep -q -- '--digits applies to --emit only' '$tmp/err' &&
            [ ! -s '$tmp/out' ]"
 
+# full PROGRAM ARGS...: one result, passing when PROGRAM's output into a
+# full device is a write error, said with its name, status 1.
+full() {
+    prog=$1
+    shift
+    if [ -w /dev/full ]; then
+        "$prog" "$@" >/dev/full 2>"$tmp/err"
+        rc=$?
+        check "${prog##*/} $* into a full device: a write error, status 1 ($rc)" \
+            sh -c "[ $rc -eq 1 ] && grep -q '^${prog##*/}: write error' '$tmp/err'"
+    else
+        skip "${prog##*/} $* into a full device" "no /dev/full"
+    fi
+}
+
 # Output that cannot be written is an error.
-if [ -w /dev/full ]; then
-    "$bench" -n 5 --reps 1 --passes 1 --scenario far-apart --json >/dev/full 2>"$tmp/err"
-    rc=$?
-    check "--json into a full device: a write error, status 1 ($(head -n 1 "$tmp/err"))" \
-        sh -c "[ $rc -eq 1 ] && grep -q 'write error' '$tmp/err'"
-else
-    skip "--json into a full device" "no /dev/full"
-fi
+full "$bench" -n 5 --reps 1 --passes 1 --scenario far-apart --json
 
 # refused PROGRAM ARGS...: one result, passing when PROGRAM refuses ARGS
 # with status 2 and a message that begins with its name, printing nothing.
@@ -183,14 +191,7 @@ refused "$bench" --reps +3
 refused "$bench" --passes " 3"
 refused "$bench" --digits 1x
 refused "$bench" --emit linear --emit quadratic
-if [ -w /dev/full ]; then
-    "$bench" --help >/dev/full 2>"$tmp/err"
-    rc=$?
-    check "--help into a full device: a write error, status 1" \
-        sh -c "[ $rc -eq 1 ] && grep -q 'write error' '$tmp/err'"
-else
-    skip "--help into a full device" "no /dev/full"
-fi
+full "$bench" --help
 
 # The peers' shared driver (bench/peer.h), run by a stand-in peer that
 # reports a contact at the middle of the interval for every third case.
@@ -237,14 +238,7 @@ if [ -x "$peer" ] && [ -x "$tool" ]; then
     refused "$peer" --passes 0
     refused "$peer" --reps 2
     refused "$peer" -n
-    if [ -w /dev/full ]; then
-        "$peer" -n 5 --passes 1 --scenario far-apart >/dev/full 2>"$tmp/err"
-        rc=$?
-        check "stand-in peer: output into a full device is a write error, status 1" \
-            sh -c "[ $rc -eq 1 ] && grep -q 'stand-in-peer: write error' '$tmp/err'"
-    else
-        skip "stand-in peer: output into a full device" "no /dev/full"
-    fi
+    full "$peer" -n 5 --passes 1 --scenario far-apart
 else
     for k in 1 2 3 4 5 6 7 8; do
         skip "stand-in peer check $k" "$peer or $tool not built (make check builds them)"
