@@ -241,9 +241,11 @@ int main(int argc, char **argv)
             /* a name that begins with - is an option forgotten, or - for
                standard output, which the answers use: ./-name for such a file */
             if (i + 1 >= argc || argv[i + 1][0] == '-') {
-                fprintf(stderr, "arm-sweep: --svg needs a file name%s%s%s\n",
-                        i + 1 < argc ? " (got '" : "", i + 1 < argc ? argv[i + 1] : "",
-                        i + 1 < argc ? "'; ./-name for a name beginning with -)" : "");
+                if (i + 1 >= argc)
+                    fprintf(stderr, "arm-sweep: --svg needs a file name\n");
+                else
+                    fprintf(stderr, "arm-sweep: --svg needs a file name (got '%s'; ./-name "
+                                    "for a name beginning with -)\n", argv[i + 1]);
                 usage(stderr);
                 return 2;
             }

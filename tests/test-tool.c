@@ -1252,7 +1252,7 @@ static void test_threads(void)
     char args[4400];
     tool_run one, many;
     const char *e = tool_data_path("errors.jsonl");
-    snprintf(args, sizeof args, "--threads 1 - < '%s'", "test-tool-threads.jsonl");
+    snprintf(args, sizeof args, "--threads 1 - < test-tool-threads.jsonl");
     char cmd[4400 * 2];
     snprintf(cmd, sizeof cmd, "cat '%s' '%s' '%s' '%s' > test-tool-threads.jsonl", e, e, e, e);
     if (system(cmd) != 0)
@@ -1261,7 +1261,7 @@ static void test_threads(void)
     ok(one.nlines > 3 * 64, "--threads 1: %d answers", one.nlines);
     static const char *const n[] = {"3", "0"};
     for (int k = 0; k < 2; k++) {
-        snprintf(args, sizeof args, "--threads %s - < '%s'", n[k], "test-tool-threads.jsonl");
+        snprintf(args, sizeof args, "--threads %s - < test-tool-threads.jsonl", n[k]);
         tool_run_cmd(&many, args, NULL);
         ok(one.out_len > 0 && one.out_len == many.out_len &&
                memcmp(one.out, many.out, one.out_len) == 0,

@@ -412,11 +412,9 @@ int main(int argc, char **argv)
             return 0;
         case 'V': {
             char v[256];
-            int n = snprintf(v, sizeof v, "boxtoi %s (library %s, solver's %s build)\n",
-                             PACKAGE_VERSION, boxtoi_version(), boxtoi_solver_build());
-            if (n < 0 || (size_t)n >= sizeof v)
-                n = (int)strlen(v);
-            if (write_out(v, (size_t)n) < 0)
+            snprintf(v, sizeof v, "boxtoi %s (library %s, solver's %s build)\n",
+                     PACKAGE_VERSION, boxtoi_version(), boxtoi_solver_build());
+            if (write_out(v, strlen(v)) < 0)
                 goto write_error;
             return 0;
         }
