@@ -104,7 +104,7 @@ int main(void)
 }
 EOF
 
-echo "1..12"
+echo "1..18"
 
 libs=$(pc ode-boxtoi --libs 2>&1)
 case " $libs " in
@@ -176,28 +176,71 @@ result "$ok" "-lm only for static links (pkg-config --libs, --static --libs boxt
 
 # The .pc files and the manual page are made by make, with the directories
 # make is given (make install prefix=DIR, in a tree configured with another
-# prefix, installs files that name DIR).  Each is remade as configured
-# afterwards; only pkg-config runs read the .pc files here, with their own
-# libdir and includedir.
+# prefix, installs files that name DIR).  The .pc files name the directories
+# below the prefix as ${prefix}/..., so that pkg-config's
+# --define-variable=prefix moves them, and others as they are.  Each file is
+# remade as configured afterwards; only pkg-config runs read the .pc files
+# here, with their own libdir and includedir.
 if [ -n "${MAKE:-}" ]; then
     other=/nonexistent/boxtoi-prefix
     for f in lib/boxtoi.pc plugin/ode-boxtoi.pc tools/boxtoi.1; do
         d=${f%/*}
         name=${f#*/}
-        case $name in
-        *.pc) want="libdir=$other/lib" ;;
-        *) want=".IR $other/share/doc/boxtoi/query-format.md ," ;;
-        esac
         $MAKE -s -C "$top/$d" prefix="$other" "$name" >"$tmp/make.log" 2>&1
-        result "$(grep -qxF "$want" "$top/$f" && echo 1)" \
-            "make prefix=DIR $name names DIR ($want)" \
-            "$(cat "$tmp/make.log" "$top/$f" 2>&1)"
+        case $name in
+        *.pc)
+            pcpath=$top/lib:$top/plugin${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+            libdir=$(PKG_CONFIG_PATH=$pcpath "$PKG_CONFIG" --variable=libdir "${name%.pc}")
+            moved=
+            for v in libdir includedir; do
+                moved="$moved $(PKG_CONFIG_PATH=$pcpath "$PKG_CONFIG" \
+                    --define-variable=prefix=/moved --variable=$v "${name%.pc}" 2>&1)"
+            done
+            moved=${moved# }
+            result "$(grep -qxF "prefix=$other" "$top/$f" && [ "$libdir" = "$other/lib" ] \
+                && echo 1)" \
+                "make prefix=DIR $name names DIR (libdir $libdir)" \
+                "$(cat "$tmp/make.log" "$top/$f" 2>&1)"
+            result "$(grep -qxF 'libdir=${prefix}/lib' "$top/$f" \
+                && [ "$moved" = "/moved/lib /moved/include" ] && echo 1)" \
+                "$name: --define-variable=prefix moves libdir and includedir ($moved)" \
+                "$(cat "$top/$f" 2>&1)"
+            $MAKE -s -C "$top/$d" prefix="$other" libdir=/elsewhere/lib "$name" \
+                >"$tmp/make.log" 2>&1
+            result "$(grep -qxF "libdir=/elsewhere/lib" "$top/$f" && echo 1)" \
+                "make libdir=DIR $name (outside the prefix) names DIR as it is" \
+                "$(cat "$tmp/make.log" "$top/$f" 2>&1)"
+            ;;
+        *)
+            want=".IR $other/share/doc/boxtoi/query-format.md ,"
+            result "$(grep -qxF "$want" "$top/$f" && echo 1)" \
+                "make prefix=DIR $name names DIR ($want)" \
+                "$(cat "$tmp/make.log" "$top/$f" 2>&1)"
+            ;;
+        esac
         $MAKE -s -C "$top/$d" "$name" >"$tmp/make.log" 2>&1 || cat "$tmp/make.log" >&2
     done
-else
-    for f in boxtoi.pc ode-boxtoi.pc boxtoi.1; do
-        skip "make prefix=DIR $f names DIR" "MAKE not set (run by make check)"
+    # libtool installs a library only into the libdir it was linked for: the
+    # libraries depend on libdir.stamp, which holds that libdir, so that make
+    # install prefix=DIR relinks them for DIR first (shown with make -n, which
+    # changes nothing here).
+    for f in lib/libboxtoi.la plugin/libode-boxtoi.la; do
+        d=${f%/*}
+        name=${f#*/}
+        $MAKE -n -C "$top/$d" prefix="$other" "$name" >"$tmp/make.log" 2>&1
+        result "$(grep -q -e "-rpath $other/lib " "$tmp/make.log" && echo 1)" \
+            "make prefix=DIR relinks $name for DIR/lib" "$(cat "$tmp/make.log")"
     done
+else
+    for f in libboxtoi.la libode-boxtoi.la; do
+        skip "make prefix=DIR relinks $f for DIR/lib" "MAKE not set (run by make check)"
+    done
+    for f in boxtoi.pc ode-boxtoi.pc; do
+        skip "make prefix=DIR $f names DIR" "MAKE not set (run by make check)"
+        skip "$f: --define-variable=prefix moves libdir and includedir" "MAKE not set"
+        skip "make libdir=DIR $f (outside the prefix) names DIR as it is" "MAKE not set"
+    done
+    skip "make prefix=DIR boxtoi.1 names DIR" "MAKE not set (run by make check)"
 fi
 
 [ "$failed" = 0 ]
