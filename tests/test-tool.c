@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1244,6 +1245,61 @@ static void test_nul_bytes(void)
     tool_run_free(&r);
 }
 
+/* A read that fails after some lines: the master side of a pseudo-terminal
+ * gives its bytes, then EIO once the other side is closed.  The lines read
+ * whole are answered; the last one, a complete query without its newline
+ * (answered at the end of a file), may have been cut short and is not. */
+static void test_read_error(void)
+{
+    static const char text[] =
+        "{\"id\": 1, \"a\": {\"min\": [0,0,0], \"max\": [1,1,1]}, "
+        "\"b\": {\"min\": [2,0,0], \"max\": [3,1,1]}}\n"
+        "{\"id\": 2, \"a\": {\"min\": [0,0,0], \"max\": [1,1,1]}, "
+        "\"b\": {\"min\": [2,0,0], \"max\": [3,1,1]}}";
+    int m = posix_openpt(O_RDWR | O_NOCTTY);
+    const char *name = m >= 0 && grantpt(m) == 0 && unlockpt(m) == 0 ? ptsname(m) : NULL;
+    int s = name ? open(name, O_RDWR | O_NOCTTY) : -1;
+    struct termios raw;
+    if (s < 0 || tcgetattr(s, &raw) != 0) {
+        skip(2, "a read error: no pseudo-terminal (%s)", strerror(errno));
+        if (m >= 0)
+            close(m);
+        return;
+    }
+    cfmakeraw(&raw);
+    if (tcsetattr(s, TCSANOW, &raw) != 0 ||
+        write(s, text, sizeof text - 1) != (ssize_t)(sizeof text - 1))
+        bail("writing into a pseudo-terminal failed");
+    close(s);
+    char cmd[4300];
+    snprintf(cmd, sizeof cmd, "exec %s <&%d >test-tool-eio.out 2>test-tool-eio.err",
+             tool_path(), m);
+    int st = system(cmd);
+    close(m);
+    char out[4096] = "", err[4096] = "";
+    FILE *f = fopen("test-tool-eio.out", "rb");
+    if (f) {
+        out[fread(out, 1, sizeof out - 1, f)] = '\0';
+        fclose(f);
+    }
+    f = fopen("test-tool-eio.err", "rb");
+    if (f) {
+        err[fread(err, 1, sizeof err - 1, f)] = '\0';
+        fclose(f);
+    }
+    remove("test-tool-eio.out");
+    remove("test-tool-eio.err");
+    char want[256];
+    snprintf(want, sizeof want, "boxtoi: error reading standard input: %s\n", strerror(EIO));
+    if (!ok(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 2 && strcmp(err, want) == 0,
+            "a read error: status 2 and its message"))
+        diag("status %d, stderr: %s", st, err);
+    const char *nl = strchr(out, '\n');
+    if (!ok(strncmp(out, "{\"id\": 1, \"status\": \"miss\"", 26) == 0 && nl && nl[1] == '\0',
+            "a read error: the line before it answered, the cut-short line not"))
+        diag("output: %s", out);
+}
+
 /* --threads 3 and --threads 0 (one per CPU) answer as --threads 1 does,
  * on errors.jsonl four times over (over 192 lines: more than the three
  * groups of 64 lines that three threads take). */
@@ -1357,5 +1413,6 @@ int main(void)
     test_help_nonblocking();
     test_answers_unwritable();
     test_nul_bytes();
+    test_read_error();
     return tap_failures() ? 1 : 0;
 }
