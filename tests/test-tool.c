@@ -582,6 +582,67 @@ static void test_ids(void)
     tool_run_free(&r);
 }
 
+/* Run the tool on file under a stack limit of kb KiB: its exit status, or
+ * -1 when it did not exit (a stack overflow kills it). */
+static int run_with_stack(const char *file, int kb)
+{
+    char cmd[4400];
+    snprintf(cmd, sizeof cmd, "ulimit -s %d && exec %s %s >/dev/null 2>&1", kb, tool_path(),
+             file);
+    int st = system(cmd);
+    return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* An id nested as deep as jansson reads (2048 levels in all, the query
+ * object one of them) is echoed within the stack that jansson's parser
+ * needed to read it, give or take 64 KiB: the same nesting elsewhere in a
+ * query (an error answer, nothing echoed) sets the limit. */
+static void test_deep_id(void)
+{
+    const char *san = getenv("SAN_CFLAGS");
+    if (san && *san) {
+        skip(2, "stack use of a deep id: a sanitizer build (%s)", san);
+        return;
+    }
+    enum { DEPTH = 2046 };
+    static char line[2 * DEPTH + 256];
+    const char *files[2] = {"test-tool-deep-a.jsonl", "test-tool-deep-id.jsonl"};
+    for (int f = 0; f < 2; f++) {
+        size_t n = 0;
+        n += (size_t)sprintf(line + n, f ? "{\"id\": " : "{\"id\": 1, \"a\": ");
+        memset(line + n, '[', DEPTH);
+        memset(line + n + DEPTH, ']', DEPTH);
+        n += 2 * DEPTH;
+        sprintf(line + n, f ? ", \"a\": {\"min\": [0,0,0], \"max\": [1,1,1]}, "
+                              "\"b\": {\"min\": [2,0,0], \"max\": [3,1,1]}}\n"
+                            : "}\n");
+        tool_write_file(files[f], line);
+    }
+    int kb = 64;
+    while (kb < 8192 && run_with_stack(files[0], kb) != 1)
+        kb += 32;
+    int st = run_with_stack(files[1], kb + 64);
+    tool_run r;
+    tool_run_cmd(&r, files[1], NULL);
+    json_t *j = r.nlines == 1 ? parse_line(r.lines[0]) : NULL;
+    const json_t *id = j ? json_object_get(j, "id") : NULL;
+    int depth = 0;
+    while (json_is_array(id) && json_array_size(id) <= 1) {
+        depth++;
+        id = json_array_size(id) ? json_array_get(id, 0) : NULL;
+    }
+    ok(r.status == 0 && depth == DEPTH, "an id nested %d deep echoed whole", DEPTH);
+    json_decref(j);
+    tool_run_free(&r);
+    if (!ok(kb < 8192 && st == 0, "an id nested %d deep: echoed within the stack jansson needs "
+                                  "to read it, plus 64 KiB",
+            DEPTH))
+        diag("reading the nesting elsewhere took %d KiB; the id under %d KiB: status %d", kb,
+             kb + 64, st);
+    remove(files[0]);
+    remove(files[1]);
+}
+
 static void test_files(void)
 {
     const char *q = "{\"id\": %d, \"a\": {\"min\": [0,0,0], \"max\": [1,1,1]}, "
@@ -1398,6 +1459,7 @@ int main(void)
     test_errors("", "errors.jsonl by name", 0);
     test_errors("", "errors.jsonl on stdin", 1);
     test_ids();
+    test_deep_id();
     test_files();
     test_utf8();
     test_hints();

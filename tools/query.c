@@ -602,40 +602,11 @@ static int utf8_prefix(const char *s, size_t max)
     return (int)n;
 }
 
-/* Append a JSON value, numbers written to read back exactly. */
-static void put_json(tool_buf *buf, const json_t *v)
+/* Append a JSON value other than an object or an array. */
+static __attribute__((noinline)) void put_json_scalar(tool_buf *buf, const json_t *v)
 {
     char tmp[32];
     switch (json_typeof(v)) {
-    case JSON_OBJECT: {
-        const char *key;
-        json_t *val;
-        int first = 1;
-        tool_buf_append(buf, "{", 1);
-        /* json_object_foreach takes a non-const object. */
-        json_t *obj = (json_t *)v;
-        json_object_foreach(obj, key, val) {
-            if (!first)
-                tool_buf_append(buf, ", ", 2);
-            first = 0;
-            put_json_string(buf, key, strlen(key));
-            tool_buf_append(buf, ": ", 2);
-            put_json(buf, val);
-        }
-        tool_buf_append(buf, "}", 1);
-        break;
-    }
-    case JSON_ARRAY: {
-        size_t n = json_array_size(v);
-        tool_buf_append(buf, "[", 1);
-        for (size_t i = 0; i < n; i++) {
-            if (i)
-                tool_buf_append(buf, ", ", 2);
-            put_json(buf, json_array_get(v, i));
-        }
-        tool_buf_append(buf, "]", 1);
-        break;
-    }
     case JSON_STRING:
         put_json_string(buf, json_string_value(v), json_string_length(v));
         break;
@@ -669,6 +640,48 @@ static void put_json(tool_buf *buf, const json_t *v)
     case JSON_NULL:
     default:
         put_str(buf, "null");
+        break;
+    }
+}
+
+/* Append a JSON value, numbers written to read back exactly.  It recurses
+ * once per level of nesting (jansson's parser allows 2048), so its frame
+ * holds only what the containers need: an id nested that deep is echoed
+ * within a fraction of the stack jansson's parser took to read it. */
+static void put_json(tool_buf *buf, const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        const char *key;
+        json_t *val;
+        int first = 1;
+        tool_buf_append(buf, "{", 1);
+        /* json_object_foreach takes a non-const object. */
+        json_t *obj = (json_t *)v;
+        json_object_foreach(obj, key, val) {
+            if (!first)
+                tool_buf_append(buf, ", ", 2);
+            first = 0;
+            put_json_string(buf, key, strlen(key));
+            tool_buf_append(buf, ": ", 2);
+            put_json(buf, val);
+        }
+        tool_buf_append(buf, "}", 1);
+        break;
+    }
+    case JSON_ARRAY: {
+        size_t n = json_array_size(v);
+        tool_buf_append(buf, "[", 1);
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                tool_buf_append(buf, ", ", 2);
+            put_json(buf, json_array_get(v, i));
+        }
+        tool_buf_append(buf, "]", 1);
+        break;
+    }
+    default:
+        put_json_scalar(buf, v);
         break;
     }
 }
