@@ -138,6 +138,21 @@ static boxtoi_reason check_motion(const boxtoi_motion *m)
 #define CANCEL 16.0
 
 /*
+ * W_CANCELS: w is tested coefficient by coefficient.  A position is P / w,
+ * so where w is far below its terms somewhere on the interval, the
+ * rounding its coefficients keep from those terms is a large part of w
+ * there, and of the positions, however small against its largest
+ * coefficient: w = t^2 over [-3, -3e-11] has the Bernstein coefficients
+ * 9, 9e-11 and 9e-22, the last a sum of terms near 9; converted in doubles
+ * it came out 1.8e-15, the box at t1 2000 times too small, and a point
+ * inside it there, 6e18 deep, was missed.  Where one of w's coefficients is
+ * below 1 / CANCEL of its terms' magnitudes, w is converted in
+ * double-double (its terms then keep about 100 bits, enough for w to fall
+ * 1e15 times below them and keep a few ulps).  From t0 = 0 the magnitudes
+ * are sb0_magnitude's, the same numbers on every path.
+ */
+
+/*
  * Entry (r, c) of the motion (degree d <= its degree, the coefficients above
  * d being zero) as a power series in s on [t0, t1] with t0 != 0 (shifted to
  * t0 and scaled), then SB.
@@ -146,6 +161,7 @@ static void entry_sbern(const boxtoi_motion *m, int d, int r, int c, double t0,
                         double t1, double *out)
 {
     double mag[BXM_CAP], sum = 0.0, most = 0.0;
+    int w_cancels = 0;
     for (int k = 0; k <= d; k++)
         out[k] = m->c[k][r][c];
     bxp_power_reparam(out, d, t0, t1, out);
@@ -156,13 +172,36 @@ static void entry_sbern(const boxtoi_motion *m, int d, int r, int c, double t0,
     for (int j = 0; j <= d; j++) {
         sum = fmax(sum, mag[j]);
         most = fmax(most, fabs(out[j]));
+        w_cancels |= mag[j] > CANCEL * fabs(out[j]);
     }
-    /* The sums cancel: their terms' rounding would stay in them (CANCEL). */
-    if (sum > CANCEL * most) {
+    /* The sums cancel: their terms' rounding would stay in them (CANCEL);
+       for w, in any one coefficient (W_CANCELS). */
+    if (sum > CANCEL * most || (r == 3 && c == 3 && w_cancels)) {
         for (int k = 0; k <= d; k++)
             out[k] = m->c[k][r][c];
         bxp_power_reparam_sbern_dd(out, NULL, d, t0, t1, out);
     }
+}
+
+/*
+ * Does an entry's coefficient in scaled Bernstein form from t0 = 0, out[j] =
+ * sum_{i <= j} C(d - i, j - i) pw_i with pw_i = c_i h^i (entry_sb0), lie
+ * below 1 / CANCEL of the same sum over |pw_i| (W_CANCELS)?  The sums are
+ * formed alike wherever w is converted from t0 = 0.
+ */
+BXP_INLINE int sb0_cancels(const double *pw, const double *out, int d)
+{
+    int cancels = 0;
+    double z0 = fabs(pw[0]);
+    BX_UNROLL
+    for (int j = 0; j <= d; j++) {
+        double a = z0 * bxp_binomial_table[d][j];
+        BX_UNROLL
+        for (int i = 1; i <= j; i++)
+            a += fabs(pw[i]) * bxp_binomial_table[d - i][j - i];
+        cancels |= a > CANCEL * fabs(out[j]);
+    }
+    return cancels;
 }
 
 /*
@@ -200,6 +239,18 @@ static void entries_sbern(const boxtoi_motion *m, int d, double t0, double t1,
             for (int e = 0; e < 16; e++)
                 sb[j][e] += pw[i][e] * b;
         }
+    }
+    double pw_w[BXM_CAP], w[BXM_CAP];
+    for (int k = 0; k <= d; k++) {
+        pw_w[k] = pw[k][15];
+        w[k] = sb[k][15];
+    }
+    if (sb0_cancels(pw_w, w, d)) { /* W_CANCELS */
+        for (int k = 0; k <= d; k++)
+            w[k] = m->c[k][3][3];
+        bxp_power_reparam_sbern_dd(w, NULL, d, t0, t1, w);
+        for (int k = 0; k <= d; k++)
+            sb[k][15] = w[k];
     }
 }
 
@@ -419,6 +470,12 @@ BXP_INLINE int prepare_t0(const boxtoi_motion *motion, const double centre[3],
         return 0;
     powers_of(h, hbuf);
     entry_sb0(motion, 3, 3, hp, d, out->w);
+    double pw_w[BXM_CAP];
+    BX_UNROLL
+    for (int k = 0; k <= d; k++)
+        pw_w[k] = hp ? motion->c[k][3][3] * hp[k] : motion->c[k][3][3];
+    if (sb0_cancels(pw_w, out->w, d))
+        return 0; /* W_CANCELS: prepare_general */
     int pos = 1;
     BX_UNROLL
     for (int i = 0; i <= d; i++)
@@ -758,6 +815,38 @@ BXP_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
     powers_of(h, hp);
     bx_v2 w[BXM_CAP], u0[BXM_CAP], u1[BXM_CAP], u2[BXM_CAP], t[BXM_CAP];
     entry2_sb0(ma, mb, 3, 3, unit ? NULL : hp, d, w);
+    /*
+     * sb0_cancels of both (W_CANCELS: prepare_general).  With no sign bit
+     * among w's coefficients of t^1 and up, every term is its own
+     * magnitude and the sums are w's, which then cancel nowhere.
+     */
+    uint64_t neg = 0;
+    BX_UNROLL
+    for (int k = 1; k <= d; k++) {
+        uint64_t ba, bb;
+        memcpy(&ba, &ma->c[k][3][3], sizeof ba);
+        memcpy(&bb, &mb->c[k][3][3], sizeof bb);
+        neg |= ba | bb;
+    }
+    if (neg >> 63) {
+        bx_v2 pw[BXM_CAP];
+        int cancels = 0;
+        BX_UNROLL
+        for (int k = 0; k <= d; k++) {
+            bx_v2 v = {ma->c[k][3][3], mb->c[k][3][3]};
+            pw[k] = bx_vabs(unit ? v : v * hp[k]);
+        }
+        BX_UNROLL
+        for (int j = 0; j <= d; j++) {
+            bx_v2 a = pw[0] * bxp_binomial_table[d][j];
+            BX_UNROLL
+            for (int i = 1; i <= j; i++)
+                a += pw[i] * bxp_binomial_table[d - i][j - i];
+            cancels |= bx_bits(a > CANCEL * bx_vabs(w[j]));
+        }
+        if (cancels)
+            return 0;
+    }
     int pos = 3;
     BX_UNROLL
     for (int i = 0; i <= d; i++)

@@ -5741,6 +5741,61 @@ static void case_scaled_motion(void)
 }
 
 /*
+ * A w that falls far below its terms: the unit cube under M(t) = [I 0; 0
+ * w(t)] is the cube of half side 1 / (2 w), met by a point at rest at x = X
+ * when w = 1 / (2 X).  With w = t^2 over [-3, -3e-11] (Bernstein
+ * coefficients 9, 9e-11 and 9e-22, the last a sum of terms near 9) and
+ * with w = (1 - t)^2 over [0, 1 - 3e-11] (from t0 = 0, the point's motion
+ * of the same degree, so that the pair is converted two at a time), w at
+ * t1 is 9e-22: the cube's half side there is 5.6e20.  Converted in
+ * doubles, w's last coefficient was rounding alone (1.8e-15, or not
+ * positive): the cube was bounded 2000 times too small, a point 6e18 deep
+ * at t1 was missed, or the motion was refused as reaching w = 0.
+ */
+static void case_w_far_below_terms(void)
+{
+    static const double xs[] = {1e17, 4e20, 5.5e20};
+    for (int mirror = 0; mirror < 2; mirror++) {
+        for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++) {
+            double x = xs[i], t0 = mirror ? 0.0 : -3.0, t1 = mirror ? 1.0 - 3e-11 : -3e-11;
+            /* w = 1 / (2 x): t = -sqrt(1 / (2 x)), or 1 - sqrt(1 / (2 x)) */
+            double toi = mirror ? 1.0 - sqrt(0.5 / x) : -sqrt(0.5 / x);
+            boxtoi_motion ma, mb;
+            tu_motion_zero(&ma, 2);
+            ma.c[0][0][0] = ma.c[0][1][1] = ma.c[0][2][2] = 1.0;
+            ma.c[0][3][3] = mirror ? 1.0 : 0.0;
+            ma.c[1][3][3] = mirror ? -2.0 : 0.0;
+            ma.c[2][3][3] = 1.0;
+            tu_motion_zero(&mb, mirror ? 2 : 0);
+            mb.c[0][0][0] = mb.c[0][1][1] = mb.c[0][2][2] = mb.c[0][3][3] = 1.0;
+            mb.c[0][0][3] = x;
+            boxtoi_box point = tu_box(0, 0, 0, 0, 0, 0);
+            boxtoi_query q = tu_query(cube(0.5), &ma, point, &mb, t0, t1);
+            char name[96];
+            snprintf(name, sizeof name, "w = %s far below its terms, point at %g",
+                     mirror ? "(1 - t)^2" : "t^2", x);
+            boxtoi_result r = boxtoi_solve(&q);
+            if (!is_int(r.state, BOXTOI_HIT, "%s: hit", name))
+                diag("got %s (%s)", boxtoi_state_name(r.state),
+                     boxtoi_reason_message(r.reason));
+            is_double(r.toi, toi, 1e-9 * (t1 - t0), "%s: toi %.17g", name, toi);
+            ok(r.exit_after_t1 == 1, "%s: contact lasts through t1", name);
+            ok(r.normal[0] == 1.0 || fabs(r.normal[0] - 1.0) <= 1e-9,
+               "%s: normal (1, 0, 0) (%.17g)", name, r.normal[0]);
+            ok(fabs(r.point[0] - x) <= 1e-9 * x, "%s: point at x (%.17g)", name, r.point[0]);
+            check_swap(name, &q, &r);
+            /* the cube at t1 inside its swept bounds */
+            double lo[3], hi[3], w1 = mirror ? (1.0 - t1) * (1.0 - t1) : t1 * t1;
+            boxtoi_reason why = boxtoi_swept_aabb(&q.a, &q.motion_a, t0, t1, lo, hi);
+            if (!ok(why == BOXTOI_REASON_NONE && hi[0] >= 0.5 / w1 * (1.0 - 1e-9) &&
+                        lo[0] <= -0.5 / w1 * (1.0 - 1e-9),
+                    "%s: swept bounds hold the cube at t1 (half side %.6g)", name, 0.5 / w1))
+                diag("reason %d, x in [%.17g, %.17g]", (int)why, lo[0], hi[0]);
+        }
+    }
+}
+
+/*
  * Turns of nearly a full circle: a bar spun by q(t) = (1, 0, 0, k (2 t - 1))
  * (angle 2 atan(k (2 t - 1)), 4 atan(k) in all: 348.6 degrees for k = 20,
  * 354.3 for k = 40, 356.9 for k = 75) and a slab spun the other way, so
@@ -5948,6 +6003,7 @@ int main(void)
     case_pass_through();
     case_shear();
     case_scaled_motion();
+    case_w_far_below_terms();
     case_near_full_turn(20.0, 0.1, "near full turn, k = 20");
     case_near_full_turn(40.0, 0.1, "near full turn, k = 40");
     case_near_full_turn(75.0, 0.05, "near full turn, k = 75");
