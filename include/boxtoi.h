@@ -31,7 +31,14 @@
  * or late: a box on the path 1e18 (t - 1/2)^6 is placed to within about 100
  * units near t = 1/2, where it hardly moves, and its contact came 4e-4 of
  * the interval late; keep coefficients within a few orders of magnitude of
- * the positions (a local frame, an interval around the motion).
+ * the positions (a local frame, an interval around the motion).  Positions
+ * are P / w, so where w itself falls far below its coefficients on a piece
+ * (a w with a near-double root: no piece is shorter than 2^-12 of the
+ * interval), they carry that ratio too: w = t^2 - 0.532 t + 0.0707, whose
+ * least is 1.3e-13, puts the unit cube's half side at 3.9e12 over
+ * [0, 0.745], its faces only to within tens of units (a point 28 deep at
+ * the least was missed, another 18 away hit); keep such a w's interval
+ * short around its least.
  * Distances are only as exact as the coordinates they come from: boxes
  * that no axis of the separating-axis test parts by more than 1e-12 of
  * their size (the larger box's diagonal) plus 8 DBL_EPSILON times the

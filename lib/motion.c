@@ -149,7 +149,8 @@ static boxtoi_reason check_motion(const boxtoi_motion *m)
  * below 1 / CANCEL of its terms' magnitudes, w is converted in
  * double-double (its terms then keep about 100 bits, enough for w to fall
  * 1e15 times below them and keep a few ulps).  From t0 = 0 the magnitudes
- * are sb0_magnitude's, the same numbers on every path.
+ * are sb0_cancels' sums, the same numbers on every path (entries_sbern,
+ * prepare_t0, prepare_t0_2, trim_t0).
  */
 
 /*
@@ -1426,13 +1427,23 @@ static int shape_degree(const boxtoi_motion *motion, int d)
     return 0;
 }
 
-/* bx_trim's conversion at degree e for t0 = 0 (entry_sb0, then the flip). */
+/* bx_trim's conversion at degree e for t0 = 0 (entry_sb0, then the flip),
+   w in double-double where it cancels, as entries_sbern converts it
+   (W_CANCELS). */
 BXP_INLINE void trim_t0(const boxtoi_motion *motion, double h, int e,
                        bx_moving *m)
 {
-    double hp[BXM_CAP], v[BXM_CAP];
+    double hp[BXM_CAP], v[BXM_CAP], pw_w[BXM_CAP];
     powers_of(h, hp);
     entry_sb0(motion, 3, 3, hp, e, v);
+    BX_UNROLL
+    for (int k = 0; k <= e; k++)
+        pw_w[k] = motion->c[k][3][3] * hp[k];
+    if (sb0_cancels(pw_w, v, e)) {
+        for (int k = 0; k <= e; k++)
+            v[k] = motion->c[k][3][3];
+        bxp_power_reparam_sbern_dd(v, NULL, e, 0.0, h, v);
+    }
     BX_UNROLL
     for (int i = 0; i <= e; i++)
         m->we[i] = v[i] * m->flip;

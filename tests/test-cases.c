@@ -5796,6 +5796,61 @@ static void case_w_far_below_terms(void)
 }
 
 /*
+ * The same where the translation's degree is above that of w and the 3x3
+ * part: from t0 = 0 the shape is converted apart at its own degree, and w
+ * must be converted there as it is everywhere else.  The cube under w =
+ * t^2 + c1 t + c0, whose near-double root near 3.6e-4 puts w's least at
+ * 1.77e-17, the translation given a degree 3 term of 1e-30 along y (which
+ * moves it by nothing), against a point on the x axis: one point at x = X
+ * is reached where w = 1 / (2 X) (w's smaller root there, in long double:
+ * the discriminant cancels to 1e-13 of its terms), 2.8e10 deep at w's
+ * least; another, beyond the cube's reach, stays 5e10 away (its w reaches
+ * down only to 1.5e-18, where the cube's half side is 3.3e17).  Converted
+ * in doubles there, w's last coefficient on the first piece was rounding
+ * alone: the first point was missed and the second hit.
+ */
+static void case_w_far_below_terms_trimmed(void)
+{
+    static const struct {
+        double t1, c0, c1, x;
+        int hit;
+    } cs[] = {
+        {0x1.75c07a42eb81p+0, 0x1.10d53547ce072p-23, -0x1.75c076afbad97p-11,
+         0x1.90e6275194e29p+54, 1},
+        {0x1.ccccccccccccdp-1, 0x1.9eb851ebaa038p-25, -0x1.ccccccccccccdp-12,
+         0x1.bc168dc3e93eep+58, 0},
+    };
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        boxtoi_motion ma, mb;
+        tu_motion_zero(&ma, 3);
+        ma.c[0][0][0] = ma.c[0][1][1] = ma.c[0][2][2] = 1.0;
+        ma.c[0][3][3] = cs[i].c0;
+        ma.c[1][3][3] = cs[i].c1;
+        ma.c[2][3][3] = 1.0;
+        ma.c[3][1][3] = 1e-30;
+        tu_motion_zero(&mb, 0);
+        mb.c[0][0][0] = mb.c[0][1][1] = mb.c[0][2][2] = mb.c[0][3][3] = 1.0;
+        mb.c[0][0][3] = cs[i].x;
+        boxtoi_query q = tu_query(cube(0.5), &ma, tu_box(0, 0, 0, 0, 0, 0), &mb, 0.0, cs[i].t1);
+        char name[96];
+        snprintf(name, sizeof name, "w far below its terms, translation of degree 3, point %zu",
+                 i + 1);
+        boxtoi_result r = boxtoi_solve(&q);
+        if (!cs[i].hit) {
+            if (!is_int(r.state, BOXTOI_MISS, "%s: miss", name))
+                diag("got %s at %.17g", boxtoi_state_name(r.state), r.toi);
+            continue;
+        }
+        long double c1 = cs[i].c1, disc = c1 * c1 - 4.0L * (cs[i].c0 - 0.5L / cs[i].x);
+        double toi = (double)((-c1 - sqrtl(disc)) / 2.0L);
+        if (!is_int(r.state, BOXTOI_HIT, "%s: hit", name))
+            diag("got %s (%s)", boxtoi_state_name(r.state), boxtoi_reason_message(r.reason));
+        is_double(r.toi, toi, 1e-9 * cs[i].t1, "%s: toi %.17g", name, toi);
+        check_swap(name, &q, &r);
+    }
+}
+
+/*
  * Turns of nearly a full circle: a bar spun by q(t) = (1, 0, 0, k (2 t - 1))
  * (angle 2 atan(k (2 t - 1)), 4 atan(k) in all: 348.6 degrees for k = 20,
  * 354.3 for k = 40, 356.9 for k = 75) and a slab spun the other way, so
@@ -6004,6 +6059,7 @@ int main(void)
     case_shear();
     case_scaled_motion();
     case_w_far_below_terms();
+    case_w_far_below_terms_trimmed();
     case_near_full_turn(20.0, 0.1, "near full turn, k = 20");
     case_near_full_turn(40.0, 0.1, "near full turn, k = 40");
     case_near_full_turn(75.0, 0.05, "near full turn, k = 75");
