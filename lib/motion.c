@@ -149,8 +149,9 @@ static boxtoi_reason check_motion(const boxtoi_motion *m)
  * below 1 / CANCEL of its terms' magnitudes, w is converted in
  * double-double (its terms then keep about 100 bits, enough for w to fall
  * 1e15 times below them and keep a few ulps).  From t0 = 0 the magnitudes
- * are sb0_cancels' sums, the same numbers on every path (entries_sbern,
- * prepare_t0, prepare_t0_2, trim_t0).
+ * are sb0_cancels' sums, the same numbers on every path: w_sb0_exact for
+ * one box (entries_sbern, prepare_t0, trim_t0), and for two at once
+ * prepare_t0_2, which leaves a w that cancels to the path of one box.
  */
 
 /*
@@ -185,6 +186,18 @@ static void entry_sbern(const boxtoi_motion *m, int d, int r, int c, double t0,
 }
 
 /*
+ * hp[k] = h^k for every k < BXM_CAP, by the products entries_sbern forms
+ * (those above the degree are not used).
+ */
+BXP_INLINE void powers_of(double h, double *hp)
+{
+    hp[0] = 1.0;
+    BX_UNROLL
+    for (int k = 1; k < BXM_CAP; k++)
+        hp[k] = hp[k - 1] * h;
+}
+
+/*
  * Does an entry's coefficient in scaled Bernstein form from t0 = 0, out[j] =
  * sum_{i <= j} C(d - i, j - i) pw_i with pw_i = c_i h^i (entry_sb0), lie
  * below 1 / CANCEL of the same sum over |pw_i| (W_CANCELS)?  The sums are
@@ -203,6 +216,30 @@ BXP_INLINE int sb0_cancels(const double *pw, const double *out, int d)
         cancels |= a > CANCEL * fabs(out[j]);
     }
     return cancels;
+}
+
+/* w (degree d) from t0 = 0 over [0, h] in double-double, rounded once. */
+static BX_NOINLINE void w_sb0_dd(const boxtoi_motion *m, int d, double h, double *w)
+{
+    for (int k = 0; k <= d; k++)
+        w[k] = m->c[k][3][3];
+    bxp_power_reparam_sbern_dd(w, NULL, d, 0.0, h, w);
+}
+
+/*
+ * w as entry_sb0 gave it (hp as there: NULL for h = 1), converted again in
+ * double-double where its sums cancel (W_CANCELS): every conversion of w
+ * from t0 = 0 in one box's path ends here.
+ */
+BXP_INLINE void w_sb0_exact(const boxtoi_motion *m, const double *hp, int d, double h,
+                           double *w)
+{
+    double pw[BXM_CAP] = {0.0}; /* 0..d set below; GCC cannot tell d < BXM_CAP */
+    BX_UNROLL
+    for (int k = 0; k <= d; k++)
+        pw[k] = hp ? m->c[k][3][3] * hp[k] : m->c[k][3][3];
+    if (sb0_cancels(pw, w, d))
+        w_sb0_dd(m, d, h, w);
 }
 
 /*
@@ -241,30 +278,13 @@ static void entries_sbern(const boxtoi_motion *m, int d, double t0, double t1,
                 sb[j][e] += pw[i][e] * b;
         }
     }
-    double pw_w[BXM_CAP], w[BXM_CAP];
-    for (int k = 0; k <= d; k++) {
-        pw_w[k] = pw[k][15];
+    double hps[BXM_CAP], w[BXM_CAP];
+    powers_of(h, hps); /* the h^k above */
+    for (int k = 0; k <= d; k++)
         w[k] = sb[k][15];
-    }
-    if (sb0_cancels(pw_w, w, d)) { /* W_CANCELS */
-        for (int k = 0; k <= d; k++)
-            w[k] = m->c[k][3][3];
-        bxp_power_reparam_sbern_dd(w, NULL, d, t0, t1, w);
-        for (int k = 0; k <= d; k++)
-            sb[k][15] = w[k];
-    }
-}
-
-/*
- * hp[k] = h^k for every k < BXM_CAP, by the products entries_sbern forms
- * (those above the degree are not used).
- */
-BXP_INLINE void powers_of(double h, double *hp)
-{
-    hp[0] = 1.0;
-    BX_UNROLL
-    for (int k = 1; k < BXM_CAP; k++)
-        hp[k] = hp[k - 1] * h;
+    w_sb0_exact(m, hps, d, h, w);
+    for (int k = 0; k <= d; k++)
+        sb[k][15] = w[k];
 }
 
 /*
@@ -471,12 +491,7 @@ BXP_INLINE int prepare_t0(const boxtoi_motion *motion, const double centre[3],
         return 0;
     powers_of(h, hbuf);
     entry_sb0(motion, 3, 3, hp, d, out->w);
-    double pw_w[BXM_CAP];
-    BX_UNROLL
-    for (int k = 0; k <= d; k++)
-        pw_w[k] = hp ? motion->c[k][3][3] * hp[k] : motion->c[k][3][3];
-    if (sb0_cancels(pw_w, out->w, d))
-        return 0; /* W_CANCELS: prepare_general */
+    w_sb0_exact(motion, hp, d, h, out->w);
     int pos = 1;
     BX_UNROLL
     for (int i = 0; i <= d; i++)
@@ -817,7 +832,8 @@ BXP_INLINE int prepare_t0_2(const boxtoi_box *ba, const boxtoi_motion *ma,
     bx_v2 w[BXM_CAP], u0[BXM_CAP], u1[BXM_CAP], u2[BXM_CAP], t[BXM_CAP];
     entry2_sb0(ma, mb, 3, 3, unit ? NULL : hp, d, w);
     /*
-     * sb0_cancels of both (W_CANCELS: prepare_general).  With no sign bit
+     * sb0_cancels of both (W_CANCELS: a w that cancels is left to the path of
+     * one box, bx_prepare_partial, which converts it again).  With no sign bit
      * among w's coefficients of t^1 and up, every term is its own
      * magnitude and the sums are w's, which then cancel nowhere.
      */
@@ -1427,23 +1443,15 @@ static int shape_degree(const boxtoi_motion *motion, int d)
     return 0;
 }
 
-/* bx_trim's conversion at degree e for t0 = 0 (entry_sb0, then the flip),
-   w in double-double where it cancels, as entries_sbern converts it
-   (W_CANCELS). */
+/* bx_trim's conversion at degree e for t0 = 0 (entry_sb0 and w_sb0_exact,
+   then the flip). */
 BXP_INLINE void trim_t0(const boxtoi_motion *motion, double h, int e,
                        bx_moving *m)
 {
-    double hp[BXM_CAP], v[BXM_CAP], pw_w[BXM_CAP];
+    double hp[BXM_CAP], v[BXM_CAP];
     powers_of(h, hp);
     entry_sb0(motion, 3, 3, hp, e, v);
-    BX_UNROLL
-    for (int k = 0; k <= e; k++)
-        pw_w[k] = motion->c[k][3][3] * hp[k];
-    if (sb0_cancels(pw_w, v, e)) {
-        for (int k = 0; k <= e; k++)
-            v[k] = motion->c[k][3][3];
-        bxp_power_reparam_sbern_dd(v, NULL, e, 0.0, h, v);
-    }
+    w_sb0_exact(motion, hp, e, h, v);
     BX_UNROLL
     for (int i = 0; i <= e; i++)
         m->we[i] = v[i] * m->flip;
