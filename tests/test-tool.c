@@ -1221,6 +1221,19 @@ static void test_help_nonblocking(void)
     }
 }
 
+/* The first cap - 1 bytes of the file name into buf (empty when it cannot
+ * be read), NUL-terminated; the file is removed. */
+static void take_file(const char *name, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    FILE *f = fopen(name, "rb");
+    if (f) {
+        buf[fread(buf, 1, cap - 1, f)] = '\0';
+        fclose(f);
+    }
+    remove(name);
+}
+
 /* Run the tool with args, its output into /dev/full: its exit status (-1
  * when it did not exit), and what it wrote on standard error in err. */
 static int run_into_full(const char *args, char *err, size_t cap)
@@ -1228,13 +1241,7 @@ static int run_into_full(const char *args, char *err, size_t cap)
     char cmd[4400];
     snprintf(cmd, sizeof cmd, "%s %s >/dev/full 2>test-tool-full.err", tool_path(), args);
     int st = system(cmd);
-    err[0] = '\0';
-    FILE *f = fopen("test-tool-full.err", "rb");
-    if (f) {
-        err[fread(err, 1, cap - 1, f)] = '\0';
-        fclose(f);
-    }
-    remove("test-tool-full.err");
+    take_file("test-tool-full.err", err, cap);
     return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
@@ -1339,19 +1346,9 @@ static void test_read_error(void)
              tool_path(), m);
     int st = system(cmd);
     close(m);
-    char out[4096] = "", err[4096] = "";
-    FILE *f = fopen("test-tool-eio.out", "rb");
-    if (f) {
-        out[fread(out, 1, sizeof out - 1, f)] = '\0';
-        fclose(f);
-    }
-    f = fopen("test-tool-eio.err", "rb");
-    if (f) {
-        err[fread(err, 1, sizeof err - 1, f)] = '\0';
-        fclose(f);
-    }
-    remove("test-tool-eio.out");
-    remove("test-tool-eio.err");
+    char out[4096], err[4096];
+    take_file("test-tool-eio.out", out, sizeof out);
+    take_file("test-tool-eio.err", err, sizeof err);
     char want[256];
     snprintf(want, sizeof want, "boxtoi: error reading standard input: %s\n", strerror(EIO));
     if (!ok(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 2 && strcmp(err, want) == 0,
