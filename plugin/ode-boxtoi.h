@@ -285,9 +285,12 @@ typedef struct dBoxtoiStepParams {
                              not counting those that end where a sensor is
                              entered; beyond them a call may take up to 4
                              short speculative ones, once they run out with
-                             impacts still ahead, and up to max_redos short
+                             impacts still ahead, up to max_redos short
                              ones that replace a sub-step taking the rest
-                             whose redos ran out (see dWorldStepToContact);
+                             whose redos ran out, and up to max_substeps
+                             that end a speculative sub-step where a pair
+                             met through its speculative contacts (see
+                             dWorldStepToContact);
                              the last one always takes all the time that
                              is left */
     dReal min_substep;  /**< seconds; <= 0 or NaN means h * 1e-3 (the default).
@@ -531,8 +534,24 @@ typedef struct dBoxtoiStepStats {
  *    first get up to 4 short sub-steps of min_substep each, with a new
  *    prediction after each, so that a box deflected by one is caught by
  *    the next; then the rest is taken in one sub-step, with speculative
- *    contacts again when impacts are still ahead.  stats->substeps counts
- *    these sub-steps too; stats->speculative reports that it happened;
+ *    contacts again when impacts are still ahead.  Those contacts hold
+ *    the velocities at the sub-step's start, and a body that turns far
+ *    over the rest of the step swings past them: a 10 cm box 0.3 m off
+ *    the centre of its body, spun at 70 rad/s by hits on a 1 cm wall at
+ *    30 m/s, went through it.  So where the check below finds a pair that
+ *    met through the speculative contacts it had, more than min_substep
+ *    into the sub-step and more than min_substep before its end, that
+ *    sub-step is taken again to end where the pair met (at most
+ *    max_substeps times a call; stats->redos counts the try undone), and
+ *    the step goes on from there.  That box now stays in front of the
+ *    wall at 30 to 100 m/s.  Among 200 random bodies of that kind (boxes
+ *    of 2 to 20 cm, 0 to 0.5 m off their bodies' centres, 5 to 100 m/s,
+ *    spinning at up to 30 rad/s about each axis, against walls 1 to 50 mm
+ *    thick) 5 to 9 still got through, where 47 to 59 did before (three
+ *    draws), with about a fifth more sub-steps; a larger max_substeps
+ *    leaves fewer.
+ *    stats->substeps counts these sub-steps too; stats->speculative
+ *    reports that it happened;
  *  - speculative contacts need room: a near callback that asks dCollide for
  *    fewer than three contacts per pair gives them one or two points, about
  *    which a spinning box can pivot and pass (eight boxes at up to 100 m/s
