@@ -37,6 +37,11 @@
 /* Bytes of complete lines (blank ones included) held before the lines
  * waiting are answered, however few: the input held stays bounded. */
 #define CHUNK_BYTES ((size_t)16 << 20)
+/* Room kept by the input buffer, and by a block's output buffer, once the
+ * lines they held are answered: what a longer line (an id of 100 MB) made
+ * them take goes back, instead of staying with the process to its end. */
+#define TEXT_KEEP (2 * CHUNK_BYTES)
+#define OUT_KEEP CHUNK_BYTES
 
 typedef struct line_ref {
     size_t offset;   /* into the chunk's text */
@@ -259,6 +264,8 @@ static long flush_chunk(chunk *c, int nthreads)
         errors += c->errors[b];
         if (write_out(c->outs[b].data, c->outs[b].len) < 0)
             return -1;
+        c->outs[b].len = 0;
+        tool_buf_shrink(&c->outs[b], OUT_KEEP);
     }
     c->nlines = 0;
     return errors;
@@ -347,6 +354,7 @@ static int answer_input(chunk *c, int fd, const char *label, int nthreads,
             c->text.len -= start;
             scan -= start;
             start = 0;
+            tool_buf_shrink(&c->text, TEXT_KEEP);
         }
     }
     /* a last line without a line end; not where reading failed, which

@@ -80,6 +80,21 @@ void tool_buf_free(tool_buf *buf)
     buf->len = buf->cap = 0;
 }
 
+void tool_buf_shrink(tool_buf *buf, size_t keep)
+{
+    if (buf->cap <= keep || buf->len > keep)
+        return;
+    if (keep == 0) {
+        tool_buf_free(buf);
+        return;
+    }
+    char *p = realloc(buf->data, keep);
+    if (p != NULL) {
+        buf->data = p;
+        buf->cap = keep;
+    }
+}
+
 static void put_str(tool_buf *buf, const char *s)
 {
     tool_buf_append(buf, s, strlen(s));
@@ -1010,6 +1025,9 @@ static void json_error_message(const json_error_t *je, const char *line,
     else if (token_is_nan_or_inf(je, line, len))
         hint = " (NaN and Infinity are not numbers in JSON, and a "
                "query needs finite numbers)";
+    else if (je->position <= 3 && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0)
+        hint = " (the line starts with a byte-order mark, U+FEFF, which JSON "
+               "does not allow: save the file as UTF-8 without one)";
     snprintf(err, ERR_MAX, "not valid JSON at column %d: %s%s", je->column,
              je->text, hint);
 }

@@ -36,6 +36,10 @@ void tool_buf_append(tool_buf *buf, const char *s, size_t n);
 /** Release the buffer's memory and make it empty. */
 void tool_buf_free(tool_buf *buf);
 
+/** Give back what the buffer holds beyond `keep` bytes of room (none where
+ *  it holds more than that, or where the system keeps it). */
+void tool_buf_shrink(tool_buf *buf, size_t keep);
+
 /** Longest text tool_format_double writes, with the terminating NUL. */
 #define TOOL_DOUBLE_MAX 32
 
