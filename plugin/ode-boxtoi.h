@@ -547,8 +547,8 @@ typedef struct dBoxtoiStepStats {
  *    wall at 30 to 100 m/s.  Among 200 random bodies of that kind (boxes
  *    of 2 to 20 cm, 0 to 0.5 m off their bodies' centres, 5 to 100 m/s,
  *    spinning at up to 30 rad/s about each axis, against walls 1 to 50 mm
- *    thick, and 400 m wide) 4 to 9 still got through, where 47 to 59 did
- *    before (three draws), with about a fifth more sub-steps: boxes of 2
+ *    thick, and 400 m wide) 4 to 9 still got through, where 46 to 59 did
+ *    before (four draws), with about a fifth more sub-steps: boxes of 2
  *    to 5 cm, 0.3 to 0.5 m off the centre, whose grinding along the wall
  *    spends the sub-steps and redos until one sinks deeper than a quarter
  *    of its side (see below); with max_substeps 16, 1 of 200 (two draws).
