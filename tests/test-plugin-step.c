@@ -1996,12 +1996,20 @@ typedef struct few_sim {
 } few_sim;
 
 /* The height of a box geom's lowest point at its pose. */
-static double lowest_z(dGeomID g)
+/* How far a boxtoi box reaches along world axis `axis` (0, 1, 2): its
+   highest coordinate there for sign 1, its lowest for sign -1. */
+static double box_reach(dGeomID g, int axis, double sign)
 {
-    const dReal *p = dGeomGetPosition(g), *R = dGeomGetRotation(g);
+    const dReal *p = dGeomGetPosition(g), *R = dGeomGetRotation(g), *row = R + 4 * axis;
     dVector3 side;
     dGeomBoxtoiBoxGetLengths(g, side);
-    return p[2] - 0.5 * (fabs(R[8]) * side[0] + fabs(R[9]) * side[1] + fabs(R[10]) * side[2]);
+    return p[axis] + sign * 0.5 * (fabs(row[0]) * side[0] + fabs(row[1]) * side[1] +
+                                   fabs(row[2]) * side[2]);
+}
+
+static double lowest_z(dGeomID g)
+{
+    return box_reach(g, 2, -1);
 }
 
 /* Is the 2D point q within eps of the convex polygon of the n points pt
@@ -3257,12 +3265,7 @@ static void test_offset_hammer(int quick)
                 dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
             unverified += st.unverified;
             speculative += st.speculative;
-            for (int c = 0; c < 8; c++) {
-                dVector3 x;
-                dGeomGetRelPointPos(g, c & 1 ? 0.05 : -0.05, c & 2 ? 0.05 : -0.05,
-                                    c & 4 ? 0.05 : -0.05, x);
-                deepest = fmax(deepest, x[0] - 4.995);
-            }
+            deepest = fmax(deepest, box_reach(g, 0, 1) - 4.995);
         }
         double end = dGeomGetPosition(g)[0];
         ok(speculative > 0 && deepest < 2e-3 && end < 4.995,
@@ -3329,15 +3332,7 @@ static void test_offset_sweep(void)
             dBoxtoiStepStats st;
             dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
             unverified += st.unverified;
-            double least = INFINITY;
-            for (int c = 0; c < 8; c++) {
-                dVector3 x;
-                dGeomGetRelPointPos(g, (c & 1 ? 0.5 : -0.5) * len[0],
-                                    (c & 2 ? 0.5 : -0.5) * len[1],
-                                    (c & 4 ? 0.5 : -0.5) * len[2], x);
-                least = fmin(least, x[0]);
-            }
-            beyond = least > wx + thick / 2;
+            beyond = box_reach(g, 0, -1) > wx + thick / 2;
         }
         through += beyond;
         sim_free(&s);
