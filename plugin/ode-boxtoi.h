@@ -303,7 +303,9 @@ typedef struct dBoxtoiStepParams {
                              ends no sub-step (the last one takes it), so
                              that none of rounding's length follows it:
                              ODE's LCP can fail on a step of 1e-14 s and
-                             abort the process */
+                             abort the process.  h or more (infinity too)
+                             is refused: dWorldStepToContact then returns
+                             0 and does nothing */
     int quick;          /**< 1: dWorldQuickStep, 0: dWorldStep (default 0);
                              with 1, a checked sub-step whose retry with
                              speculative contacts still lets a pair through
@@ -708,7 +710,14 @@ typedef struct dBoxtoiStepStats {
  *    (stats->substeps + stats->redos times for a body moving throughout,
  *    while the sub-step's scaled ERPs and damping, below, are in effect),
  *    and a joint's feedback (dJointSetFeedback) holds the forces of the
- *    last, over its length (a steady load reads as under dWorldStep);
+ *    last, over its length (a steady load reads as under dWorldStep).  The
+ *    contact joints made for a sub-step hold its forces only: summed over
+ *    all the contacts the callback made in a step, a box resting on the
+ *    floor while impacts elsewhere split the step into three weighs three
+ *    times its weight.  Weight each contact's force by dBoxtoiERPScale()
+ *    read in the callback that made it (with scale_erp on, the default:
+ *    its sub-step's share of h), and count only the contacts of the last
+ *    call for a sub-step that is redone;
  *  - the forces and torques accumulated on the bodies of the space's geoms
  *    (and of bodies joined to them) are put back before each sub-step, so
  *    they act over the whole step; other bodies get theirs in the first
@@ -788,7 +797,8 @@ typedef struct dBoxtoiStepStats {
  * sub-step, but no contacts are made.  Returns 1 on
  * success, 0 when ODE's step failed, or, doing nothing (stats: no sub-step,
  * first_toi -1), when world is NULL or h is not positive and finite (which
- * dWorldStep would stop the program for).
+ * dWorldStep would stop the program for), or when params set a min_substep
+ * of h or more.
  */
 ODE_BOXTOI_API int dWorldStepToContact(dWorldID world, dSpaceID space, dReal h,
                                        dNearCallback *near_callback, void *data,

@@ -1476,9 +1476,11 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
     pair_pass pp;
     memset(&pp, 0, sizeof pp);
     int saved = 0, ok = 1;
-    /* what dWorldStep would stop the program for, refused before anything
-       is done (stats: no sub-step) */
-    if (!world || !(h > 0) || !isfinite(h)) {
+    /* what dWorldStep would stop the program for, and a min_substep of the
+       whole step or more (every approach would count as touching now, and
+       stop where it is), refused before anything is done (stats: no
+       sub-step) */
+    if (!world || !(h > 0) || !isfinite(h) || !(min_sub < hh)) {
         if (stats)
             *stats = st;
         return 0;

@@ -3899,6 +3899,83 @@ static void test_step_outputs(void)
        force[1][2], force[0][2]);
 }
 
+/* Contacts of one body made by load_cb in a step, with their feedback and
+   dBoxtoiERPScale() read as each was made. */
+static struct {
+    dBodyID body;
+    int n;
+    dJointFeedback fb[256];
+    double scale[256];
+} load;
+
+/* near_cb's contacts, those of load.body with feedback. */
+static void load_cb(void *data, dGeomID o1, dGeomID o2)
+{
+    sim *s = data;
+    dBodyID b1 = dGeomGetBody(o1), b2 = dGeomGetBody(o2);
+    if (!b1 && !b2)
+        return;
+    dContact c[MAXC];
+    memset(c, 0, sizeof c);
+    int n = dCollide(o1, o2, MAXC, &c[0].geom, sizeof c[0]);
+    for (int i = 0; i < n; i++) {
+        c[i].surface.mode = dContactApprox1 | dContactBounce;
+        c[i].surface.mu = s->mu;
+        c[i].surface.bounce = s->bounce;
+        c[i].surface.bounce_vel = 0.01;
+        dJointID j = dJointCreateContact(s->world, s->contacts, &c[i]);
+        dJointAttach(j, b1, b2);
+        if ((b1 == load.body || b2 == load.body) && load.n < 256) {
+            memset(&load.fb[load.n], 0, sizeof load.fb[0]);
+            load.scale[load.n] = dBoxtoiERPScale();
+            dJointSetFeedback(j, &load.fb[load.n++]);
+        }
+    }
+}
+
+/*
+ * A contact joint holds the forces of its own sub-step: a 10 cm box (0.5 kg)
+ * resting on a static box, while a bullet's impacts elsewhere split each step,
+ * weighs as many times its weight as there are sub-steps when its contacts'
+ * forces are summed over the step, and its weight when each is weighted by
+ * dBoxtoiERPScale() read in the callback that made it (ode-boxtoi.h).
+ * Steps with a redo are left out (an undone try's contacts held forces too).
+ */
+static void test_contact_load(void)
+{
+    sim s;
+    sim_init(&s, 0);
+    s.bounce = 1;
+    s.mu = 0;
+    dGeomSetPosition(dCreateBox(s.space, 1, 1, 0.1), 0, 0, -0.05);
+    const double side[3] = {0.1, 0.1, 0.1};
+    load.body = add_body(&s, 1, side, NULL);
+    dBodySetPosition(load.body, 0, 0, 0.05);
+    dBodySetGravityMode(add_bullet(&s), 0);
+    double mg = 500 * 0.001 * 9.81, worst_w = 0, worst_sum = 0;
+    int split = 0;
+    for (int step = 0; step < 60; step++) {
+        dBoxtoiStepStats st;
+        load.n = 0;
+        dWorldStepToContact(s.world, s.space, H, load_cb, &s, s.contacts, NULL, &st);
+        if (step < 30 || st.redos > 0 || st.substeps < 2)
+            continue;
+        double sum = 0, weighted = 0;
+        for (int k = 0; k < load.n; k++) {
+            sum += load.fb[k].f2[2] + load.fb[k].f1[2];
+            weighted += load.scale[k] * (load.fb[k].f2[2] + load.fb[k].f1[2]);
+        }
+        split++;
+        worst_w = fmax(worst_w, fabs(weighted - mg) / mg);
+        worst_sum = fmax(worst_sum, fabs(sum - st.substeps * mg) / mg);
+    }
+    ok(split >= 10 && worst_w <= 1e-6 && worst_sum <= 1e-6,
+       "a resting box's contact forces in %d split steps: weighted by dBoxtoiERPScale, its "
+       "weight (worst %.2g of it off); summed, its weight once per sub-step (worst %.2g off)",
+       split, worst_w, worst_sum);
+    sim_free(&s);
+}
+
 /*
  * ODE's finite rotation mode, which the free-body prediction takes as the
  * default update (ode-boxtoi.h): the check of the actual paths makes up for
@@ -4245,8 +4322,6 @@ static void test_flat_and_scaled(void)
     sim_free(&s);
 }
 
-/* A step size that is not positive and finite, or no world: nothing done,
-   0 returned (dWorldStep would stop the program). */
 /*
  * Between steps the boxes collide at their poses, as dBoxes do: a box 50 m/s
  * short of a wall by less than a step's travel touches nothing after
@@ -4455,6 +4530,10 @@ static void test_erp_in_callback(void)
     sim_free(&s);
 }
 
+/* A step size that is not positive and finite, no world, or a min_substep
+   of the whole step or more: nothing done, 0 returned (dWorldStep would
+   stop the program for the first ones; with the last every approach would
+   count as touching, and a box flying at a wall would stop in mid-air). */
 static void test_bad_step(void)
 {
     sim s;
@@ -4477,9 +4556,28 @@ static void test_bad_step(void)
                             : k == 3 ? "h infinite" : "no world", r, st.substeps,
            s.ncallbacks);
     }
-    ok(dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, NULL) == 1 &&
+    const double subs[3] = {H, 1e30, INFINITY};
+    for (int k = 0; k < 3; k++) {
+        dBoxtoiStepParams prm = dBoxtoiDefaultStepParams();
+        prm.min_substep = subs[k];
+        dBoxtoiStepStats st;
+        memset(&st, 0x5a, sizeof st);
+        s.ncallbacks = 0;
+        int r = dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, &prm, &st);
+        int q = dWorldQuickStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, &prm,
+                                         NULL);
+        const dReal *p = dBodyGetPosition(b);
+        ok(r == 0 && q == 0 && st.substeps == 0 && st.first_toi == -1 && s.ncallbacks == 0 &&
+               p[0] == 0,
+           "dWorldStepToContact and the quick one with min_substep %g h: 0, nothing done "
+           "(returned %d and %d, %d sub-steps, %d callbacks)", subs[k] / H, r, q,
+           st.substeps, s.ncallbacks);
+    }
+    dBoxtoiStepParams half = dBoxtoiDefaultStepParams();
+    half.min_substep = 0.5 * H;
+    ok(dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, &half, NULL) == 1 &&
            dBodyGetPosition(b)[0] > 0,
-       "dWorldStepToContact then steps as usual");
+       "dWorldStepToContact then steps as usual (min_substep h / 2)");
     sim_free(&s);
 }
 
@@ -4553,6 +4651,7 @@ int main(void)
     test_damping_and_sleep();
     test_sleep_redo();
     test_step_outputs();
+    test_contact_load();
     test_own_group();
     test_filtered_walls();
     test_finite_rotation();
