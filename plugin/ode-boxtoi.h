@@ -88,7 +88,10 @@
  * other and accelerated alike (a box placed exactly on another, both under
  * gravity) make the LCP of dWorldStep fail ("LCP internal error"), which
  * then drops every constraint of the step; two such boxes fell together,
- * touching, through the floor.
+ * touching, through the floor.  So a box that lands in an impact comes to
+ * rest touching what it met, not sunk into it by the layer as under plain
+ * ODE: a 10 cm box dropped at 10 m/s onto a plane or a box, with a layer of
+ * 1 or 10 mm, rests 0 deep, under plain ODE as deep as the layer.
  *
  * Spaces: the stepper sees the pairs the space reports, as the near
  * callback does.  ODE 0.16.2's dHashSpace (Debian 12's) leaves out some
