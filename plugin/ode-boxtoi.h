@@ -254,8 +254,12 @@ ODE_BOXTOI_API void dBoxtoiPredict(dWorldID world, dSpaceID space, dReal h);
 /**
  * Motion of a free body over a step of size h, as dWorldStep integrates it
  * (velocities first from force, torque, gravity, then position and
- * quaternion), for the body's frame.  A NULL world means the body's own.
- * Returns the degree used, or -1 when body or motion is NULL.
+ * quaternion), for the body's frame, over t in [0, h].  A NULL world means
+ * the body's own.  The matrix is homogeneous, as every boxtoi_motion: its
+ * bottom row is [0 0 0 w(t)] with w not 1 for a turning body, so a point's
+ * world position is the top three rows' product divided by w(t)
+ * (boxtoi_motion_apply does both; see boxtoi.h).  Returns the degree
+ * used, or -1 when body or motion is NULL.
  */
 ODE_BOXTOI_API int dBoxtoiPredictBody(dWorldID world, dBodyID body, dReal h,
                                       boxtoi_motion *motion);
