@@ -320,9 +320,17 @@ BOXTOI_API void boxtoi_motion_identity(boxtoi_motion *motion);
  * A rigid rational motion from a polynomial quaternion path and a polynomial
  * position path: q(t) = sum_k q[k] t^k (k = 0..qdeg, components w x y z,
  * need not be unit) and p(t) = sum_k p[k] t^k (k = 0..pdeg).  The result maps
- * local x to R(q(t)) x + p(t), exactly, as
+ * local x to R(q(t)) x + p(t) as
  * M = [Rq(t)  p(t)|q(t)|^2; 0 0 0 |q(t)|^2] with Rq the unnormalised rotation
- * matrix.  pdeg < 0 means no translation (p is not read and may be NULL).
+ * matrix, exactly but for the rounding of its coefficients, sums of
+ * products of those of q and p, each to double precision.  That rounding is
+ * relative to the coefficients, not to the values over the interval: a
+ * path written in a time far from its own (a degree-2 quaternion path over
+ * 0.01 s given in t from 0 while queried over [100, 100.01], coefficients
+ * near 1e8) loses as many digits, and its |q|^2, 0.770 at least there, came
+ * out as 1.075, the motion refused as singular.  Give paths in a local time
+ * (t - t0, queried from 0).  pdeg < 0 means no translation (p is not read
+ * and may be NULL).
  * Degree 2 qdeg + max(pdeg, 0).  Returns BOXTOI_REASON_NULL when motion or q
  * is NULL, or p is NULL with pdeg >= 0; BOXTOI_REASON_DEGREE when qdeg < 0 or
  * the degree exceeds BOXTOI_MAX_DEGREE (motion untouched either way);
