@@ -113,6 +113,19 @@ static void sim_free(sim *s)
     dWorldDestroy(s->world);
 }
 
+/* One step of h: dWorldStepToContact with the defaults (plugin), or
+   dSpaceCollide, dWorldStep and the contacts emptied, as plain ODE. */
+static void step_either(sim *s, int plugin)
+{
+    if (plugin)
+        dWorldStepToContact(s->world, s->space, H, near_cb, s, s->contacts, NULL, NULL);
+    else {
+        dSpaceCollide(s->space, s, near_cb);
+        dWorldStep(s->world, H);
+        dJointGroupEmpty(s->contacts);
+    }
+}
+
 static dBodyID add_body(sim *s, int boxtoi, const double side[3], dGeomID *geom)
 {
     dBodyID b = dBodyCreate(s->world);
@@ -1733,13 +1746,7 @@ static int seam_trial(int plugin, double V, double c, double off, double yaw)
             z0 = dBodyGetPosition(b)[2];
             dBodySetLinearVel(b, V * cy, V * sy, 0);
         }
-        if (plugin)
-            dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, NULL);
-        else {
-            dSpaceCollide(s.space, &s, near_cb);
-            dWorldStep(s.world, H);
-            dJointGroupEmpty(s.contacts);
-        }
+        step_either(&s, plugin);
         if (k >= 30)
             zmax = fmax(zmax, fabs(dBodyGetPosition(b)[2] - z0));
     }
@@ -2463,13 +2470,7 @@ static void tile_row_run(int plugin, double V, double mu, double x0, double *vx,
     for (int k = 0; k < 90; k++) {
         if (k == 30)
             dBodySetLinearVel(b, V, 0, 0);
-        if (plugin)
-            dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, NULL);
-        else {
-            dSpaceCollide(s.space, &s, near_cb);
-            dWorldStep(s.world, H);
-            dJointGroupEmpty(s.contacts);
-        }
+        step_either(&s, plugin);
         if (k >= 30)
             *rise = fmax(*rise, dBodyGetPosition(b)[2] - 0.05);
     }
@@ -2549,13 +2550,7 @@ static int stepped_tiles_run(int plugin, double V, double dz, double yaw)
         const dReal *p = dBodyGetPosition(b);
         if (p[0] * cos(yaw) + p[1] * sin(yaw) >= 29)
             break;
-        if (plugin)
-            dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, NULL);
-        else {
-            dSpaceCollide(s.space, &s, near_cb);
-            dWorldStep(s.world, H);
-            dJointGroupEmpty(s.contacts);
-        }
+        step_either(&s, plugin);
         zmax = fmax(zmax, dBodyGetPosition(b)[2]);
     }
     sim_free(&s);
@@ -3919,13 +3914,7 @@ static void test_surface_layer(void)
         dBodySetPosition(b, 0, 0, 1.05);
         dBodySetLinearVel(b, 0, 0, -10);
         for (int k = 0; k < 180; k++) {
-            if (plugin)
-                dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, NULL);
-            else {
-                dSpaceCollide(s.space, &s, near_cb);
-                dWorldStep(s.world, H);
-                dJointGroupEmpty(s.contacts);
-            }
+            step_either(&s, plugin);
         }
         bottom[plugin] = dBodyGetPosition(b)[2] - 0.05;
         sim_free(&s);
