@@ -485,17 +485,8 @@ static double plane_margin(const bt_moving *a, double deep_rel, double deep_abs)
     return margin_for(side, side, deep_rel, deep_abs);
 }
 
-/* The face axis along which a pair meets at a lip (box_lip): local axis k
-   of box g (0: a, 1: b), the two boxes' overlap along it, and the face of
-   box g in it (1: its face towards +k, 0: towards -k). */
-typedef struct lip_axis {
-    int g, k, hi;
-    double overlap;
-} lip_axis;
 static int box_lip(const bt_moving *a, const bt_moving *b, const boxtoi_result *r,
-                   double margin, double step, double tmax, lip_axis *lip);
-static boxtoi_result solve_lip(const bt_moving *a, const bt_moving *b, const lip_axis *lip,
-                               double margin, double t0, double tmax);
+                   double margin, double step, double tmax);
 static int box_closing_fast(const bt_moving *a, const bt_moving *b, const boxtoi_result *r,
                             double margin, double step, double tmax);
 static double shrink_for(double depth);
@@ -745,16 +736,15 @@ static int box_box(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
        box resting on tiles, over the edge of some of them) */
     if (rest_rel_ >= 0) {
         double margin = pair_margin(&a, &b, rest_rel_, rest_abs_);
-        lip_axis lip;
-        if (box_lip(&a, &b, &r, margin, rest_step_, tmax, &lip)
+        if (box_lip(&a, &b, &r, margin, rest_step_, tmax)
             && (r.state == BOXTOI_HIT
                 || box_closing_fast(&a, &b, &r, margin, rest_step_, tmax))) {
             if (spec_rel_ < 0)
                 return 0;
             /* speculative contacts: where the pair gets deeper than the
-               margin beyond the lip, its impact for the stepper (a fast box
-               falling onto a plate just past its rim) */
-            boxtoi_result rs = solve_lip(&a, &b, &lip, margin, r.toi, tmax);
+               margin, its impact for the stepper (a fast box falling onto
+               a plate just past its rim) */
+            boxtoi_result rs = solve_shrunk(&a, &b, shrink_for(margin), r.toi, tmax);
             if (rs.state != BOXTOI_HIT)
                 return 0;
             r = rs;
@@ -1130,12 +1120,10 @@ static int box_closing_fast(const bt_moving *a, const bt_moving *b, const boxtoi
 /*
  * Does the pair first touching at r->toi meet at a lip?  Along a face axis
  * of either box, at more than 45 degrees from the contact's normal, the two
- * boxes then overlap by at most LIP_DEPTH margins and by at most half of
- * either box's extent there: a box sliding on a tile meets the next tile,
- * flush with the first (or a step up of less than the margin), at the
- * seam, its bottom as deep in the next tile's top as it sank into the
- * first (and as far again where it rocks, its front pitched down by a
- * degree or two), and its front face on the next tile's side.  That
+ * boxes then overlap by at most margin and by at most half of either box's
+ * extent there: a box sliding on a tile meets the next tile, flush
+ * with the first, at the seam, its bottom as deep in the next tile's top as
+ * it sank into the first, and its front face on the next tile's side.  That
  * contact's normal is the side's (the first contact is exact), and stopping
  * there trips the box; plain ODE lets it slide over, pushing it up by the
  * small depth.  Nor must that overlap grow there (the boxes' relative speed
@@ -1143,14 +1131,11 @@ static int box_closing_fast(const bt_moving *a, const bt_moving *b, const boxtoi
  * and faster than LIP_GROWTH times their closing speed along the normal: a
  * box falling fast onto a plate just past its rim, moving over it, meets
  * it there too, and that is an impact (stopped at the rim's side, it would
- * fall through).  *lip gets the axis and the overlap.  Rigid motions only
- * (0 otherwise).
+ * fall through).  Rigid motions only (0 otherwise).
  */
 #define LIP_GROWTH 0.25
-#define LIP_DEPTH 2.0
-#define LIP_AHEAD 0.25
 static int box_lip(const bt_moving *a, const bt_moving *b, const boxtoi_result *r,
-                   double margin, double step, double tmax, lip_axis *lip)
+                   double margin, double step, double tmax)
 {
     dVector3 p[2];
     dMatrix3 R[2];
@@ -1170,7 +1155,7 @@ static int box_lip(const bt_moving *a, const bt_moving *b, const boxtoi_result *
             if (!(fabs(n[0] * r->normal[0] + n[1] * r->normal[1] + n[2] * r->normal[2])
                   < M_SQRT1_2))
                 continue;
-            double lo[2], hi[2], least = LIP_DEPTH * margin;
+            double lo[2], hi[2], least = margin;
             for (int h = 0; h < 2; h++) {
                 double c = n[0] * p[h][0] + n[1] * p[h][1] + n[2] * p[h][2], e = 0;
                 for (int j = 0; j < 3; j++)
@@ -1184,48 +1169,10 @@ static int box_lip(const bt_moving *a, const bt_moving *b, const boxtoi_result *
             double grow = (va[0] - vb[0]) * n[0] + (va[1] - vb[1]) * n[1]
                           + (va[2] - vb[2]) * n[2];
             if (overlap <= least
-                && !(fabs(grow) * step > margin && fabs(grow) > LIP_GROWTH * close)) {
-                lip->g = g;
-                lip->k = k;
-                lip->hi = hi[g] < hi[!g];
-                lip->overlap = fmax(overlap, 0.0);
+                && !(fabs(grow) * step > margin && fabs(grow) > LIP_GROWTH * close))
                 return 1;
-            }
         }
     return 0;
-}
-
-/*
- * The first contact over [t0, tmax] of a pair meeting at a lip, with each
- * box shrunk as for the margin (shrink_for) and the face of the lip moved
- * in further by the lip's overlap less 1 - LIP_AHEAD margins: where that
- * overlap grows by LIP_AHEAD margins (by the margin where it is less than
- * 1 - LIP_AHEAD margins), or the pair gets deeper than the margin
- * elsewhere.  So a box riding over a seam goes on until dBoxBox finds its
- * depth along the lip's axis the least, as plain ODE does.  That face
- * moves in by at most three quarters of the box's side, all shrinking
- * counted, beyond the quarter that shrink allows a face: a 2 cm tile met
- * by a box 9 mm below its top.
- */
-static boxtoi_result solve_lip(const bt_moving *a, const bt_moving *b, const lip_axis *lip,
-                               double margin, double t0, double tmax)
-{
-    bt_moving s[2] = {*a, *b};
-    double delta = shrink_for(margin);
-    for (int g = 0; g < 2; g++)
-        shrink(&s[g].box, delta);
-    const boxtoi_box *o = lip->g ? &b->box : &a->box;
-    boxtoi_box *x = &s[lip->g].box;
-    int k = lip->k;
-    double side = o->hi[k] - o->lo[k], done = (x->lo[k] - o->lo[k]) + (o->hi[k] - x->hi[k]);
-    double more = fmin(fmax(lip->overlap - (1 - LIP_AHEAD) * margin, 0.0), 0.75 * side - done);
-    if (more > 0) {
-        if (lip->hi)
-            x->hi[k] -= more;
-        else
-            x->lo[k] += more;
-    }
-    return solve_pair_from(&s[0], &s[1], t0, tmax);
 }
 
 /* Likewise for a box first touching a plane at t: the vertex nearest the
@@ -1695,11 +1642,9 @@ int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
                    sliding over a seam, are left to ODE's contacts of the
                    next step; a lip that gets that deep is an impact
                    where it does */
-                lip_axis la;
-                int lip = box_lip(&a, &b, &r, margin, p->step, T, &la);
+                int lip = box_lip(&a, &b, &r, margin, p->step, T);
                 if (lip || !box_closing_fast(&a, &b, &r, margin, p->step, T)) {
-                    boxtoi_result rs = lip ? solve_lip(&a, &b, &la, margin, r.toi, T)
-                                           : solve_shrunk(&a, &b, shrink_for(margin), r.toi, T);
+                    boxtoi_result rs = solve_shrunk(&a, &b, shrink_for(margin), r.toi, T);
                     if (rs.state != BOXTOI_HIT && rs.state != BOXTOI_OVERLAP)
                         return 0;
                     /* at a lip, where the pair gets that deep: over the
@@ -1840,15 +1785,12 @@ int bt_pair_escape(dGeomID o1, dGeomID o2, const bt_toi_params *p,
     /* a first contact at the very end is the next sub-step's to see */
     if (r.state != BOXTOI_HIT || !(r.toi < T * (1 - ESCAPE_END)))
         return 0;
-    lip_axis la;
-    int lip = box_lip(&a, &b, &r, margin, p->step, T, &la);
-    boxtoi_result rs = lip ? solve_lip(&a, &b, &la, margin, r.toi, T)
-                           : solve_shrunk(&a, &b, half, r.toi, T);
+    boxtoi_result rs = solve_shrunk(&a, &b, half, r.toi, T);
     if (rs.state != BOXTOI_HIT && rs.state != BOXTOI_OVERLAP)
         return 0;
-    /* a lip (box_lip): where the pair gets deeper than the margin beyond
-       the lip, as in bt_pair_toi; its own first contact is not an escape */
-    if (lip) {
+    /* a lip (box_lip): where the pair gets deeper than the margin, as in
+       bt_pair_toi; its own first contact is not an escape */
+    if (box_lip(&a, &b, &r, margin, p->step, T)) {
         if (rs.state != BOXTOI_HIT || !(rs.toi < T * (1 - ESCAPE_END)))
             return 0;
         r = rs;

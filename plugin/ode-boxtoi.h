@@ -483,29 +483,23 @@ typedef struct dBoxtoiStepStats {
  *    without the plugin (it penetrates by less than rest_depth meanwhile);
  *  - two boxes that first meet at a lip, overlapping there along a face
  *    axis of either box (at more than 45 degrees from the contact's normal)
- *    by at most twice the resting margin and by at most half of either
- *    box's extent along it, that overlap not growing both faster than the
- *    margin per step and faster than a quarter of their closing speed along
- *    the normal, are not an impact for closing fast: a box sliding over the
+ *    by at most the resting margin and by at most half of either box's
+ *    extent along it, that overlap not growing both faster than the margin
+ *    per step and faster than a quarter of their closing speed along the
+ *    normal, are not an impact for closing fast: a box sliding over the
  *    seam between two flush tiles meets the next tile's side face as deep
- *    below its top as it sank into the first (and deeper where it rocks),
- *    and stopping there would trip it (a box falling fast onto a plate just
- *    past its rim, moving over it, is no lip).  Such a pair is an impact
- *    only where that overlap grows by a quarter of the margin (to the
- *    margin, where it is less than three quarters of it), or where the pair
- *    gets deeper than the margin elsewhere (the sub-step then ends there;
- *    speculative contacts are put there too), and the colliders give it no
- *    contacts before dBoxBox finds it touching (nor, closing faster than
- *    the margin per step, while only the solver, within its tolerance,
- *    does: a box whose front comes to rest on the seam to rounding); ODE's
- *    contacts push the box up over the lip, as without the plugin.  So a
- *    step no higher than the margin (5 mm at 60 Hz, automatically) is
- *    ridden over, not stopped against, even by a box sunk into the tile it
- *    leaves and rocking on it by as much again (a fast box may cross it
- *    within one step, with no contact at all).  Over 1 m tiles stepping up
- *    and down by 2 and 4 mm, 10 cm boxes sliding at 5 to 40 m/s were thrown
- *    up (above 0.2 m) in 7 and 13 of 30 runs, under plain ODE in 7 and 11
- *    (in 18 and 29 when such a lip could be only as deep as the margin);
+ *    below its top as it sank into the first, and stopping there would
+ *    trip it (a box falling fast onto a plate just past its rim, moving
+ *    over it, is no lip).  Such a pair is an impact only where it gets
+ *    deeper than the margin (the sub-step then ends there; speculative
+ *    contacts are put there too), and the colliders give it no contacts
+ *    before dBoxBox finds it touching (nor, closing faster than the margin
+ *    per step, while only the solver, within its tolerance, does: a box
+ *    whose front comes to rest on the seam to rounding); ODE's contacts
+ *    push the box up over the lip, as without the plugin.  So a step no
+ *    higher than the margin (5 mm at 60 Hz, automatically) is ridden over,
+ *    not stopped against (a fast box may cross it within one step, with
+ *    no contact at all);
  *  - within the step the colliders report only contacts that exist now (or
  *    within min_substep, with time of impact reading 0 when it is within
  *    1e-9 times min_substep);
