@@ -50,17 +50,23 @@ typedef struct sim {
 
 /* Contact joints for the n contacts c between bodies b1 and b2: the sim's
    friction, its bounce when set. */
+/* A contact joint for c between b1 and b2, with the sim's surface. */
+static dJointID sim_attach_one(sim *s, dBodyID b1, dBodyID b2, dContact *c)
+{
+    c->surface.mode = (s->exact_friction ? 0 : dContactApprox1)
+                      | (s->bounce > 0 ? dContactBounce : 0);
+    c->surface.mu = s->mu;
+    c->surface.bounce = s->bounce;
+    c->surface.bounce_vel = 0.01;
+    dJointID j = dJointCreateContact(s->world, s->contacts, c);
+    dJointAttach(j, b1, b2);
+    return j;
+}
+
 static void sim_attach(sim *s, dBodyID b1, dBodyID b2, dContact *c, int n)
 {
-    for (int i = 0; i < n; i++) {
-        c[i].surface.mode = (s->exact_friction ? 0 : dContactApprox1)
-                            | (s->bounce > 0 ? dContactBounce : 0);
-        c[i].surface.mu = s->mu;
-        c[i].surface.bounce = s->bounce;
-        c[i].surface.bounce_vel = 0.01;
-        dJointID j = dJointCreateContact(s->world, s->contacts, &c[i]);
-        dJointAttach(j, b1, b2);
-    }
+    for (int i = 0; i < n; i++)
+        sim_attach_one(s, b1, b2, &c[i]);
 }
 
 static void near_cb(void *data, dGeomID o1, dGeomID o2)
@@ -3853,9 +3859,8 @@ static void test_surface_layer(void)
         dBodyID b = add_body(&s, plugin, side, NULL);
         dBodySetPosition(b, 0, 0, 1.05);
         dBodySetLinearVel(b, 0, 0, -10);
-        for (int k = 0; k < 180; k++) {
+        for (int k = 0; k < 180; k++)
             step_either(&s, plugin);
-        }
         bottom[plugin] = dBodyGetPosition(b)[2] - 0.05;
         sim_free(&s);
     }
@@ -3884,12 +3889,7 @@ static void load_cb(void *data, dGeomID o1, dGeomID o2)
     memset(c, 0, sizeof c);
     int n = dCollide(o1, o2, MAXC, &c[0].geom, sizeof c[0]);
     for (int i = 0; i < n; i++) {
-        c[i].surface.mode = dContactApprox1 | dContactBounce;
-        c[i].surface.mu = s->mu;
-        c[i].surface.bounce = s->bounce;
-        c[i].surface.bounce_vel = 0.01;
-        dJointID j = dJointCreateContact(s->world, s->contacts, &c[i]);
-        dJointAttach(j, b1, b2);
+        dJointID j = sim_attach_one(s, b1, b2, &c[i]);
         if ((b1 == load.body || b2 == load.body) && load.n < 256) {
             memset(&load.fb[load.n], 0, sizeof load.fb[0]);
             load.scale[load.n] = dBoxtoiERPScale();
