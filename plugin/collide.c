@@ -485,8 +485,18 @@ static double plane_margin(const bt_moving *a, double deep_rel, double deep_abs)
     return margin_for(side, side, deep_rel, deep_abs);
 }
 
-static int box_lip(const bt_moving *a, const bt_moving *b, const boxtoi_result *r,
-                   double margin, double step, double tmax);
+/* The face axis along which a pair meets at a lip (box_lip): local axis k
+   of box g (0: a, 1: b), the two boxes' overlap along it, and the face of
+   box g in it (1: its face towards +k, 0: towards -k). */
+typedef struct lip_axis {
+    int g, k, hi;
+    double overlap;
+} lip_axis;
+static int box_lip(dGeomID o1, dGeomID o2, const bt_moving *a, const bt_moving *b,
+                   const boxtoi_result *r, double margin, double step, double tmax,
+                   lip_axis *lip);
+static boxtoi_result solve_lip(const bt_moving *a, const bt_moving *b, const lip_axis *lip,
+                               double margin, double t0, double tmax);
 static int box_closing_fast(const bt_moving *a, const bt_moving *b, const boxtoi_result *r,
                             double margin, double step, double tmax);
 static double shrink_for(double depth);
@@ -736,15 +746,16 @@ static int box_box(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
        box resting on tiles, over the edge of some of them) */
     if (rest_rel_ >= 0) {
         double margin = pair_margin(&a, &b, rest_rel_, rest_abs_);
-        if (box_lip(&a, &b, &r, margin, rest_step_, tmax)
+        lip_axis lip;
+        if (box_lip(o1, o2, &a, &b, &r, margin, rest_step_, tmax, &lip)
             && (r.state == BOXTOI_HIT
                 || box_closing_fast(&a, &b, &r, margin, rest_step_, tmax))) {
             if (spec_rel_ < 0)
                 return 0;
             /* speculative contacts: where the pair gets deeper than the
-               margin, its impact for the stepper (a fast box falling onto
-               a plate just past its rim) */
-            boxtoi_result rs = solve_shrunk(&a, &b, shrink_for(margin), r.toi, tmax);
+               margin beyond the lip, its impact for the stepper (a fast box
+               falling onto a plate just past its rim) */
+            boxtoi_result rs = solve_lip(&a, &b, &lip, margin, r.toi, tmax);
             if (rs.state != BOXTOI_HIT)
                 return 0;
             r = rs;
@@ -1117,25 +1128,217 @@ static int box_closing_fast(const bt_moving *a, const bt_moving *b, const boxtoi
     return closing * step > margin;
 }
 
+#define LIP_GROWTH 0.25
+#define LIP_DEPTH 2.0
+#define LIP_AHEAD 0.25
+
+/*
+ * A box's supports, for box_lip: a box sliding over tiles sinks into the
+ * one it rests on and rocks on it, so the next tile's side meets it further
+ * below its top than the step between the two (7 mm for a step of 0.2 mm,
+ * against a margin of 5.4 mm).  What tells that seam from a real edge (a
+ * curb, a plate's rim, a door's lower edge) is not in the pair: it is the
+ * height of the edge over the face the box rests on.  lip_support holds
+ * one question: the pair meets at point at time toi, box x is the one that
+ * may rest on something, y the one it meets, up points from y's side of x
+ * to x along the lip's axis, and lambda_y is how far along up from point
+ * y's face towards up lies (its top, for a tile).
+ */
+typedef struct lip_support {
+    dGeomID x, y;
+    const bt_moving *mx;
+    double up[3], point[3];
+    double toi, tmax, margin, lambda_y;
+    int found;
+} lip_support;
+
+/* Distance along up from x0 to the plane f . p = d (f a unit normal with
+   f . up >= cos 45 degrees); 0 when they are further from parallel. */
+static int plane_along(const double f[3], double d, const double up[3], const double x0[3],
+                       double *lambda)
+{
+    double fu = f[0] * up[0] + f[1] * up[1] + f[2] * up[2];
+    if (!(fu >= M_SQRT1_2))
+        return 0;
+    *lambda = (d - (f[0] * x0[0] + f[1] * x0[1] + f[2] * x0[2])) / fu;
+    return 1;
+}
+
+/* The face of a box at pose (p, R) with half sides half whose outward
+   normal is nearest up: its normal f and plane offset d (f . x = d). */
+static void face_towards(const dReal *p, const dReal *R, const double half[3],
+                         const double up[3], double f[3], double *d)
+{
+    int best = 0;
+    double bc = 0;
+    for (int j = 0; j < 3; j++) {
+        double c = R[j] * up[0] + R[4 + j] * up[1] + R[8 + j] * up[2];
+        if (fabs(c) > fabs(bc)) {
+            bc = c;
+            best = j;
+        }
+    }
+    double s = bc < 0 ? -1.0 : 1.0;
+    for (int i = 0; i < 3; i++)
+        f[i] = s * R[4 * i + best];
+    *d = f[0] * p[0] + f[1] * p[1] + f[2] * p[2] + half[best];
+}
+
+/* Lowest point of a box (motion m at t) along f: min over its corners of
+   f . corner; its centre's f . c in *centre.  0 when not rigid there. */
+static int box_low(const bt_moving *m, double t, const double f[3], double *low,
+                   double *centre)
+{
+    dVector3 p;
+    dMatrix3 R;
+    if (!pose_at(&m->motion, t, p, R))
+        return 0;
+    double c = f[0] * p[0] + f[1] * p[1] + f[2] * p[2], e = 0;
+    for (int j = 0; j < 3; j++)
+        e += fabs(f[0] * R[j] + f[1] * R[4 + j] + f[2] * R[8 + j]) * m->box.hi[j];
+    *low = c - e;
+    *centre = c;
+    return 1;
+}
+
+/* Is s a support of q->x for the lip: touching x now, its face towards up
+   within 45 degrees of it, x's centre above that face at toi and x no
+   deeper below it than LIP_DEPTH margins; and is the face of y at the
+   point then at most the margin above that face?  (Sets q->found.) */
+static void try_support(lip_support *q, dGeomID s)
+{
+    if (s == q->x || s == q->y)
+        return;
+    int cls = dGeomGetClass(s);
+    if (cls != dBoxClass && cls != bt_class() && cls != dPlaneClass)
+        return;
+    const bt_moving *mx = q->mx;
+    double f[3], d, low, centre, lambda;
+    dVector3 px;
+    dMatrix3 Rx;
+    if (!pose_at(&mx->motion, 0, px, Rx))
+        return;
+    if (cls == dPlaneClass) {
+        dVector4 pl;
+        dGeomPlaneGetParams(s, pl);
+        f[0] = pl[0];
+        f[1] = pl[1];
+        f[2] = pl[2];
+        d = pl[3];
+        /* touching now (to a rounding's width) */
+        if (!box_low(mx, 0, f, &low, &centre) || !(low <= d + 1e-9 * q->margin))
+            return;
+    } else {
+        dVector3 side1, side2, normal;
+        dReal depth;
+        int code;
+        dContactGeom c;
+        side_of(q->x, side1);
+        side_of(s, side2);
+        if (dBoxBox(px, Rx, side1, dGeomGetPosition(s), dGeomGetRotation(s), side2, normal,
+                    &depth, &code, 1, &c, (int)sizeof c) <= 0)
+            return;
+        bt_moving ms;
+        if (bt_get(s))
+            bt_moving_boxtoi(s, &ms);
+        else
+            bt_moving_dbox(s, q->tmax, &ms);
+        dVector3 ps;
+        dMatrix3 Rs;
+        double t = q->toi <= ms.valid ? q->toi : 0;
+        if (!pose_at(&ms.motion, t, ps, Rs))
+            return;
+        face_towards(ps, Rs, ms.box.hi, q->up, f, &d);
+    }
+    if (!plane_along(f, d, q->up, q->point, &lambda)
+        || !box_low(mx, q->toi, f, &low, &centre))
+        return;
+    if (centre > d && d - low <= LIP_DEPTH * q->margin && q->lambda_y - lambda <= q->margin)
+        q->found = 1;
+}
+
+static void support_found(void *data, dGeomID o1, dGeomID o2)
+{
+    lip_support *q = data;
+    dGeomID s = o1 == q->x ? o2 : o1;
+    if (q->found)
+        return;
+    if (dGeomIsSpace(s))
+        dSpaceCollide2(q->x, s, data, support_found);
+    else
+        try_support(q, s);
+}
+
+/* Does box x rest on something whose face towards q->up is at most the
+   margin below y's (box_lip)?  The geoms touching x are found in the
+   outermost space holding it. */
+static int lip_supported(lip_support *q)
+{
+    dSpaceID top = dGeomGetSpace(q->x);
+    if (!top)
+        return 0;
+    while (dGeomGetSpace((dGeomID)top))
+        top = dGeomGetSpace((dGeomID)top);
+    q->found = 0;
+    dSpaceCollide2(q->x, (dGeomID)top, q, support_found);
+    return q->found;
+}
+
+/* box_lip's test for a lip deeper than the margin: one of the pair, moving,
+   rests on a support (lip_supported) whose face is at most the margin
+   below the other's face at the contact point. */
+static int lip_rests(dGeomID o1, dGeomID o2, const bt_moving *const m[2], dVector3 p[2],
+                     dMatrix3 R[2], const double n[3], const double hi[2],
+                     const boxtoi_result *r, double margin, double tmax)
+{
+    dGeomID geom[2] = {o1, o2};
+    for (int x = 0; x < 2; x++) {
+        int y = !x;
+        if (!m[x]->moving)
+            continue;
+        lip_support q;
+        double s = hi[y] < hi[x] ? 1.0 : -1.0, f[3], d;
+        q.x = geom[x];
+        q.y = geom[y];
+        q.mx = m[x];
+        for (int i = 0; i < 3; i++) {
+            q.up[i] = s * n[i];
+            q.point[i] = r->point[i];
+        }
+        q.toi = r->toi;
+        q.tmax = tmax;
+        q.margin = margin;
+        face_towards(p[y], R[y], m[y]->box.hi, q.up, f, &d);
+        if (plane_along(f, d, q.up, q.point, &q.lambda_y) && lip_supported(&q))
+            return 1;
+    }
+    return 0;
+}
+
 /*
  * Does the pair first touching at r->toi meet at a lip?  Along a face axis
  * of either box, at more than 45 degrees from the contact's normal, the two
- * boxes then overlap by at most margin and by at most half of either box's
- * extent there: a box sliding on a tile meets the next tile, flush
- * with the first, at the seam, its bottom as deep in the next tile's top as
- * it sank into the first, and its front face on the next tile's side.  That
- * contact's normal is the side's (the first contact is exact), and stopping
- * there trips the box; plain ODE lets it slide over, pushing it up by the
- * small depth.  Nor must that overlap grow there (the boxes' relative speed
- * at the contact point along the axis) both faster than the margin per step
- * and faster than LIP_GROWTH times their closing speed along the normal: a
- * box falling fast onto a plate just past its rim, moving over it, meets
- * it there too, and that is an impact (stopped at the rim's side, it would
- * fall through).  Rigid motions only (0 otherwise).
+ * boxes then overlap by at most half of either box's extent there, and by
+ * at most the margin, or at most LIP_DEPTH margins where one of them rests
+ * on a support whose face is at most the margin below the other's there
+ * (lip_rests): a box sliding on a tile meets the next tile, flush with the
+ * first or a step of less than the margin up, at the seam, its bottom as
+ * deep in the next tile's top as it sank into the first (and as far again
+ * where it rocks, its front pitched down by a degree or two), and its front
+ * face on the next tile's side.  That contact's normal is the side's (the
+ * first contact is exact), and stopping there trips the box; plain ODE
+ * lets it slide over, pushing it up by the small depth.  Nor must that
+ * overlap grow there (the boxes' relative speed at the contact point along
+ * the axis) both faster than the margin per step and faster than
+ * LIP_GROWTH times their closing speed along the normal: a box falling
+ * fast onto a plate just past its rim, moving over it, meets it there too,
+ * and that is an impact (stopped at the rim's side, it would fall
+ * through).  *lip gets the axis and the overlap.  Rigid motions only (0
+ * otherwise).
  */
-#define LIP_GROWTH 0.25
-static int box_lip(const bt_moving *a, const bt_moving *b, const boxtoi_result *r,
-                   double margin, double step, double tmax)
+static int box_lip(dGeomID o1, dGeomID o2, const bt_moving *a, const bt_moving *b,
+                   const boxtoi_result *r, double margin, double step, double tmax,
+                   lip_axis *lip)
 {
     dVector3 p[2];
     dMatrix3 R[2];
@@ -1155,7 +1358,7 @@ static int box_lip(const bt_moving *a, const bt_moving *b, const boxtoi_result *
             if (!(fabs(n[0] * r->normal[0] + n[1] * r->normal[1] + n[2] * r->normal[2])
                   < M_SQRT1_2))
                 continue;
-            double lo[2], hi[2], least = margin;
+            double lo[2], hi[2], least = LIP_DEPTH * margin;
             for (int h = 0; h < 2; h++) {
                 double c = n[0] * p[h][0] + n[1] * p[h][1] + n[2] * p[h][2], e = 0;
                 for (int j = 0; j < 3; j++)
@@ -1169,10 +1372,50 @@ static int box_lip(const bt_moving *a, const bt_moving *b, const boxtoi_result *
             double grow = (va[0] - vb[0]) * n[0] + (va[1] - vb[1]) * n[1]
                           + (va[2] - vb[2]) * n[2];
             if (overlap <= least
-                && !(fabs(grow) * step > margin && fabs(grow) > LIP_GROWTH * close))
+                && !(fabs(grow) * step > margin && fabs(grow) > LIP_GROWTH * close)
+                && (overlap <= margin || lip_rests(o1, o2, m, p, R, n, hi, r, margin, tmax))) {
+                lip->g = g;
+                lip->k = k;
+                lip->hi = hi[g] < hi[!g];
+                lip->overlap = fmax(overlap, 0.0);
                 return 1;
+            }
         }
     return 0;
+}
+
+/*
+ * The first contact over [t0, tmax] of a pair meeting at a lip, with each
+ * box shrunk as for the margin (shrink_for) and the face of the lip moved
+ * in further by the lip's overlap less 1 - LIP_AHEAD margins: where that
+ * overlap grows by LIP_AHEAD margins (by the margin where it is less than
+ * 1 - LIP_AHEAD margins), or the pair gets deeper than the margin
+ * elsewhere.  So a box riding over a seam goes on until dBoxBox finds its
+ * depth along the lip's axis the least, as plain ODE does.  That face
+ * moves in by at most three quarters of the box's side, all shrinking
+ * counted, beyond the quarter that shrink allows a face: a 2 cm tile met
+ * by a box 9 mm below its top.
+ */
+static boxtoi_result solve_lip(const bt_moving *a, const bt_moving *b, const lip_axis *lip,
+                               double margin, double t0, double tmax)
+{
+    bt_moving s[2] = {*a, *b};
+    double delta = shrink_for(margin);
+    for (int g = 0; g < 2; g++)
+        shrink(&s[g].box, delta);
+    const boxtoi_box *o = lip->g ? &b->box : &a->box;
+    boxtoi_box *x = &s[lip->g].box;
+    int k = lip->k;
+    double side = o->hi[k] - o->lo[k], done = (x->lo[k] - o->lo[k]) + (o->hi[k] - x->hi[k]);
+    double more = lip->overlap <= margin ? 0.0
+                  : fmin(lip->overlap - (1 - LIP_AHEAD) * margin, 0.75 * side - done);
+    if (more > 0) {
+        if (lip->hi)
+            x->hi[k] -= more;
+        else
+            x->lo[k] += more;
+    }
+    return solve_pair_from(&s[0], &s[1], t0, tmax);
 }
 
 /* Likewise for a box first touching a plane at t: the vertex nearest the
@@ -1642,9 +1885,11 @@ int bt_pair_toi(dGeomID o1, dGeomID o2, const bt_toi_params *p, double *toi,
                    sliding over a seam, are left to ODE's contacts of the
                    next step; a lip that gets that deep is an impact
                    where it does */
-                int lip = box_lip(&a, &b, &r, margin, p->step, T);
+                lip_axis la;
+                int lip = box_lip(o1, o2, &a, &b, &r, margin, p->step, T, &la);
                 if (lip || !box_closing_fast(&a, &b, &r, margin, p->step, T)) {
-                    boxtoi_result rs = solve_shrunk(&a, &b, shrink_for(margin), r.toi, T);
+                    boxtoi_result rs = lip ? solve_lip(&a, &b, &la, margin, r.toi, T)
+                                           : solve_shrunk(&a, &b, shrink_for(margin), r.toi, T);
                     if (rs.state != BOXTOI_HIT && rs.state != BOXTOI_OVERLAP)
                         return 0;
                     /* at a lip, where the pair gets that deep: over the
@@ -1785,12 +2030,15 @@ int bt_pair_escape(dGeomID o1, dGeomID o2, const bt_toi_params *p,
     /* a first contact at the very end is the next sub-step's to see */
     if (r.state != BOXTOI_HIT || !(r.toi < T * (1 - ESCAPE_END)))
         return 0;
-    boxtoi_result rs = solve_shrunk(&a, &b, half, r.toi, T);
+    lip_axis la;
+    int lip = box_lip(o1, o2, &a, &b, &r, margin, p->step, T, &la);
+    boxtoi_result rs = lip ? solve_lip(&a, &b, &la, margin, r.toi, T)
+                           : solve_shrunk(&a, &b, half, r.toi, T);
     if (rs.state != BOXTOI_HIT && rs.state != BOXTOI_OVERLAP)
         return 0;
-    /* a lip (box_lip): where the pair gets deeper than the margin, as in
-       bt_pair_toi; its own first contact is not an escape */
-    if (box_lip(&a, &b, &r, margin, p->step, T)) {
+    /* a lip (box_lip): where the pair gets deeper than the margin beyond
+       the lip, as in bt_pair_toi; its own first contact is not an escape */
+    if (lip) {
         if (rs.state != BOXTOI_HIT || !(rs.toi < T * (1 - ESCAPE_END)))
             return 0;
         r = rs;
