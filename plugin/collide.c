@@ -486,11 +486,12 @@ static double plane_margin(const bt_moving *a, double deep_rel, double deep_abs)
 }
 
 /* The face axis along which a pair meets at a lip (box_lip): local axis k
-   of box g (0: a, 1: b), the two boxes' overlap along it, and the face of
-   box g in it (1: its face towards +k, 0: towards -k). */
+   of box g (0: a, 1: b), the two boxes' overlap along it, the face of box
+   g in it (1: its face towards +k, 0: towards -k), and how much further
+   than the margin the pair may sink along it (solve_lip). */
 typedef struct lip_axis {
     int g, k, hi;
-    double overlap;
+    double overlap, more;
 } lip_axis;
 static int box_lip(dGeomID o1, dGeomID o2, const bt_moving *a, const bt_moving *b,
                    const boxtoi_result *r, double margin, double step, double tmax,
@@ -1142,14 +1143,15 @@ static int box_closing_fast(const bt_moving *a, const bt_moving *b, const boxtoi
  * one question: the pair meets at point at time toi, box x is the one that
  * may rest on something, y the one it meets, up points from y's side of x
  * to x along the lip's axis, and lambda_y is how far along up from point
- * y's face towards up lies (its top, for a tile).
+ * y's face towards up lies (its top, for a tile).  rise gets the least step
+ * from a support's face up to y's, of those at most the margin.
  */
 typedef struct lip_support {
     dGeomID x, y;
     const bt_moving *mx;
     double up[3], point[3];
     double toi, tmax, margin, lambda_y;
-    int found;
+    double rise; /* the least step up from a support found, else INFINITY */
 } lip_support;
 
 /* Distance along up from x0 to the plane f . p = d (f a unit normal with
@@ -1253,16 +1255,15 @@ static void try_support(lip_support *q, dGeomID s)
     if (!plane_along(f, d, q->up, q->point, &lambda)
         || !box_low(mx, q->toi, f, &low, &centre))
         return;
-    if (centre > d && d - low <= LIP_DEPTH * q->margin && q->lambda_y - lambda <= q->margin)
-        q->found = 1;
+    double rise = q->lambda_y - lambda;
+    if (centre > d && d - low <= LIP_DEPTH * q->margin && rise <= q->margin && rise < q->rise)
+        q->rise = rise;
 }
 
 static void support_found(void *data, dGeomID o1, dGeomID o2)
 {
     lip_support *q = data;
     dGeomID s = o1 == q->x ? o2 : o1;
-    if (q->found)
-        return;
     if (dGeomIsSpace(s))
         dSpaceCollide2(q->x, s, data, support_found);
     else
@@ -1271,25 +1272,25 @@ static void support_found(void *data, dGeomID o1, dGeomID o2)
 
 /* Does box x rest on something whose face towards q->up is at most the
    margin below y's (box_lip)?  The geoms touching x are found in the
-   outermost space holding it. */
+   outermost space holding it; q->rise gets the least such step. */
 static int lip_supported(lip_support *q)
 {
     dSpaceID top = dGeomGetSpace(q->x);
+    q->rise = INFINITY;
     if (!top)
         return 0;
     while (dGeomGetSpace((dGeomID)top))
         top = dGeomGetSpace((dGeomID)top);
-    q->found = 0;
     dSpaceCollide2(q->x, (dGeomID)top, q, support_found);
-    return q->found;
+    return q->rise <= q->margin;
 }
 
-/* box_lip's test for a lip deeper than the margin: one of the pair, moving,
-   rests on a support (lip_supported) whose face is at most the margin
-   below the other's face at the contact point. */
+/* box_lip's test of a lip: one of the pair, moving, rests on a support
+   (lip_supported) whose face is at most the margin below the other's face
+   at the contact point; *rise gets that step. */
 static int lip_rests(dGeomID o1, dGeomID o2, const bt_moving *const m[2], dVector3 p[2],
                      dMatrix3 R[2], const double n[3], const double hi[2],
-                     const boxtoi_result *r, double margin, double tmax)
+                     const boxtoi_result *r, double margin, double tmax, double *rise)
 {
     dGeomID geom[2] = {o1, o2};
     for (int x = 0; x < 2; x++) {
@@ -1309,8 +1310,10 @@ static int lip_rests(dGeomID o1, dGeomID o2, const bt_moving *const m[2], dVecto
         q.tmax = tmax;
         q.margin = margin;
         face_towards(p[y], R[y], m[y]->box.hi, q.up, f, &d);
-        if (plane_along(f, d, q.up, q.point, &q.lambda_y) && lip_supported(&q))
+        if (plane_along(f, d, q.up, q.point, &q.lambda_y) && lip_supported(&q)) {
+            *rise = q.rise;
             return 1;
+        }
     }
     return 0;
 }
@@ -1333,8 +1336,8 @@ static int lip_rests(dGeomID o1, dGeomID o2, const bt_moving *const m[2], dVecto
  * LIP_GROWTH times their closing speed along the normal: a box falling
  * fast onto a plate just past its rim, moving over it, meets it there too,
  * and that is an impact (stopped at the rim's side, it would fall
- * through).  *lip gets the axis and the overlap.  Rigid motions only (0
- * otherwise).
+ * through).  *lip gets the axis, the overlap and how much more the pair
+ * may sink along the axis (solve_lip).  Rigid motions only (0 otherwise).
  */
 static int box_lip(dGeomID o1, dGeomID o2, const bt_moving *a, const bt_moving *b,
                    const boxtoi_result *r, double margin, double step, double tmax,
@@ -1371,13 +1374,18 @@ static int box_lip(dGeomID o1, dGeomID o2, const bt_moving *a, const bt_moving *
             double overlap = fmin(hi[0], hi[1]) - fmax(lo[0], lo[1]);
             double grow = (va[0] - vb[0]) * n[0] + (va[1] - vb[1]) * n[1]
                           + (va[2] - vb[2]) * n[2];
-            if (overlap <= least
-                && !(fabs(grow) * step > margin && fabs(grow) > LIP_GROWTH * close)
-                && (overlap <= margin || lip_rests(o1, o2, m, p, R, n, hi, r, margin, tmax))) {
+            if (!(overlap <= least
+                  && !(fabs(grow) * step > margin && fabs(grow) > LIP_GROWTH * close)))
+                continue;
+            double rise;
+            int rests = lip_rests(o1, o2, m, p, R, n, hi, r, margin, tmax, &rise);
+            if (overlap <= margin || rests) {
                 lip->g = g;
                 lip->k = k;
                 lip->hi = hi[g] < hi[!g];
                 lip->overlap = fmax(overlap, 0.0);
+                lip->more = rests ? fmax(fmax(rise, 0.0), overlap - (1 - LIP_AHEAD) * margin)
+                                  : 0.0;
                 return 1;
             }
         }
@@ -1387,14 +1395,16 @@ static int box_lip(dGeomID o1, dGeomID o2, const bt_moving *a, const bt_moving *
 /*
  * The first contact over [t0, tmax] of a pair meeting at a lip, with each
  * box shrunk as for the margin (shrink_for) and the face of the lip moved
- * in further by the lip's overlap less 1 - LIP_AHEAD margins: where that
- * overlap grows by LIP_AHEAD margins (by the margin where it is less than
- * 1 - LIP_AHEAD margins), or the pair gets deeper than the margin
- * elsewhere.  So a box riding over a seam goes on until dBoxBox finds its
- * depth along the lip's axis the least, as plain ODE does.  That face
- * moves in by at most three quarters of the box's side, all shrinking
- * counted, beyond the quarter that shrink allows a face: a 2 cm tile met
- * by a box 9 mm below its top.
+ * in further by lip->more: where the pair gets deeper than the margin, and
+ * along the lip's axis deeper by lip->more than that.  For a box resting on
+ * a support (lip_rests) that is the larger of the step from the support's
+ * face up to the lip's and the lip's own depth less 1 - LIP_AHEAD margins:
+ * a box riding over a seam goes on until it sinks into the tile ahead by
+ * the margin more than into the one it left, or its lip grows by LIP_AHEAD
+ * margins, and dBoxBox finds its depth along the lip's axis the least, as
+ * plain ODE does.  That face moves in by at most three quarters of the
+ * box's side, all shrinking counted, beyond the quarter that shrink allows
+ * a face: a 2 cm tile met by a box 9 mm below its top.
  */
 static boxtoi_result solve_lip(const bt_moving *a, const bt_moving *b, const lip_axis *lip,
                                double margin, double t0, double tmax)
@@ -1407,8 +1417,7 @@ static boxtoi_result solve_lip(const bt_moving *a, const bt_moving *b, const lip
     boxtoi_box *x = &s[lip->g].box;
     int k = lip->k;
     double side = o->hi[k] - o->lo[k], done = (x->lo[k] - o->lo[k]) + (o->hi[k] - x->hi[k]);
-    double more = lip->overlap <= margin ? 0.0
-                  : fmin(lip->overlap - (1 - LIP_AHEAD) * margin, 0.75 * side - done);
+    double more = fmin(lip->more, 0.75 * side - done);
     if (more > 0) {
         if (lip->hi)
             x->hi[k] -= more;

@@ -481,38 +481,39 @@ typedef struct dBoxtoiStepStats {
  *    neither get that deep nor close that fast (a box settling onto the
  *    ground) is not stepped to: ODE sees its contact in the next step, as
  *    without the plugin (it penetrates by less than rest_depth meanwhile);
- *  - two boxes that first meet at a lip, overlapping there along a face
- *    axis of either box (at more than 45 degrees from the contact's normal)
- *    by at most half of either box's extent along it, that overlap not
- *    growing both faster than the margin per step and faster than a
- *    quarter of their closing speed along the normal, and either at most
- *    the resting margin deep, or at most twice that where one of them rests
- *    on a support (a box or plane it touches at the sub-step's start, whose
- *    face towards the lip, within 45 degrees of its axis, lies under the
- *    box's centre, no more than twice the margin above its lowest point)
- *    whose face is at most the margin below the other's at the contact
- *    point, are not an impact for closing fast: a box sliding over the
- *    seam between two tiles meets the next tile's side face as deep below
- *    its top as it sank into the first (and deeper where it rocks), and
- *    stopping there would trip it.  A box falling fast onto a plate just
- *    past its rim, moving over it, is no lip; nor is a curb rising more
- *    than the margin above the floor the box slides on, nor a door's lower
- *    edge hanging into its path (the floor is on the box's other side).
- *    Such a pair is an impact only where that overlap grows by
- *    a quarter of the margin (to the margin, where it is less than three
- *    quarters of it), or where the pair gets deeper than the margin
- *    elsewhere (the sub-step then ends there; speculative contacts are put
- *    there too), and the colliders give it no contacts before dBoxBox finds
- *    it touching (nor, closing faster than the margin per step, while only
- *    the solver, within its tolerance, does: a box whose front comes to
- *    rest on the seam to rounding); ODE's contacts push the box up over the
- *    lip, as without the plugin.  So a step no higher than the margin (5 mm
- *    at 60 Hz, automatically) is ridden over, not stopped against, even by
- *    a box sunk into the tile it leaves and rocking on it (a fast box may
- *    cross it within one step, with no contact at all).  The supports are
- *    looked for with dSpaceCollide2 in the outermost space holding the
- *    box, so they must share a space tree with it; geoms that the space's
- *    category and collide bits keep from the box do not count;
+ *  - two boxes that first meet at a lip, overlapping there along a face axis
+ *    of either box (at more than 45 degrees from the contact's normal) by at
+ *    most half of either box's extent along it, that overlap not growing both
+ *    faster than the margin per step and faster than a quarter of their
+ *    closing speed along the normal, and either at most the resting margin
+ *    deep, or at most twice that where one of them rests on a support (a box
+ *    or plane it touches at the sub-step's start, whose face towards the lip,
+ *    within 45 degrees of its axis, lies under the box's centre, no more than
+ *    twice the margin above its lowest point) whose face is at most the
+ *    margin below the other's at the contact point, are not an impact for
+ *    closing fast: a box sliding over the seam between two tiles meets the
+ *    next tile's side face as deep below its top as it sank into the first
+ *    (and deeper where it rocks), and stopping there would trip it.  A box
+ *    falling fast onto a plate just past its rim, moving over it, is no lip;
+ *    nor is a curb rising more than the margin above the floor the box slides
+ *    on, nor a door's lower edge hanging into its path (the floor is on the
+ *    box's other side).  Such a pair is an impact only where it gets deeper
+ *    than the margin, and along the lip's axis deeper than that by, where one
+ *    rests on a support, the larger of the step up from the support and the
+ *    lip's first depth less three quarters of the margin (a box then sinks
+ *    into the tile ahead by the margin more than into the one it left; the
+ *    sub-step ends there, and speculative contacts are put there too).  The
+ *    colliders give it no contacts before dBoxBox finds it touching (nor,
+ *    closing faster than the margin per step, while only the solver, within
+ *    its tolerance, does: a box whose front comes to rest on the seam to
+ *    rounding); ODE's contacts push the box up over the lip, as without the
+ *    plugin.  So a step no higher than the margin (5 mm at 60 Hz,
+ *    automatically) is ridden over, not stopped against, even by a box sunk
+ *    into the tile it leaves and rocking on it (a fast box may cross it
+ *    within one step, with no contact at all).  The supports are looked for
+ *    with dSpaceCollide2 in the outermost space holding the box, so they must
+ *    share a space tree with it; geoms that the space's category and collide
+ *    bits keep from the box do not count;
  *  - within the step the colliders report only contacts that exist now (or
  *    within min_substep, with time of impact reading 0 when it is within
  *    1e-9 times min_substep);
