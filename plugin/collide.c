@@ -1154,8 +1154,9 @@ typedef struct lip_support {
     double rise; /* the least step up from a support found, else INFINITY */
 } lip_support;
 
-/* Distance along up from x0 to the plane f . p = d (f a unit normal with
-   f . up >= cos 45 degrees); 0 when they are further from parallel. */
+/* The distance along up from x0 to the plane f . p = d in *lambda (f a
+   unit normal with f . up >= cos 45 degrees): 1, or 0 when they are
+   further from parallel. */
 static int plane_along(const double f[3], double d, const double up[3], const double x0[3],
                        double *lambda)
 {
@@ -1205,8 +1206,8 @@ static int box_low(const bt_moving *m, double t, const double f[3], double *low,
 
 /* Is s a support of q->x for the lip: touching x now, its face towards up
    within 45 degrees of it, x's centre above that face at toi and x no
-   deeper below it than LIP_DEPTH margins; and is the face of y at the
-   point then at most the margin above that face?  (Sets q->found.) */
+   deeper below it than LIP_DEPTH margins?  Then the step from that face up
+   to y's at the point, when at most the margin, lowers q->rise to it. */
 static void try_support(lip_support *q, dGeomID s)
 {
     if (s == q->x || s == q->y)
