@@ -1204,9 +1204,10 @@ static int box_low(const bt_moving *m, double t, const double f[3], double *low,
     return 1;
 }
 
-/* Is s a support of q->x for the lip: touching x now, its face towards up
-   within 45 degrees of it, x's centre above that face at toi and x no
-   deeper below it than LIP_DEPTH margins?  Then the step from that face up
+/* Is s a support of q->x for the lip: touching x now (a box: along up,
+   within 45 degrees), its face towards up within 45 degrees of it, x's
+   centre above that face at toi and x no deeper below it than LIP_DEPTH
+   margins?  Then the step from that face up
    to y's at the point, when at most the margin, lowers q->rise to it. */
 static void try_support(lip_support *q, dGeomID s)
 {
@@ -1238,8 +1239,12 @@ static void try_support(lip_support *q, dGeomID s)
         dContactGeom c;
         side_of(q->x, side1);
         side_of(s, side2);
+        /* touching now, and under x: touched along the lip's axis (within
+           45 degrees), not on a side, as a rail or plate beside it is */
         if (dBoxBox(px, Rx, side1, dGeomGetPosition(s), dGeomGetRotation(s), side2, normal,
-                    &depth, &code, 1, &c, (int)sizeof c) <= 0)
+                    &depth, &code, 1, &c, (int)sizeof c) <= 0
+            || !(fabs(normal[0] * q->up[0] + normal[1] * q->up[1] + normal[2] * q->up[2])
+                 >= M_SQRT1_2))
             return;
         bt_moving ms;
         if (bt_get(s))
