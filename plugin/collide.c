@@ -1132,6 +1132,7 @@ static int box_closing_fast(const bt_moving *a, const bt_moving *b, const boxtoi
 #define LIP_GROWTH 0.25
 #define LIP_DEPTH 2.0
 #define LIP_AHEAD 0.25
+#define SUPPORT_SLACK 0.1
 
 /*
  * A box's supports, for box_lip: a box sliding over tiles sinks into the
@@ -1205,9 +1206,10 @@ static int box_low(const bt_moving *m, double t, const double f[3], double *low,
 }
 
 /* Is s a support of q->x for the lip: touching x now (a box: along up,
-   within 45 degrees), its face towards up within 45 degrees of it, x's
-   centre above that face at toi and x no deeper below it than LIP_DEPTH
-   margins?  Then the step from that face up
+   within 45 degrees, and x's lowest point then no deeper below its face
+   than the deepest contact, with SUPPORT_SLACK margins to spare), its face
+   towards up within 45 degrees of it, x's centre above that face at toi
+   and x no deeper below it than LIP_DEPTH margins?  Then the step from that face up
    to y's at the point, when at most the margin, lowers q->rise to it. */
 static void try_support(lip_support *q, dGeomID s)
 {
@@ -1236,15 +1238,27 @@ static void try_support(lip_support *q, dGeomID s)
         dVector3 side1, side2, normal;
         dReal depth;
         int code;
-        dContactGeom c;
+        dContactGeom c[8];
         side_of(q->x, side1);
         side_of(s, side2);
         /* touching now, and under x: touched along the lip's axis (within
            45 degrees), not on a side, as a rail or plate beside it is */
-        if (dBoxBox(px, Rx, side1, dGeomGetPosition(s), dGeomGetRotation(s), side2, normal,
-                    &depth, &code, 1, &c, (int)sizeof c) <= 0
+        int nc = dBoxBox(px, Rx, side1, dGeomGetPosition(s), dGeomGetRotation(s), side2,
+                         normal, &depth, &code, 8, c, (int)sizeof c[0]);
+        if (nc <= 0
             || !(fabs(normal[0] * q->up[0] + normal[1] * q->up[1] + normal[2] * q->up[2])
                  >= M_SQRT1_2))
+            return;
+        /* and x's lowest point then over it: no deeper below its face than
+           the deepest of those contacts (a box resting tilted, one edge on
+           a low rail and the other on the floor, rests on the floor) */
+        double deepest = 0;
+        for (int i = 0; i < nc; i++)
+            deepest = fmax(deepest, (double)c[i].depth);
+        double f0[3], d0, half2[3] = {0.5 * side2[0], 0.5 * side2[1], 0.5 * side2[2]};
+        face_towards(dGeomGetPosition(s), dGeomGetRotation(s), half2, q->up, f0, &d0);
+        if (!box_low(mx, 0, f0, &low, &centre)
+            || !(d0 - low <= deepest + SUPPORT_SLACK * q->margin))
             return;
         bt_moving ms;
         if (bt_get(s))

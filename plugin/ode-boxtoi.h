@@ -488,35 +488,38 @@ typedef struct dBoxtoiStepStats {
  *    closing speed along the normal, and either at most the resting margin
  *    deep, or at most twice that where one of them, moving, rests on a
  *    support (a plane it touches at the sub-step's start, or a box it touches
- *    then along the lip's axis, within 45 degrees, not on a side, whose face
- *    towards the lip, within 45 degrees of its axis, lies under the box's
- *    centre, no more than twice the margin above its lowest point) whose face
- *    is at most the margin below the other's at the contact point, are not an
- *    impact for closing fast: a box sliding over the seam between two tiles
- *    meets the next tile's side face as deep below its top as it sank into
- *    the first (and deeper where it rocks), and stopping there would trip it.
- *    A box falling fast onto a plate just past its rim, moving over it, is no
- *    lip; nor is a curb rising more than the margin above the floor the box
- *    slides on (a rail beside the box, touching its side, is no support), nor
- *    a door's lower edge hanging into its path (the floor is on the box's
- *    other side).  Such a pair is an impact only where it gets deeper than
- *    the margin, and along the lip's axis deeper than that by, where one
- *    rests on a support, the larger of the step up from the support and the
- *    lip's first depth less three quarters of the margin (a box then sinks
- *    into the tile ahead by the margin more than into the one it left; the
- *    sub-step ends there, and speculative contacts are put there too).  The
- *    colliders give it no contacts before dBoxBox finds it touching (nor,
- *    closing faster than the margin per step, while only the solver, within
- *    its tolerance, does: a box whose front comes to rest on the seam to
- *    rounding); ODE's contacts push the box up over the lip, as without the
- *    plugin.  So a step no higher than the margin (5 mm at 60 Hz,
- *    automatically) is ridden over, not stopped against, even by a box sunk
- *    into the tile it leaves and rocking on it (a fast box may cross it
- *    within one step, with no contact at all).  The supports are looked for
- *    with dSpaceCollide2 in the outermost space holding the box, so they must
- *    share a space tree with it; geoms that the space's category and collide
- *    bits keep from the box do not count, but geoms the near callback makes
- *    no contact joints for (sensors) do;
+ *    then along the lip's axis, within 45 degrees, not on a side, with its
+ *    lowest point then over that box, whose face towards the lip, within 45
+ *    degrees of its axis, lies under the box's centre, no more than twice the
+ *    margin above its lowest point) whose face is at most the margin below
+ *    the other's at the contact point, are not an impact for closing fast: a
+ *    box sliding over the seam between two tiles meets the next tile's side
+ *    face as deep below its top as it sank into the first (and deeper where
+ *    it rocks), and stopping there would trip it.  A box falling fast onto a
+ *    plate just past its rim, moving over it, is no lip; nor is a curb rising
+ *    more than the margin above the floor the box slides on (a rail beside
+ *    the box, touching its side, is no support), nor a door's lower edge
+ *    hanging into its path (the floor is on the box's other side).  Such a
+ *    pair is an impact only where it gets deeper than the margin, and along
+ *    the lip's axis deeper than that by, where one rests on a support, the
+ *    larger of the step up from the support and the lip's first depth less
+ *    three quarters of the margin (a box then sinks into the tile ahead by
+ *    the margin more than into the one it left; the sub-step ends there, and
+ *    speculative contacts are put there too).  The colliders give it no
+ *    contacts before dBoxBox finds it touching (nor, closing faster than the
+ *    margin per step, while only the solver, within its tolerance, does: a
+ *    box whose front comes to rest on the seam to rounding); ODE's contacts
+ *    push the box up over the lip, as without the plugin.  So a step no
+ *    higher than the margin (5 mm at 60 Hz, automatically) is ridden over,
+ *    not stopped against, even by a box sunk into the tile it leaves and
+ *    rocking on it (a fast box may cross it within one step, with no contact
+ *    at all).  The supports are looked for with dSpaceCollide2 in the
+ *    outermost space holding the box, so they must share a space tree with
+ *    it; geoms that the space's category and collide bits keep from the box
+ *    do not count, but geoms the near callback makes no contact joints for
+ *    do: a box sunk into a sensor pad lying on the floor rides over an edge
+ *    up to the margin above the pad's top, so keep sensors from boxes with
+ *    those bits;
  *  - within the step the colliders report only contacts that exist now (or
  *    within min_substep, with time of impact reading 0 when it is within
  *    1e-9 times min_substep);
