@@ -2491,7 +2491,7 @@ static void tile_row_run(int plugin, double V, double mu, double x0, double *vx,
  * 40 m/s without friction the box sinks up to 5 mm into these thin tiles
  * and hops off seams with and without the plugin, a chaotic path: from 20
  * places 1 cm apart, plain ODE lost more than 5 % of its speed in 6 runs
- * and rose above 0.5 m in 6, the plugin in 7 and 13 (8 and 12 where no lip
+ * and rose above 0.5 m in 6, the plugin in 6 and 12 (8 and 12 where no lip
  * could be deeper than the margin).  The plugin may lose the speed in at
  * most 2 runs more than plain ODE, and rise in at most 7 more.
  */
