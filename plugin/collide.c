@@ -1144,15 +1144,17 @@ static int box_closing_fast(const bt_moving *a, const bt_moving *b, const boxtoi
  * one question: the pair meets at point at time toi, box x is the one that
  * may rest on something, y the one it meets, up points from y's side of x
  * to x along the lip's axis, and lambda_y is how far along up from point
- * y's face towards up lies (its top, for a tile).  rise gets the least step
- * from a support's face up to y's, of those at most the margin.
+ * y's face towards up lies (its top, for a tile).  rise gets the greatest
+ * step from a support's face up to y's: the step from the lowest of the
+ * faces the box rests on (a box across two plates, its lowest point on the
+ * lower one, steps up from that).
  */
 typedef struct lip_support {
     dGeomID x, y;
     const bt_moving *mx;
     double up[3], point[3];
     double toi, tmax, margin, lambda_y;
-    double rise; /* the least step up from a support found, else INFINITY */
+    double rise; /* the greatest step up from a support found, else -INFINITY */
 } lip_support;
 
 /* The distance along up from x0 to the plane f . p = d in *lambda (f a
@@ -1209,8 +1211,8 @@ static int box_low(const bt_moving *m, double t, const double f[3], double *low,
    within 45 degrees, and x's lowest point then no deeper below its face
    than the deepest contact, with SUPPORT_SLACK margins to spare), its face
    towards up within 45 degrees of it, x's centre above that face at toi
-   and x no deeper below it than LIP_DEPTH margins?  Then the step from that face up
-   to y's at the point, when at most the margin, lowers q->rise to it. */
+   and x no deeper below it than LIP_DEPTH margins?  Then the step from
+   that face up to y's at the point raises q->rise to it. */
 static void try_support(lip_support *q, dGeomID s)
 {
     if (s == q->x || s == q->y)
@@ -1276,7 +1278,7 @@ static void try_support(lip_support *q, dGeomID s)
         || !box_low(mx, q->toi, f, &low, &centre))
         return;
     double rise = q->lambda_y - lambda;
-    if (centre > d && d - low <= LIP_DEPTH * q->margin && rise <= q->margin && rise < q->rise)
+    if (centre > d && d - low <= LIP_DEPTH * q->margin && rise > q->rise)
         q->rise = rise;
 }
 
@@ -1290,24 +1292,24 @@ static void support_found(void *data, dGeomID o1, dGeomID o2)
         try_support(q, s);
 }
 
-/* Does box x rest on something whose face towards q->up is at most the
+/* Does box x rest on supports whose faces towards q->up are all at most the
    margin below y's (box_lip)?  The geoms touching x are found in the
-   outermost space holding it; q->rise gets the least such step. */
+   outermost space holding it; q->rise gets the greatest such step. */
 static int lip_supported(lip_support *q)
 {
     dSpaceID top = dGeomGetSpace(q->x);
-    q->rise = INFINITY;
+    q->rise = -INFINITY;
     if (!top)
         return 0;
     while (dGeomGetSpace((dGeomID)top))
         top = dGeomGetSpace((dGeomID)top);
     dSpaceCollide2(q->x, (dGeomID)top, q, support_found);
-    return q->rise <= q->margin;
+    return q->rise > -INFINITY && q->rise <= q->margin;
 }
 
-/* box_lip's test of a lip: one of the pair, moving, rests on a support
-   (lip_supported) whose face is at most the margin below the other's face
-   at the contact point; *rise gets that step. */
+/* box_lip's test of a lip: one of the pair, moving, rests on supports
+   (lip_supported) whose faces are at most the margin below the other's
+   face at the contact point; *rise gets the greatest of those steps. */
 static int lip_rests(dGeomID o1, dGeomID o2, const bt_moving *const m[2], dVector3 p[2],
                      dMatrix3 R[2], const double n[3], const double hi[2],
                      const boxtoi_result *r, double margin, double tmax, double *rise)

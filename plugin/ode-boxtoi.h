@@ -486,26 +486,26 @@ typedef struct dBoxtoiStepStats {
  *    most half of either box's extent along it, that overlap not growing both
  *    faster than the margin per step and faster than a quarter of their
  *    closing speed along the normal, and either at most the resting margin
- *    deep, or at most twice that where one of them, moving, rests on a
- *    support (a plane it touches at the sub-step's start, or a box it touches
+ *    deep, or at most twice that where one of them, moving, rests on supports
+ *    (each a plane it touches at the sub-step's start, or a box it touches
  *    then along the lip's axis, within 45 degrees, not on a side, with its
  *    lowest point then over that box, whose face towards the lip, within 45
  *    degrees of its axis, lies under the box's centre, no more than twice the
- *    margin above its lowest point) whose face is at most the margin below
- *    the other's at the contact point, are not an impact for closing fast: a
- *    box sliding over the seam between two tiles meets the next tile's side
- *    face as deep below its top as it sank into the first (and deeper where
- *    it rocks), and stopping there would trip it.  A box falling fast onto a
- *    plate just past its rim, moving over it, is no lip; nor is a curb rising
- *    more than the margin above the floor the box slides on (a rail beside
- *    the box, touching its side, is no support), nor a door's lower edge
- *    hanging into its path (the floor is on the box's other side).  Such a
- *    pair is an impact only where it gets deeper than the margin, and along
- *    the lip's axis deeper than that by, where one rests on a support, the
- *    larger of the step up from the support and the lip's first depth less
- *    three quarters of the margin (a box then sinks into the tile ahead by
- *    the margin more than into the one it left; the sub-step ends there, and
- *    speculative contacts are put there too).  The colliders give it no
+ *    margin above its lowest point) whose faces are all at most the margin
+ *    below the other's at the contact point, are not an impact for closing
+ *    fast: a box sliding over the seam between two tiles meets the next
+ *    tile's side face as deep below its top as it sank into the first (and
+ *    deeper where it rocks), and stopping there would trip it.  A box falling
+ *    fast onto a plate just past its rim, moving over it, is no lip; nor is a
+ *    curb rising more than the margin above the floor the box slides on (a
+ *    rail beside the box, touching its side, is no support), nor a door's
+ *    lower edge hanging into its path (the floor is on the box's other side).
+ *    Such a pair is an impact only where it gets deeper than the margin, and
+ *    along the lip's axis deeper than that by, where one rests on supports,
+ *    the larger of the greatest step up from them and the lip's first depth
+ *    less three quarters of the margin (a box then sinks into the tile ahead
+ *    by the margin more than into the one it left; the sub-step ends there,
+ *    and speculative contacts are put there too).  The colliders give it no
  *    contacts before dBoxBox finds it touching (nor, closing faster than the
  *    margin per step, while only the solver, within its tolerance, does: a
  *    box whose front comes to rest on the seam to rounding); ODE's contacts
