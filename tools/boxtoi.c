@@ -94,7 +94,7 @@ static const char usage_text[] =
     "Exit status: 0 when every query was answered, 1 when some line "
     "was an error,\n"
     "2 for a usage error or when input or output failed.\n"
-    "See boxtoi(1) and docs/query-format.md for the full format.\n";
+    "See boxtoi(1) for the full format.\n";
 
 /*
  * Out of memory, the tool stops; the answers made before that still go
