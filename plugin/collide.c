@@ -1151,7 +1151,9 @@ static int box_closing_fast(const bt_moving *a, const bt_moving *b, const boxtoi
  */
 typedef struct lip_support {
     dGeomID x, y;
-    const bt_moving *mx;
+    const double *half;       /* x's half sides */
+    dVector3 px0, pxt;        /* x's pose at the sub-step's start and at toi */
+    dMatrix3 Rx0, Rxt;
     double up[3], point[3];
     double toi, tmax, margin, lambda_y;
     double rise; /* the greatest step up from a support found, else -INFINITY */
@@ -1190,21 +1192,24 @@ static void face_towards(const dReal *p, const dReal *R, const double half[3],
     *d = f[0] * p[0] + f[1] * p[1] + f[2] * p[2] + half[best];
 }
 
-/* Lowest point of a box (motion m at t) along f: min over its corners of
-   f . corner; its centre's f . c in *centre.  0 when not rigid there. */
-static int box_low(const bt_moving *m, double t, const double f[3], double *low,
-                   double *centre)
+/* Half the extent along the unit vector n of a box turned by R (ODE
+   layout) with half sides half. */
+static double half_extent(const dReal *R, const double half[3], const double n[3])
 {
-    dVector3 p;
-    dMatrix3 R;
-    if (!pose_at(&m->motion, t, p, R))
-        return 0;
-    double c = f[0] * p[0] + f[1] * p[1] + f[2] * p[2], e = 0;
+    double e = 0;
     for (int j = 0; j < 3; j++)
-        e += fabs(f[0] * R[j] + f[1] * R[4 + j] + f[2] * R[8 + j]) * m->box.hi[j];
-    *low = c - e;
+        e += fabs(n[0] * R[j] + n[1] * R[4 + j] + n[2] * R[8 + j]) * half[j];
+    return e;
+}
+
+/* Lowest point along f of a box at pose (p, R) with half sides half: min
+   over its corners of f . corner; its centre's f . c in *centre. */
+static void box_low(const dReal *p, const dReal *R, const double half[3], const double f[3],
+                    double *low, double *centre)
+{
+    double c = f[0] * p[0] + f[1] * p[1] + f[2] * p[2];
+    *low = c - half_extent(R, half, f);
     *centre = c;
-    return 1;
 }
 
 /* Is s a support of q->x for the lip: touching x now (a box: along up,
@@ -1220,12 +1225,7 @@ static void try_support(lip_support *q, dGeomID s)
     int cls = dGeomGetClass(s);
     if (cls != dBoxClass && cls != bt_class() && cls != dPlaneClass)
         return;
-    const bt_moving *mx = q->mx;
     double f[3], d, low, centre, lambda;
-    dVector3 px;
-    dMatrix3 Rx;
-    if (!pose_at(&mx->motion, 0, px, Rx))
-        return;
     if (cls == dPlaneClass) {
         dVector4 pl;
         dGeomPlaneGetParams(s, pl);
@@ -1234,7 +1234,8 @@ static void try_support(lip_support *q, dGeomID s)
         f[2] = pl[2];
         d = pl[3];
         /* touching now (to a rounding's width) */
-        if (!box_low(mx, 0, f, &low, &centre) || !(low <= d + 1e-9 * q->margin))
+        box_low(q->px0, q->Rx0, q->half, f, &low, &centre);
+        if (!(low <= d + 1e-9 * q->margin))
             return;
     } else {
         dVector3 side1, side2, normal;
@@ -1245,8 +1246,8 @@ static void try_support(lip_support *q, dGeomID s)
         side_of(s, side2);
         /* touching now, and under x: touched along the lip's axis (within
            45 degrees), not on a side, as a rail or plate beside it is */
-        int nc = dBoxBox(px, Rx, side1, dGeomGetPosition(s), dGeomGetRotation(s), side2,
-                         normal, &depth, &code, 8, c, (int)sizeof c[0]);
+        int nc = dBoxBox(q->px0, q->Rx0, side1, dGeomGetPosition(s), dGeomGetRotation(s),
+                         side2, normal, &depth, &code, 8, c, (int)sizeof c[0]);
         if (nc <= 0
             || !(fabs(normal[0] * q->up[0] + normal[1] * q->up[1] + normal[2] * q->up[2])
                  >= M_SQRT1_2))
@@ -1259,8 +1260,8 @@ static void try_support(lip_support *q, dGeomID s)
             deepest = fmax(deepest, (double)c[i].depth);
         double f0[3], d0, half2[3] = {0.5 * side2[0], 0.5 * side2[1], 0.5 * side2[2]};
         face_towards(dGeomGetPosition(s), dGeomGetRotation(s), half2, q->up, f0, &d0);
-        if (!box_low(mx, 0, f0, &low, &centre)
-            || !(d0 - low <= deepest + SUPPORT_SLACK * q->margin))
+        box_low(q->px0, q->Rx0, q->half, f0, &low, &centre);
+        if (!(d0 - low <= deepest + SUPPORT_SLACK * q->margin))
             return;
         bt_moving ms;
         if (bt_get(s))
@@ -1274,9 +1275,9 @@ static void try_support(lip_support *q, dGeomID s)
             return;
         face_towards(ps, Rs, ms.box.hi, q->up, f, &d);
     }
-    if (!plane_along(f, d, q->up, q->point, &lambda)
-        || !box_low(mx, q->toi, f, &low, &centre))
+    if (!plane_along(f, d, q->up, q->point, &lambda))
         return;
+    box_low(q->pxt, q->Rxt, q->half, f, &low, &centre);
     double rise = q->lambda_y - lambda;
     if (centre > d && d - low <= LIP_DEPTH * q->margin && rise > q->rise)
         q->rise = rise;
@@ -1321,9 +1322,13 @@ static int lip_rests(dGeomID o1, dGeomID o2, const bt_moving *const m[2], dVecto
             continue;
         lip_support q;
         double s = hi[y] < hi[x] ? 1.0 : -1.0, f[3], d;
+        if (!pose_at(&m[x]->motion, 0, q.px0, q.Rx0))
+            continue;
+        memcpy(q.pxt, p[x], sizeof q.pxt);
+        memcpy(q.Rxt, R[x], sizeof q.Rxt);
         q.x = geom[x];
         q.y = geom[y];
-        q.mx = m[x];
+        q.half = m[x]->box.hi;
         for (int i = 0; i < 3; i++) {
             q.up[i] = s * n[i];
             q.point[i] = r->point[i];
@@ -1385,10 +1390,8 @@ static int box_lip(dGeomID o1, dGeomID o2, const bt_moving *a, const bt_moving *
                 continue;
             double lo[2], hi[2], least = LIP_DEPTH * margin;
             for (int h = 0; h < 2; h++) {
-                double c = n[0] * p[h][0] + n[1] * p[h][1] + n[2] * p[h][2], e = 0;
-                for (int j = 0; j < 3; j++)
-                    e += fabs(n[0] * R[h][j] + n[1] * R[h][4 + j] + n[2] * R[h][8 + j])
-                         * m[h]->box.hi[j];
+                double c = n[0] * p[h][0] + n[1] * p[h][1] + n[2] * p[h][2];
+                double e = half_extent(R[h], m[h]->box.hi, n);
                 lo[h] = c - e;
                 hi[h] = c + e;
                 least = fmin(least, e);
