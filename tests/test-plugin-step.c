@@ -147,6 +147,28 @@ static dBodyID add_body(sim *s, int boxtoi, const double side[3], dGeomID *geom)
     return b;
 }
 
+/* A static box of sides lx, ly, lz at (x, y, z) in the sim's space: a boxtoi
+   box for the plugin, a dBox for plain ODE. */
+static dGeomID fixed_box(sim *s, int plugin, double lx, double ly, double lz, double x,
+                         double y, double z)
+{
+    dGeomID g = plugin ? dCreateBoxtoiBox(s->space, lx, ly, lz) : dCreateBox(s->space, lx, ly, lz);
+    dGeomSetPosition(g, x, y, z);
+    return g;
+}
+
+/* A 10 cm box body of 1 kg at (x, y, z) (add_body). */
+static dBodyID kg_box(sim *s, int plugin, double x, double y, double z)
+{
+    const double side[3] = {0.1, 0.1, 0.1};
+    dBodyID b = add_body(s, plugin, side, NULL);
+    dMass m;
+    dMassSetBoxTotal(&m, 1, 0.1, 0.1, 0.1);
+    dBodySetMass(b, &m);
+    dBodySetPosition(b, x, y, z);
+    return b;
+}
+
 /* A boxtoi box body without the gyroscopic term, at p, moving at v. */
 static dBodyID launched_box(sim *s, const double side[3], dGeomID *geom, const double p[3],
                             const double v[3])
@@ -2550,16 +2572,11 @@ static int stepped_tiles_run(int plugin, double V, double dz, double yaw, double
     for (int t = 0; t < 30; t++) {
         if (plane && !(t & 1))
             continue;
-        dGeomID g = plugin ? dCreateBoxtoiBox(s.space, 1, 2, 0.2) : dCreateBox(s.space, 1, 2, 0.2);
-        dGeomSetPosition(g, t * cos(yaw), t * sin(yaw), -0.1 + (t & 1) * dz);
+        dGeomID g = fixed_box(&s, plugin, 1, 2, 0.2, t * cos(yaw), t * sin(yaw),
+                              -0.1 + (t & 1) * dz);
         dGeomSetRotation(g, R);
     }
-    const double side[3] = {0.1, 0.1, 0.1};
-    dBodyID b = add_body(&s, plugin, side, NULL);
-    dMass m;
-    dMassSetBoxTotal(&m, 1, 0.1, 0.1, 0.1);
-    dBodySetMass(b, &m);
-    dBodySetPosition(b, 0.2 * cos(yaw), 0.2 * sin(yaw), 0.05);
+    dBodyID b = kg_box(&s, plugin, 0.2 * cos(yaw), 0.2 * sin(yaw), 0.05);
     dBodySetRotation(b, R);
     dBodySetLinearVel(b, V * cos(yaw), V * sin(yaw), 0);
     double zmax = 0;
@@ -2632,34 +2649,22 @@ static int edge_run(int plugin, int door, double V, double h, double th, double 
     sim s;
     sim_init(&s, 0);
     s.mu = mu;
-    dGeomID f1, f2, e;
     if (rail > 0) {
         /* a rail (or a plate lying flat) rail high beside the path, or a
            2 cm rail under the box's edge */
         double w = vy > 0.2 ? 0.3 : 0.02;
-        dGeomID r = plugin ? dCreateBoxtoiBox(s.space, 1, w, rail)
-                           : dCreateBox(s.space, 1, w, rail);
-        dGeomSetPosition(r, -0.5, under ? -0.042 : -0.05 - w / 2 + 0.0002, rail / 2);
+        fixed_box(&s, plugin, 1, w, rail, -0.5, under ? -0.042 : -0.05 - w / 2 + 0.0002,
+                  rail / 2);
     }
     if (door) {
-        f1 = plugin ? dCreateBoxtoiBox(s.space, 4, 2, 0.2) : dCreateBox(s.space, 4, 2, 0.2);
-        dGeomSetPosition(f1, 0, 0, -0.1);
-        e = plugin ? dCreateBoxtoiBox(s.space, th, 2, 1) : dCreateBox(s.space, th, 2, 1);
-        dGeomSetPosition(e, 0, 0, 0.1 - h + 0.5);
+        fixed_box(&s, plugin, 4, 2, 0.2, 0, 0, -0.1);
+        fixed_box(&s, plugin, th, 2, 1, 0, 0, 0.1 - h + 0.5);
     } else {
-        f1 = plugin ? dCreateBoxtoiBox(s.space, 2, 2, 0.2) : dCreateBox(s.space, 2, 2, 0.2);
-        dGeomSetPosition(f1, -1, 0, -0.1);
-        f2 = plugin ? dCreateBoxtoiBox(s.space, 2, 2, 0.2) : dCreateBox(s.space, 2, 2, 0.2);
-        dGeomSetPosition(f2, 1 + th, 0, -0.1);
-        e = plugin ? dCreateBoxtoiBox(s.space, th, 2, 0.2) : dCreateBox(s.space, th, 2, 0.2);
-        dGeomSetPosition(e, th / 2, 0, -0.1 + h);
+        fixed_box(&s, plugin, 2, 2, 0.2, -1, 0, -0.1);
+        fixed_box(&s, plugin, 2, 2, 0.2, 1 + th, 0, -0.1);
+        fixed_box(&s, plugin, th, 2, 0.2, th / 2, 0, -0.1 + h);
     }
-    const double side[3] = {0.1, 0.1, 0.1};
-    dBodyID b = add_body(&s, plugin, side, NULL);
-    dMass m;
-    dMassSetBoxTotal(&m, 1, 0.1, 0.1, 0.1);
-    dBodySetMass(b, &m);
-    dBodySetPosition(b, -0.5, 0, 0.05 + (under ? rail + 0.001 : 0));
+    dBodyID b = kg_box(&s, plugin, -0.5, 0, 0.05 + (under ? rail + 0.001 : 0));
     for (int k = 0; k < (under ? 40 : 20); k++)
         step_either(&s, plugin);
     dBodySetLinearVel(b, V, -vy, 0);
