@@ -180,8 +180,12 @@ result "$ok" "-lm only for static links (pkg-config --libs, --static --libs boxt
 # below the prefix as ${prefix}/..., so that pkg-config's
 # --define-variable=prefix moves them, and others as they are.  Each file is
 # remade as configured afterwards; only pkg-config runs read the .pc files
-# here, with their own libdir and includedir.
+# here, with their own libdir and includedir.  test-install.sh installs
+# these files: both hold generated.lock while they make them.
 if [ -n "${MAKE:-}" ]; then
+    if command -v flock >/dev/null 2>&1; then
+        exec 9>generated.lock && flock 9
+    fi
     other=/nonexistent/boxtoi-prefix
     for f in lib/boxtoi.pc plugin/ode-boxtoi.pc tools/boxtoi.1; do
         d=${f%/*}
@@ -212,7 +216,7 @@ if [ -n "${MAKE:-}" ]; then
                 "$(cat "$tmp/make.log" "$top/$f" 2>&1)"
             ;;
         *)
-            want=".IR $other/share/doc/boxtoi/query-format.md ,"
+            want=".IR $other/share/doc/boxtoi/docs/query-format.md ,"
             result "$(grep -qxF "$want" "$top/$f" && echo 1)" \
                 "make prefix=DIR $name names DIR ($want)" \
                 "$(cat "$tmp/make.log" "$top/$f" 2>&1)"
@@ -231,6 +235,7 @@ if [ -n "${MAKE:-}" ]; then
         result "$(grep -q -e "-rpath $other/lib " "$tmp/make.log" && echo 1)" \
             "make prefix=DIR relinks $name for DIR/lib" "$(cat "$tmp/make.log")"
     done
+    exec 9>&-
 else
     for f in boxtoi.pc ode-boxtoi.pc; do
         skip "make prefix=DIR $f names DIR" "MAKE not set (run by make check)"

@@ -1,0 +1,103 @@
+#!/bin/sh
+# What `make install` puts in place, installed here into a scratch DESTDIR:
+# the headers, libraries, pkg-config files, the command and its manual page,
+# and the documents.  The installed README.md and documents are read as a
+# user reads them in the documentation directory: every relative link in
+# them must name an installed file, and every installed path the manual page
+# names must exist.
+# Run from the tests build directory by make check (MAKE from
+# AM_TESTS_ENVIRONMENT).  test-pkgconfig.sh remakes the manual page and the
+# .pc files for another prefix for a while: both hold generated.lock while
+# they make these files.
+: "${srcdir:=.}"
+# shellcheck source=tap/basic.sh
+. "$srcdir/tap/basic.sh"
+
+if [ -z "${MAKE:-}" ]; then
+    echo "1..0 # SKIP MAKE not set (run by make check)"
+    exit 0
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/boxtoi-install.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+top=$(cd .. && pwd)
+root=$tmp/root
+
+echo "1..6"
+
+if command -v flock >/dev/null 2>&1; then
+    exec 9>generated.lock && flock 9
+fi
+$MAKE -s -C "$top" install DESTDIR="$root" >"$tmp/install.log" 2>&1
+rc=$?
+exec 9>&-
+result "$([ $rc = 0 ] && echo 1)" "make install DESTDIR=... succeeds (status $rc)" \
+    "$(tail -20 "$tmp/install.log")"
+
+# find_one NAME: the installed file called NAME (the first, sorted).
+find_one() {
+    find "$root" -name "$1" \( -type f -o -type l \) 2>/dev/null | LC_ALL=C sort | head -1
+}
+
+missing=
+for f in boxtoi.h ode-boxtoi.h boxtoi.pc ode-boxtoi.pc boxtoi.1 README.md method.md \
+    query-format.md; do
+    [ -n "$(find_one "$f")" ] || missing="$missing $f"
+done
+for f in 'libboxtoi.*' 'libode-boxtoi.*'; do
+    [ -n "$(find "$root" -name "$f" ! -name '*.la' 2>/dev/null)" ] || missing="$missing $f"
+done
+bin=$(find "$root" -path '*/bin/boxtoi' -type f 2>/dev/null)
+[ -n "$bin" ] && [ -x "$bin" ] || missing="$missing bin/boxtoi"
+result "$([ -z "$missing" ] && echo 1)" \
+    "installed: both headers, both libraries, both .pc files, the command, its manual page and the documents" \
+    "missing:$missing
+$(cd "$root" && find . -type f | LC_ALL=C sort)"
+
+# links FILE: the relative link targets of the markdown FILE, one per line,
+# without their #fragments.
+links() {
+    grep -o '\]([^)]*)' "$1" 2>/dev/null | sed 's/^](//; s/)$//; s/#.*//' |
+        grep -v '^[a-z][a-z]*:' | grep -v '^$'
+}
+
+readme=$(find_one README.md)
+docdir=${readme%/*}
+broken=
+count=0
+for doc in "$readme" $(find "$docdir" -name '*.md' ! -path "$readme" 2>/dev/null); do
+    [ -f "$doc" ] || continue
+    dir=${doc%/*}
+    for l in $(links "$doc"); do
+        count=$((count + 1))
+        [ -f "$dir/$l" ] || broken="$broken ${doc#"$root"} -> $l;"
+    done
+done
+result "$([ -n "$readme" ] && [ "$count" -gt 0 ] && [ -z "$broken" ] && echo 1)" \
+    "every relative link in the installed README.md and documents names an installed file ($count links)" \
+    "broken:$broken"
+
+# The installed README.md is the source's, byte for byte.
+result "$([ -n "$readme" ] && cmp -s "$readme" "$srcdir/../README.md" && echo 1)" \
+    "the installed README.md is the source's"
+
+man=$(find_one boxtoi.1)
+paths=$(sed -n 's/^\.IR \(\/[^ ]*\).*/\1/p' "$man" 2>/dev/null)
+absent=
+for p in $paths; do
+    [ -f "$root$p" ] || absent="$absent $p"
+done
+result "$([ -n "$paths" ] && [ -z "$absent" ] && echo 1)" \
+    "every installed path boxtoi(1) names exists ($(echo $paths))" \
+    "absent:$absent"
+
+# Uninstalling takes every file back out.
+$MAKE -s -C "$top" uninstall DESTDIR="$root" >"$tmp/uninstall.log" 2>&1
+rc=$?
+left=$(cd "$root" 2>/dev/null && find . -type f | LC_ALL=C sort)
+result "$([ $rc = 0 ] && [ -z "$left" ] && echo 1)" \
+    "make uninstall DESTDIR=... takes every file out (status $rc)" \
+    "left: $left
+$(tail -20 "$tmp/uninstall.log")"
+
+[ "$failed" -eq 0 ]
