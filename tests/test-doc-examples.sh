@@ -3,7 +3,9 @@
 # example under "The command" (its shell block, run from the top of the
 # build tree) must print the answer shown in the block after it, and
 # docs/query-format.md's query (under "Query", its lines joined) must get
-# the answer shown under "Answer".  Run from the tests build directory
+# the answer shown under "Answer", and so must the query in the command's
+# --help (the indented lines under "Query", joined, and those under
+# "Answer", joined with a space each).  Run from the tests build directory
 # (srcdir: the tests source directory).
 : "${srcdir:=.}"
 top=$srcdir/..
@@ -24,7 +26,7 @@ block() {
         after && inside && n == want { print }' "$1"
 }
 
-echo "1..2"
+echo "1..3"
 
 cmd=$(block "$top/README.md" "## The command" 1)
 want=$(block "$top/README.md" "## The command" 2)
@@ -40,6 +42,24 @@ want=$(block "$top/docs/query-format.md" "## Answer" 1)
 got=$(printf '%s\n' "$query" | "$tool" 2>&1)
 result "$([ -n "$query" ] && [ -n "$want" ] && [ "$got" = "$want" ] && echo 1 || echo 0)" \
     "docs/query-format.md's example query gets the answer shown under Answer" \
+    "query: $query
+shown: $want
+printed: $got"
+# help_json HEADING: the lines under the --help line that begins with
+# HEADING that open with "  {" and the ones after them that open with
+# three spaces, without their indent, joined with a space each.
+help_json() {
+    "$tool" --help 2>/dev/null | awk -v heading="$1" '
+        index($0, heading) == 1 { after = 1; next }
+        after && (/^  [{]/ || (n && /^   /)) { sub(/^ +/, ""); out = out (n++ ? " " : "") $0; next }
+        after && n { exit }
+        END { print out }'
+}
+query=$(help_json "Query, ")
+want=$(help_json "Answer:")
+got=$(printf '%s\n' "$query" | "$tool" 2>&1)
+result "$([ -n "$query" ] && [ -n "$want" ] && [ "$got" = "$want" ] && echo 1 || echo 0)" \
+    "boxtoi --help's example query gets the answer shown under Answer" \
     "query: $query
 shown: $want
 printed: $got"
