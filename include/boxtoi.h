@@ -370,7 +370,23 @@ BOXTOI_API const char *boxtoi_reason_message(boxtoi_reason reason);
 BOXTOI_API char *boxtoi_feature_name(boxtoi_feature feature, char *buf,
                                      size_t size);
 
-/** Library version, "MAJOR.MINOR.PATCH". */
+/*
+ * This header's version, which is the library's (the package version in
+ * configure.ac; test-api checks that they agree).  BOXTOI_VERSION is
+ * MAJOR * 10000 + MINOR * 100 + PATCH (MINOR and PATCH stay below 100), for
+ * comparisons in #if.
+ */
+#define BOXTOI_VERSION_MAJOR 0
+#define BOXTOI_VERSION_MINOR 1
+#define BOXTOI_VERSION_PATCH 0
+#define BOXTOI_VERSION \
+    (BOXTOI_VERSION_MAJOR * 10000 + BOXTOI_VERSION_MINOR * 100 + BOXTOI_VERSION_PATCH)
+
+/**
+ * Library version, "MAJOR.MINOR.PATCH": that of the library loaded, which
+ * a program compares with the BOXTOI_VERSION_* of the header it was built
+ * with.
+ */
 BOXTOI_API const char *boxtoi_version(void);
 
 /**

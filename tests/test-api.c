@@ -1404,6 +1404,21 @@ static void test_names(void)
     int a, b, c, n = 0;
     ok(v && sscanf(v, "%d.%d.%d%n", &a, &b, &c, &n) == 3 && v[n] == '\0',
        "version is MAJOR.MINOR.PATCH (%s)", v ? v : "(null)");
+    /* The header's version macros, the package's version and the library's
+     * agree; BOXTOI_VERSION orders versions as #if compares them. */
+    char hv[32];
+    snprintf(hv, sizeof hv, "%d.%d.%d", BOXTOI_VERSION_MAJOR, BOXTOI_VERSION_MINOR,
+             BOXTOI_VERSION_PATCH);
+    ok(v && strcmp(v, hv) == 0 && strcmp(PACKAGE_VERSION, hv) == 0,
+       "boxtoi_version() %s, the header's BOXTOI_VERSION_* %s and configure's %s agree",
+       v ? v : "(null)", hv, PACKAGE_VERSION);
+#if BOXTOI_VERSION != BOXTOI_VERSION_MAJOR * 10000 + BOXTOI_VERSION_MINOR * 100 \
+    + BOXTOI_VERSION_PATCH || BOXTOI_VERSION_MINOR > 99 || BOXTOI_VERSION_PATCH > 99
+    ok(0, "BOXTOI_VERSION is MAJOR * 10000 + MINOR * 100 + PATCH, in #if");
+#else
+    ok(1, "BOXTOI_VERSION is MAJOR * 10000 + MINOR * 100 + PATCH, in #if (%d)",
+       BOXTOI_VERSION);
+#endif
 
     /* The AVX2 copy where configure built it and this processor has AVX2. */
     const char *build = boxtoi_solver_build(), *want = "baseline";
