@@ -4,7 +4,9 @@
 # and the documents.  The installed README.md and documents are read as a
 # user reads them in the documentation directory: every relative link in
 # them must name an installed file, and every installed path the manual page
-# names must exist.
+# names must exist.  A build without the plugin (BOXTOI_WITH_ODE=no:
+# configure --without-ode) must install none of its files, and one without
+# the command (BOXTOI_WITH_JANSSON=no) neither it nor its manual page.
 # Run from the tests build directory by make check (MAKE from
 # AM_TESTS_ENVIRONMENT).  test-pkgconfig.sh remakes the manual page and the
 # .pc files for another prefix for a while: both hold generated.lock while
@@ -39,19 +41,39 @@ find_one() {
     find "$root" -name "$1" \( -type f -o -type l \) 2>/dev/null | LC_ALL=C sort | head -1
 }
 
+with_ode=${BOXTOI_WITH_ODE:-yes}
+with_jansson=${BOXTOI_WITH_JANSSON:-yes}
+# The installed files by name: those of the solver and the documents, the
+# plugin's (with ODE) and the command's (with jansson); each is looked for,
+# or, where its part is not built, looked for to be absent.
 missing=
-for f in boxtoi.h ode-boxtoi.h boxtoi.pc ode-boxtoi.pc boxtoi.1 README.md method.md \
-    query-format.md; do
-    [ -n "$(find_one "$f")" ] || missing="$missing $f"
-done
-for f in 'libboxtoi.*' 'libode-boxtoi.*'; do
-    [ -n "$(find "$root" -name "$f" ! -name '*.la' 2>/dev/null)" ] || missing="$missing $f"
-done
-bin=$(find "$root" -path '*/bin/boxtoi' -type f 2>/dev/null)
-[ -n "$bin" ] && [ -x "$bin" ] || missing="$missing bin/boxtoi"
-result "$([ -z "$missing" ] && echo 1)" \
-    "installed: both headers, both libraries, both .pc files, the command, its manual page and the documents" \
-    "missing:$missing
+extra=
+what="the solver's header, library and .pc file, and the documents"
+# expect YES FILE...: FILE is installed when YES is yes, and absent else.
+expect() {
+    want=$1
+    shift
+    for f in "$@"; do
+        case $f in
+        bin/*) got=$(find "$root" -path "*/$f" -type f 2>/dev/null) ;;
+        lib*.*) got=$(find "$root" -name "$f" ! -name '*.la' 2>/dev/null) ;;
+        *) got=$(find_one "$f") ;;
+        esac
+        if [ "$want" = yes ]; then
+            [ -n "$got" ] || missing="$missing $f"
+        else
+            [ -z "$got" ] || extra="$extra $f"
+        fi
+    done
+}
+expect yes boxtoi.h boxtoi.pc 'libboxtoi.*' README.md method.md query-format.md
+expect "$with_ode" ode-boxtoi.h ode-boxtoi.pc 'libode-boxtoi.*'
+expect "$with_jansson" bin/boxtoi boxtoi.1
+[ "$with_ode" = yes ] && what="$what; the plugin's" || what="$what; not the plugin's"
+[ "$with_jansson" = yes ] && what="$what; the command and its manual page" ||
+    what="$what; not the command"
+result "$([ -z "$missing$extra" ] && echo 1)" "installed: $what" \
+    "missing:$missing; not built, yet installed:$extra
 $(cd "$root" && find . -type f | LC_ALL=C sort)"
 
 # links FILE: the relative link targets of the markdown FILE, one per line,
@@ -81,15 +103,20 @@ result "$([ -n "$readme" ] && [ "$count" -gt 0 ] && [ -z "$broken" ] && echo 1)"
 result "$([ -n "$readme" ] && cmp -s "$readme" "$srcdir/../README.md" && echo 1)" \
     "the installed README.md is the source's"
 
-man=$(find_one boxtoi.1)
-paths=$(sed -n 's/^\.IR \(\/[^ ]*\).*/\1/p' "$man" 2>/dev/null)
-absent=
-for p in $paths; do
-    [ -f "$root$p" ] || absent="$absent $p"
-done
-result "$([ -n "$paths" ] && [ -z "$absent" ] && echo 1)" \
-    "every installed path boxtoi(1) names exists ($(echo $paths))" \
-    "absent:$absent"
+if [ "$with_jansson" = yes ]; then
+    man=$(find_one boxtoi.1)
+    paths=$(sed -n 's/^\.IR \(\/[^ ]*\).*/\1/p' "$man" 2>/dev/null)
+    absent=
+    for p in $paths; do
+        [ -f "$root$p" ] || absent="$absent $p"
+    done
+    result "$([ -n "$paths" ] && [ -z "$absent" ] && echo 1)" \
+        "every installed path boxtoi(1) names exists ($(echo $paths))" \
+        "absent:$absent"
+else
+    skip "every installed path boxtoi(1) names exists" \
+        "the command is not built (configure --without-jansson)"
+fi
 
 # Uninstalling takes every file back out.
 $MAKE -s -C "$top" uninstall DESTDIR="$root" >"$tmp/uninstall.log" 2>&1

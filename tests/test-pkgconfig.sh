@@ -17,7 +17,9 @@
 # build (AM_TESTS_ENVIRONMENT): a C program is built as the libraries were
 # (clang's sanitizers, say, need their runtime linked into the program).  The
 # pkg-config flags come first on the line, so they alone must find the
-# libraries.
+# libraries.  In a build without the plugin (BOXTOI_WITH_ODE=no: configure
+# --without-ode) its checks are skipped, and without the command
+# (BOXTOI_WITH_JANSSON=no) those of its manual page.
 : "${srcdir:=.}"
 : "${CC:=cc}"
 : "${CXX:=c++}"
@@ -29,10 +31,17 @@ if ! command -v "$PKG_CONFIG" >/dev/null 2>&1; then
 fi
 # the shared libraries where they were built, else the static ones (configure
 # --disable-shared), linked with pkg-config --static as a user links them
-if [ -f ../lib/.libs/libboxtoi.so ] && [ -f ../plugin/.libs/libode-boxtoi.so ]; then
+with_ode=${BOXTOI_WITH_ODE:-yes}
+with_jansson=${BOXTOI_WITH_JANSSON:-yes}
+# built SUFFIX: the libraries of this build are there with SUFFIX
+built() {
+    [ -f ../lib/.libs/libboxtoi$1 ] &&
+        { [ "$with_ode" = no ] || [ -f ../plugin/.libs/libode-boxtoi$1 ]; }
+}
+if built .so; then
     suffix=.so
     static=
-elif [ -f ../lib/.libs/libboxtoi.a ] && [ -f ../plugin/.libs/libode-boxtoi.a ]; then
+elif built .a; then
     suffix=.a
     static=--static
 else
@@ -45,7 +54,7 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/lib" "$tmp/include"
 top=$(cd .. && pwd)
 for f in "$top"/lib/.libs/libboxtoi$suffix* "$top"/plugin/.libs/libode-boxtoi$suffix*; do
-    ln -s "$f" "$tmp/lib/"
+    [ -e "$f" ] && ln -s "$f" "$tmp/lib/"
 done
 ln -s "$(cd "$srcdir/../include" && pwd)/boxtoi.h" "$tmp/include/"
 ln -s "$(cd "$srcdir/../plugin" && pwd)/ode-boxtoi.h" "$tmp/include/"
@@ -106,17 +115,29 @@ EOF
 
 echo "1..18"
 
-libs=$(pc ode-boxtoi --libs 2>&1)
-case " $libs " in
-*" -lboxtoi "*) ok=1 ;;
-*) ok= ;;
-esac
-result "$ok" "pkg-config --libs ode-boxtoi names -lboxtoi" "$libs"
-case " $libs " in
-*" -lode "*) ok=1 ;;
-*) ok= ;;
-esac
-result "$ok" "pkg-config --libs ode-boxtoi names -lode" "$libs"
+# no_plugin DESCRIPTION...: skip these checks of the plugin where it is not
+# built (and say so), else fail (status 1) so that they run.
+no_plugin() {
+    [ "$with_ode" = no ] || return 1
+    for d in "$@"; do
+        skip "$d" "the ODE plugin is not built (configure --without-ode)"
+    done
+}
+
+if ! no_plugin "pkg-config --libs ode-boxtoi names -lboxtoi" \
+    "pkg-config --libs ode-boxtoi names -lode"; then
+    libs=$(pc ode-boxtoi --libs 2>&1)
+    case " $libs " in
+    *" -lboxtoi "*) ok=1 ;;
+    *) ok= ;;
+    esac
+    result "$ok" "pkg-config --libs ode-boxtoi names -lboxtoi" "$libs"
+    case " $libs " in
+    *" -lode "*) ok=1 ;;
+    *) ok= ;;
+    esac
+    result "$ok" "pkg-config --libs ode-boxtoi names -lode" "$libs"
+fi
 
 # build NAME PACKAGE: compile and link NAME.c with the package's flags and the
 # options the libraries were built with.
@@ -137,29 +158,35 @@ build solver boxtoi
 result "$([ $? = 0 ] && echo 1)" "a solver program builds with pkg-config boxtoi alone" \
     "$(cat "$tmp/solver.log" 2>/dev/null)"
 run solver "1 0.5" "it runs: first contact at t = 1/2"
-build plugin ode-boxtoi
-result "$([ $? = 0 ] && echo 1)" \
-    "a plugin program that also calls the solver builds with pkg-config ode-boxtoi alone" \
-    "$(cat "$tmp/plugin.log" 2>/dev/null)"
-run plugin "1 1 0.5" "it runs: the collider reports the contact at t = 1/2"
-
-# (not where the libraries carry a sanitizer: its run-time is the C
-# compiler's, which the C++ one, g++ beside clang say, need not link)
-if [ -n "$SAN_CFLAGS" ]; then
-    skip "the plugin program builds as C++" "a sanitizer build ($SAN_CFLAGS)"
-    skip "it runs: the same contact" "a sanitizer build"
-elif command -v "$CXX" >/dev/null 2>&1; then
-    cp "$tmp/plugin.c" "$tmp/pluscc.cpp"
-    flags=$(pc ode-boxtoi --cflags --libs 2>&1) &&
-        $CXX -Wall -Wextra -Werror $CXXFLAGS -o "$tmp/pluscc" "$tmp/pluscc.cpp" \
-            $flags $LDFLAGS -Wl,-rpath,"$tmp/lib" >"$tmp/pluscc.log" 2>&1
-    result "$([ $? = 0 ] && echo 1)" \
-        "the plugin program builds as C++ ($CXX -Wall -Wextra -Werror)" \
-        "$(cat "$tmp/pluscc.log" 2>/dev/null)"
-    run pluscc "1 1 0.5" "it runs: the same contact"
+if no_plugin "a plugin program that also calls the solver builds with pkg-config ode-boxtoi alone" \
+    "it runs: the collider reports the contact at t = 1/2" \
+    "the plugin program builds as C++" "it runs: the same contact"; then
+    :
 else
-    skip "the plugin program builds as C++" "no C++ compiler ($CXX)"
-    skip "it runs: the same contact" "no C++ compiler"
+    build plugin ode-boxtoi
+    result "$([ $? = 0 ] && echo 1)" \
+        "a plugin program that also calls the solver builds with pkg-config ode-boxtoi alone" \
+        "$(cat "$tmp/plugin.log" 2>/dev/null)"
+    run plugin "1 1 0.5" "it runs: the collider reports the contact at t = 1/2"
+
+    # (not where the libraries carry a sanitizer: its run-time is the C
+    # compiler's, which the C++ one, g++ beside clang say, need not link)
+    if [ -n "$SAN_CFLAGS" ]; then
+        skip "the plugin program builds as C++" "a sanitizer build ($SAN_CFLAGS)"
+        skip "it runs: the same contact" "a sanitizer build"
+    elif command -v "$CXX" >/dev/null 2>&1; then
+        cp "$tmp/plugin.c" "$tmp/pluscc.cpp"
+        flags=$(pc ode-boxtoi --cflags --libs 2>&1) &&
+            $CXX -Wall -Wextra -Werror $CXXFLAGS -o "$tmp/pluscc" "$tmp/pluscc.cpp" \
+                $flags $LDFLAGS -Wl,-rpath,"$tmp/lib" >"$tmp/pluscc.log" 2>&1
+        result "$([ $? = 0 ] && echo 1)" \
+            "the plugin program builds as C++ ($CXX -Wall -Wextra -Werror)" \
+            "$(cat "$tmp/pluscc.log" 2>/dev/null)"
+        run pluscc "1 1 0.5" "it runs: the same contact"
+    else
+        skip "the plugin program builds as C++" "no C++ compiler ($CXX)"
+        skip "it runs: the same contact" "no C++ compiler"
+    fi
 fi
 
 # The solver needs libm; a shared libboxtoi brings it itself, so only a
@@ -190,6 +217,16 @@ if [ -n "${MAKE:-}" ]; then
     for f in lib/boxtoi.pc plugin/ode-boxtoi.pc tools/boxtoi.1; do
         d=${f%/*}
         name=${f#*/}
+        if [ "$f" = plugin/ode-boxtoi.pc ] && no_plugin "make prefix=DIR $name names DIR" \
+            "$name: --define-variable=prefix moves libdir and includedir" \
+            "make libdir=DIR $name (outside the prefix) names DIR as it is"; then
+            continue
+        fi
+        if [ "$f" = tools/boxtoi.1 ] && [ "$with_jansson" = no ]; then
+            skip "make prefix=DIR $name names DIR" \
+                "the command is not built (configure --without-jansson)"
+            continue
+        fi
         $MAKE -s -C "$top/$d" prefix="$other" "$name" >"$tmp/make.log" 2>&1
         case $name in
         *.pc)
@@ -231,6 +268,10 @@ if [ -n "${MAKE:-}" ]; then
     for f in lib/libboxtoi.la plugin/libode-boxtoi.la; do
         d=${f%/*}
         name=${f#*/}
+        if [ "$f" = plugin/libode-boxtoi.la ] &&
+            no_plugin "make prefix=DIR relinks $name for DIR/lib"; then
+            continue
+        fi
         $MAKE -n -C "$top/$d" prefix="$other" "$name" >"$tmp/make.log" 2>&1
         result "$(grep -q -e "-rpath $other/lib " "$tmp/make.log" && echo 1)" \
             "make prefix=DIR relinks $name for DIR/lib" "$(cat "$tmp/make.log")"
