@@ -15,15 +15,17 @@
  *                                         of hex
  * TARGET is solve, tool or plugin.  A build without ODE or jansson
  * (configure --without-ode, --without-jansson) has no plugin or tool
- * target: the Makefile defines REPLAY_PLUGIN and REPLAY_TOOL where it has
- * them, and their checks are skipped where it does not.
+ * target: config.h defines BOXTOI_WITH_ODE and BOXTOI_WITH_JANSSON where
+ * it has them, and their checks are skipped where it does not.
  */
+#include <config.h>
+
 #include "fuzz-solve.h"
 #include "tap/basic.h"
-#ifdef REPLAY_PLUGIN
+#ifdef BOXTOI_WITH_ODE
 #include "fuzz-plugin.h"
 #endif
-#ifdef REPLAY_TOOL
+#ifdef BOXTOI_WITH_JANSSON
 #include "fuzz-tool.h"
 #endif
 
@@ -85,10 +87,10 @@ static const struct target {
     check_fn *check;
     kind_fn *kind; /* what an input is, counted over the kept ones */
 } targets[] = {{"solve", fuzz_solve_check, solve_kind},
-#ifdef REPLAY_TOOL
+#ifdef BOXTOI_WITH_JANSSON
                {"tool", fuzz_tool_check, fuzz_tool_status},
 #endif
-#ifdef REPLAY_PLUGIN
+#ifdef BOXTOI_WITH_ODE
                {"plugin", fuzz_plugin_check, fuzz_plugin_kind},
 #endif
 };
@@ -120,10 +122,10 @@ static FILE *open_kept(const char *name)
  */
 #define KINDS 8
 _Static_assert(FUZZ_BUILT < KINDS, "KINDS counts every kind");
-#ifdef REPLAY_TOOL
+#ifdef BOXTOI_WITH_JANSSON
 _Static_assert(FUZZ_LINE_STATES <= KINDS, "KINDS counts every kind");
 #endif
-#ifdef REPLAY_PLUGIN
+#ifdef BOXTOI_WITH_ODE
 _Static_assert(FUZZ_ROOM_KINDS <= KINDS, "KINDS counts every kind");
 #endif
 static int replay_kept(const struct target *t, int n[KINDS], int *total)
@@ -164,7 +166,7 @@ static void replay_solve(void)
 /* The tool's kept inputs: lines of every status, and every one passes. */
 static void replay_tool(void)
 {
-#ifndef REPLAY_TOOL
+#ifndef BOXTOI_WITH_JANSSON
     skip(2, "the command is not built (configure --without-jansson)");
 #else
     int n[KINDS], total, bad = replay_kept(find_target("tool"), n, &total);
@@ -180,7 +182,7 @@ static void replay_tool(void)
 /* The plugin's kept rooms: every path of the stepper, and every one passes. */
 static void replay_plugin(void)
 {
-#ifndef REPLAY_PLUGIN
+#ifndef BOXTOI_WITH_ODE
     skip(2, "the ODE plugin is not built (configure --without-ode)");
 #else
     int n[KINDS], total, bad = replay_kept(find_target("plugin"), n, &total);

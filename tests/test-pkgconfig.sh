@@ -207,12 +207,9 @@ result "$ok" "-lm only for static links (pkg-config --libs, --static --libs boxt
 # below the prefix as ${prefix}/..., so that pkg-config's
 # --define-variable=prefix moves them, and others as they are.  Each file is
 # remade as configured afterwards; only pkg-config runs read the .pc files
-# here, with their own libdir and includedir.  test-install.sh installs
-# these files: both hold generated.lock while they make them.
+# here, with their own libdir and includedir.  test-install.sh, which
+# installs these files, does not run meanwhile (tests.lock).
 if [ -n "${MAKE:-}" ]; then
-    if command -v flock >/dev/null 2>&1; then
-        exec 9>generated.lock && flock 9
-    fi
     other=/nonexistent/boxtoi-prefix
     for f in lib/boxtoi.pc plugin/ode-boxtoi.pc tools/boxtoi.1; do
         d=${f%/*}
@@ -276,7 +273,6 @@ if [ -n "${MAKE:-}" ]; then
         result "$(grep -q -e "-rpath $other/lib " "$tmp/make.log" && echo 1)" \
             "make prefix=DIR relinks $name for DIR/lib" "$(cat "$tmp/make.log")"
     done
-    exec 9>&-
 else
     for f in boxtoi.pc ode-boxtoi.pc; do
         skip "make prefix=DIR $f names DIR" "MAKE not set (run by make check)"
