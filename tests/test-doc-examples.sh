@@ -37,14 +37,20 @@ result "$([ -n "$cmd" ] && [ -n "$want" ] && [ "$got" = "$want" ] && echo 1 || e
 shown: $want
 printed: $got"
 
-query=$(block "$top/docs/query-format.md" "## Query" 1 | tr -d '\n')
-want=$(block "$top/docs/query-format.md" "## Answer" 1)
-got=$(printf '%s\n' "$query" | "$tool" 2>&1)
-result "$([ -n "$query" ] && [ -n "$want" ] && [ "$got" = "$want" ] && echo 1 || echo 0)" \
-    "docs/query-format.md's example query gets the answer shown under Answer" \
-    "query: $query
-shown: $want
+# answers QUERY WANT DESCRIPTION: the tool's answer to the one-line QUERY is
+# WANT.
+answers() {
+    got=$(printf '%s\n' "$1" | "$tool" 2>&1)
+    result "$([ -n "$1" ] && [ -n "$2" ] && [ "$got" = "$2" ] && echo 1 || echo 0)" "$3" \
+        "query: $1
+shown: $2
 printed: $got"
+}
+
+answers "$(block "$top/docs/query-format.md" "## Query" 1 | tr -d '\n')" \
+    "$(block "$top/docs/query-format.md" "## Answer" 1)" \
+    "docs/query-format.md's example query gets the answer shown under Answer"
+
 # help_json HEADING: the lines under the --help line that begins with
 # HEADING that open with "  {" and the ones after them that open with
 # three spaces, without their indent, joined with a space each.
@@ -55,12 +61,6 @@ help_json() {
         after && n { exit }
         END { print out }'
 }
-query=$(help_json "Query, ")
-want=$(help_json "Answer:")
-got=$(printf '%s\n' "$query" | "$tool" 2>&1)
-result "$([ -n "$query" ] && [ -n "$want" ] && [ "$got" = "$want" ] && echo 1 || echo 0)" \
-    "boxtoi --help's example query gets the answer shown under Answer" \
-    "query: $query
-shown: $want
-printed: $got"
+answers "$(help_json "Query, ")" "$(help_json "Answer:")" \
+    "boxtoi --help's example query gets the answer shown under Answer"
 [ "$failed" -eq 0 ]
