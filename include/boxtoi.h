@@ -231,7 +231,13 @@ typedef struct boxtoi_result {
     boxtoi_feature feature_a;  /**< feature of A (vertex, edge or face) */
     boxtoi_feature feature_b;  /**< feature of B */
     double point[3];           /**< a world point common to both boxes at toi (to
-                                    within the touching tolerance above) */
+                                    within the touching tolerance above); but
+                                    where one box's frame is so thin (its 3x3
+                                    part near the floor of
+                                    BOXTOI_REASON_SINGULAR) that the other box's
+                                    far corners have no coordinates in it, the
+                                    middle of the other box's touching edge or
+                                    face, which may lie off the thin box */
     double normal[3];          /**< unit world normal at toi, pointing from A to B */
     double depth;              /**< penetration along normal at toi (<= 0 means apart by
                                     that much); about 0 for HIT; for OVERLAP >= 0, or

@@ -3071,6 +3071,64 @@ static void case_plates_from_contact(void)
                          "of the depth");
 }
 
+/*
+ * Two unit cubes [-1, 1]^3 far from the origin (at T = 1e6, where the
+ * coordinates' rounding allows 1.8e-9), apart by g = 1e-8 along n = (0, 1,
+ * 1) / sqrt 2 between nearly parallel edges: A's edge Y'-Z' (along x, at y =
+ * z = 1 about A's centre) and B's edge Y-Z, B turned by 1e-5 rad about n
+ * through that edge's middle, so that it crosses A's edge at that angle, g
+ * above it.  Only the axis of those two edges parts the boxes: their faces'
+ * axes all overlap (by about the turn, 7e-6, more than g), and its function
+ * (the gap times the sine of the edges' angle, 1e-13) lies within its
+ * rounding 1e6 from the origin, so its roots say nothing.  The poses decide:
+ * across the whole interval they keep the boxes apart by g, more than the
+ * promise's distance (1e-9 of the size plus that rounding, 5.3e-9), so they
+ * never touch.  At rest, and with B sliding along A's edge (-0.25 + 0.5 t
+ * along x: the distance between the edges' lines does not change).
+ */
+static void case_parallel_edges_apart_far(void)
+{
+    const double T = 1e6, g = 1e-8, th = 1e-5, r2 = sqrt(0.5);
+    const double n[3] = {0.0, r2, r2}, c = cos(th), s = sin(th);
+    /* Rodrigues: c I + s K + (1 - c) n n^T, K the cross product by n */
+    const double K[3][3] = {{0.0, -n[2], n[1]}, {n[2], 0.0, -n[0]}, {-n[1], n[0], 0.0}};
+    double R[3][3];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            R[i][j] = (i == j ? c : 0.0) + s * K[i][j] + (1.0 - c) * n[i] * n[j];
+    /* B's edge Y-Z has its middle at local (0, -1, -1): put it at A's (0, 1, 1) + g n */
+    double cb[3];
+    for (int i = 0; i < 3; i++)
+        cb[i] = (i == 0 ? 0.0 : 1.0) + g * n[i] + R[i][1] + R[i][2];
+    boxtoi_motion ma, mb;
+    double id[3][3];
+    tu_identity3(id);
+    motion_static(&ma, id, T, T, T);
+    motion_static(&mb, R, T + cb[0], T + cb[1], T + cb[2]);
+    for (int moving = 0; moving < 2; moving++) {
+        if (moving) {
+            mb.degree = 1;
+            mb.c[0][0][3] -= 0.25;
+            mb.c[1][0][3] = 0.5;
+        }
+        boxtoi_query q = tu_query(cube(1), &ma, cube(1), &mb, 0.0, 1.0);
+        const char *name = moving ? "nearly parallel edges 1e-8 apart 1e6 from the origin, "
+                                    "B sliding along them"
+                                  : "nearly parallel edges 1e-8 apart 1e6 from the origin";
+        ref_answer ra;
+        int solved = ref_solve(&q, 0.0, &ra);
+        double d0 = ref_signed_distance(&q, 0.0), d1 = ref_signed_distance(&q, 1.0);
+        if (!ok(solved && ra.valid && !ra.overlap_t0 && !ra.hit &&
+                    fabs(d0 + g) <= 1e-9 && fabs(d1 + g) <= 1e-9,
+                "%s: the reference keeps them apart by g", name))
+            diag("reference: valid %d overlap %d hit %d, distance %.3g at t0, %.3g at t1",
+                 ra.valid, ra.overlap_t0, ra.hit, -d0, -d1);
+        expect e = {.state = BOXTOI_MISS};
+        boxtoi_result r = run_case(name, &q, &e);
+        check_swap(name, &q, &r);
+    }
+}
+
 static void case_turning_parallel_random(void)
 {
     check_literal_judged(&turning_stuck_clip, 2.5, 3.5, 2.7514317248025744,
@@ -5741,6 +5799,93 @@ static void case_scaled_motion(void)
 }
 
 /*
+ * A plate whose frame is nearly flat: B = [-1, 1] x [-L, L]^2 under the
+ * constant 3x3 part diag(e, 1, 1), e = 2^-896 (just above the determinant
+ * floor, 2^-900 of the entries' cube), is the plate |x| <= e, |y|, |z| <= L,
+ * with L = 1e38.  A is the box [-L, 5L] x [-L/2, L/2]^2 turned about x by
+ * the angle of cosine 0.8 and sine 0.6, its centre at (0, y, 0).  A world
+ * point's coordinate along B's x is its distance from the plate over e:
+ * beyond 1.8e308 e (3.4e38) it is not a double, so A's corners at x = 5L
+ * have no coordinates in B's frame while those at x = -L have.
+ * - y = 0, at rest: A crosses the plate, its face X 1e38 behind it and its
+ *   face X' 5e38 beyond; the least penetration is along x, depth L, the
+ *   normal from A to B -x (B lies on A's side x = -L), through B's face X'.
+ *   The overlap is the plate's part inside A (|y|, |z| within A's turned
+ *   section): the point lies in both boxes.
+ * - y = 2.5L - 2Lt: A's lowest edge (along x, at y = -0.7L, z = 0.1L from
+ *   its centre) reaches B's face Y' (y = L) at t = 0.4, a vertex of A on
+ *   B's face along -y; A's corners at x = 5L, 5L from the plate, again
+ *   have no coordinates in B's frame.  A runs on through B past t1 (its
+ *   top leaves B's face Y at t = 2.1).  The point is checked on A's edge
+ *   (y = L, z = 0.1L); where along the edge it lies is not checked: the
+ *   solver gives the middle of A's edge (x = 2L), off the plate, when the
+ *   edge's far corner has no coordinate in B's frame.
+ */
+static double thin_plate_excess(const boxtoi_query *q, double t, const double p[3])
+{
+    double ea[4][4], la[3], lb[3];
+    boxtoi_motion_eval(&q->motion_a, t, ea);
+    if (!tu_to_local_at(ea, p, la))
+        return INFINITY;
+    /* B's frame is diag(e, 1, 1): its x read in the world */
+    lb[0] = fabs(p[0]) <= q->motion_b.c[0][0][0] ? 0.0 : fabs(p[0]) - q->motion_b.c[0][0][0];
+    lb[1] = p[1];
+    lb[2] = p[2];
+    boxtoi_box bw = q->b;
+    bw.lo[0] = bw.hi[0] = 0.0;
+    return fmax(tu_box_excess(&q->a, la), tu_box_excess(&bw, lb));
+}
+
+static void case_thin_plate_far_corners(void)
+{
+    const double L = 1e38, e = 0x1p-896;
+    boxtoi_motion ma, mb;
+    tu_motion_zero(&mb, 0);
+    mb.c[0][0][0] = e;
+    mb.c[0][1][1] = mb.c[0][2][2] = mb.c[0][3][3] = 1.0;
+    double turn[3][3] = {{1, 0, 0}, {0, 0.8, -0.6}, {0, 0.6, 0.8}};
+    motion_static(&ma, turn, 0, 0, 0);
+    boxtoi_query q = tu_query(tu_box(-L, -L / 2, -L / 2, 5 * L, L / 2, L / 2), &ma,
+                              tu_box(-1, -L, -L, 1, L, L), &mb, 0.0, 1.0);
+    double tol = 1e-9 * qsize(&q);
+    expect e0 = {.state = BOXTOI_OVERLAP,
+                 .exit_mode = EXIT_AFTER_T1,
+                 .fb = "X'",
+                 .check_normal = 1,
+                 .normal = {-1, 0, 0},
+                 .check_depth = 1,
+                 .depth = L};
+    const char *name = "A across a plate of frame 2^-896 thin, corners far beyond it";
+    boxtoi_result r = run_case(name, &q, &e0);
+    double out = thin_plate_excess(&q, 0.0, r.point);
+    if (!ok(out <= tol, "%s: the point lies in both boxes", name))
+        diag("point (%.17g %.17g %.17g), outside by %.3g", r.point[0], r.point[1], r.point[2],
+             out);
+    check_swap(name, &q, &r);
+
+    ma.degree = 1;
+    ma.c[0][1][3] = 2.5 * L;
+    ma.c[1][1][3] = -2.0 * L;
+    q.motion_a = ma;
+    name = "A's edge down onto a plate of frame 2^-896 thin, its corners far beyond it";
+    r = boxtoi_solve(&q);
+    is_int(r.state, BOXTOI_HIT, "%s: state hit", name);
+    is_double(r.toi, 0.4, 1e-9, "%s: toi 0.4", name);
+    ok(r.exit_after_t1 == 1 && isnan(r.exit), "%s: contact lasts through t1", name);
+    ok(fabs(r.depth) <= tol, "%s: depth about 0 (%.3g)", name, r.depth);
+    is_string(boxtoi_kind_name(r.kind), "vertex-face", "%s: kind", name);
+    char fb[BOXTOI_FEATURE_NAME_MAX];
+    is_string(boxtoi_feature_name(r.feature_b, fb, sizeof fb), "Y'", "%s: B's face Y'", name);
+    ok(fabs(r.normal[0]) <= 1e-9 && fabs(r.normal[1] + 1.0) <= 1e-9 &&
+           fabs(r.normal[2]) <= 1e-9,
+       "%s: normal (0 -1 0)", name);
+    if (!ok(fabs(r.point[1] - L) <= tol && fabs(r.point[2] - 0.1 * L) <= tol,
+            "%s: the point on A's edge, y = L, z = 0.1L", name))
+        diag("point (%.17g %.17g %.17g)", r.point[0], r.point[1], r.point[2]);
+    check_swap(name, &q, &r);
+}
+
+/*
  * A w that falls far below its terms: the unit cube under M(t) = [I 0; 0
  * w(t)] is the cube of half side 1 / (2 w), met by a point at rest at x = X
  * when w = 1 / (2 X).  With w = t^2 over [-3, -3e-11] (Bernstein
@@ -6058,6 +6203,8 @@ int main(void)
     case_pass_through();
     case_shear();
     case_scaled_motion();
+    case_thin_plate_far_corners();
+    case_parallel_edges_apart_far();
     case_w_far_below_terms();
     case_w_far_below_terms_trimmed();
     case_near_full_turn(20.0, 0.1, "near full turn, k = 20");
