@@ -99,7 +99,7 @@ for doc in "$readme" $(find "$docdir" -name '*.md' ! -path "$readme" 2>/dev/null
     done
 done
 result "$([ -n "$readme" ] && [ "$count" -gt 0 ] && [ -z "$broken" ] && echo 1)" \
-    "every relative link in the installed README.md and documents names an installed file ($count links)" \
+    "every relative link of the installed README.md and documents names a file ($count links)" \
     "broken:$broken"
 
 # The installed README.md is the source's, byte for byte.
