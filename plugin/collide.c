@@ -101,6 +101,16 @@ static void note_toi(dGeomID o1, dGeomID o2, double toi)
 
 static void side_of(dGeomID g, dVector3 side);
 
+/* Half the extent along the unit vector n of a box turned by R (ODE
+   layout) with half sides half. */
+static double half_extent(const dReal *R, const double half[3], const double n[3])
+{
+    double e = 0;
+    for (int j = 0; j < 3; j++)
+        e += fabs(n[0] * R[j] + n[1] * R[4 + j] + n[2] * R[8 + j]) * half[j];
+    return e;
+}
+
 /*
  * The depth of the contacts made here for boxes that only touch (where a
  * pair will first touch, the manifold gathered with a margin, speculative
@@ -635,12 +645,11 @@ static int flat_sense(dGeomID o1, dGeomID o2, const dReal *side1, const dReal *s
     double size = 0;
     for (int k = 0; k < 3; k++)
         size = fmax(size, fmax(side1[k], side2[k]));
+    double n[3] = {normal[0], normal[1], normal[2]};
     for (int g = 0; g < 2; g++) {
-        double extent = 0;
-        for (int k = 0; k < 3; k++)
-            extent += fabs(normal[0] * R[g][k] + normal[1] * R[g][4 + k]
-                           + normal[2] * R[g][8 + k]) * side[g][k];
-        if (!(extent <= 1e-12 * size))
+        /* the whole thickness along the normal */
+        double full[3] = {side[g][0], side[g][1], side[g][2]};
+        if (!(half_extent(R[g], full, n) <= 1e-12 * size))
             return 0;
     }
     const dReal *p1 = dGeomGetPosition(o1), *p2 = dGeomGetPosition(o2);
@@ -907,12 +916,11 @@ static int box_plane_now(dGeomID o1, const dReal *p, const dReal *R,
     const dReal *side = bt_get(o1)->side;
     dVector4 plane;
     dGeomPlaneGetParams(o2, plane);
-    double reach = 0, size = fabs(plane[3]) + fabs(lift);
-    for (int i = 0; i < 3; i++) {
-        double proj = plane[0] * R[i] + plane[1] * R[4 + i] + plane[2] * R[8 + i];
-        reach += 0.5 * side[i] * fabs(proj);
+    double n[3] = {plane[0], plane[1], plane[2]};
+    double half[3] = {0.5 * side[0], 0.5 * side[1], 0.5 * side[2]};
+    double reach = half_extent(R, half, n), size = fabs(plane[3]) + fabs(lift);
+    for (int i = 0; i < 3; i++)
         size += fabs(p[i]) + side[i];
-    }
     double depth = plane[3] + lift + reach
                    - (plane[0] * p[0] + plane[1] * p[1] + plane[2] * p[2]);
     if (depth < -1e-12 * size)
@@ -1190,16 +1198,6 @@ static void face_towards(const dReal *p, const dReal *R, const double half[3],
     for (int i = 0; i < 3; i++)
         f[i] = s * R[4 * i + best];
     *d = f[0] * p[0] + f[1] * p[1] + f[2] * p[2] + half[best];
-}
-
-/* Half the extent along the unit vector n of a box turned by R (ODE
-   layout) with half sides half. */
-static double half_extent(const dReal *R, const double half[3], const double n[3])
-{
-    double e = 0;
-    for (int j = 0; j < 3; j++)
-        e += fabs(n[0] * R[j] + n[1] * R[4 + j] + n[2] * R[8 + j]) * half[j];
-    return e;
 }
 
 /* Lowest point along f of a box at pose (p, R) with half sides half: min
