@@ -18,7 +18,9 @@
  * a power of two (the same answer bit for bit, scaled alike, and the same
  * from boxtoi_swept_aabb and boxtoi_overlap_at), and one case in 16 over
  * the two parts of its interval cut at a point inside it, and after a hit
- * from its time of contact, each part judged over its own interval (the
+ * from its time of contact, each part judged over its own interval, and one
+ * case in 8 with A's motion, B's or both multiplied by a positive polynomial
+ * of degree 1 or 2, judged against the reference's answer to that query (the
  * checks' time includes them).
  *
  * Environment: BOXTOI_SEED (the generator's seed), BOXTOI_RANDOM_CASES
@@ -45,6 +47,8 @@
 #define DEFAULT_CASES 24000
 /* One case in SPLIT_EVERY is also solved over two parts of its interval. */
 #define SPLIT_EVERY 16
+/* One case in FACTOR_EVERY is also solved with its motions times a factor. */
+#define FACTOR_EVERY 8
 
 /* ------------------------------------------------------------------ */
 /* Generator: splitmix64.                                               */
@@ -767,6 +771,61 @@ static void count(stats *s, const ref_answer *ra, const check *ck)
     s->inconsistent += ra->inconsistent;
 }
 
+/*
+ * m times the positive polynomial f(t) = f[0] + f[1] t + ... + f[nf] t^nf,
+ * every entry: the same map (P / w is unchanged), of degree m->degree + nf.
+ */
+static void times_factor(boxtoi_motion *m, const double *f, int nf)
+{
+    boxtoi_motion out;
+    memset(&out, 0, sizeof out);
+    out.degree = m->degree + nf;
+    for (int i = 0; i <= m->degree; i++)
+        for (int j = 0; j <= nf; j++)
+            for (int r = 0; r < 4; r++)
+                for (int c = 0; c < 4; c++)
+                    out.c[i + j][r][c] += m->c[i][r][c] * f[j];
+    *m = out;
+}
+
+/*
+ * A factor for times_factor, positive on [t0, t1], whose terms do not cancel
+ * there (each term's sign is fixed on the interval), so that its
+ * coefficients are no larger than its values: a + c t^2, or a + b t + c t^2
+ * and a + b t on an interval of t >= 0 (on one reaching below 0, degree 1 is
+ * the constant a with a zero coefficient of t: a motion declared of a degree
+ * above its own).  Its values vary up to a few hundred-fold over the
+ * interval, so that some queries are solved in pieces (w uneven).  Returns
+ * its degree.
+ */
+static int random_factor(double t0, double t1, double *f)
+{
+    double big = fmax(fabs(t0), fabs(t1));
+    if (big == 0.0)
+        big = 1.0;
+    int deg = chance(0.3) ? 1 : 2;
+    double span = chance(0.3) ? urange(50.0, 200.0) : urange(0.0, 3.0);
+    f[0] = exp2(urange(-4.0, 4.0));
+    f[1] = t0 >= 0.0 && (deg == 1 || chance(0.5)) ? f[0] * urange(0.0, span) / big : 0.0;
+    f[2] = deg == 2 ? f[0] * urange(0.0, span) / (big * big) : 0.0;
+    return deg;
+}
+
+/* The largest over the least value of a random_factor on [t0, t1]. */
+static double factor_spread(const double *f, int nf, double t0, double t1)
+{
+    double lo = INFINITY, hi = 0.0;
+    double at[3] = {t0, t1, t0 < 0.0 && t1 > 0.0 ? 0.0 : t0};
+    for (int k = 0; k < 3; k++) {
+        double v = 0.0;
+        for (int j = nf; j >= 0; j--)
+            v = v * at[k] + f[j];
+        lo = fmin(lo, v);
+        hi = fmax(hi, v);
+    }
+    return hi / lo;
+}
+
 /* B's motion moved by the constant world vector lam * n. */
 static void shift_b(boxtoi_query *q, const boxtoi_motion *base, const double n[3],
                     double lam)
@@ -922,7 +981,8 @@ int main(void)
         if (only_kind < 0)
             bail("bad BOXTOI_RANDOM_KIND=%s", kn);
     }
-    stats st[K_COUNT], all, scaled[3], shifted, far, split;
+    stats st[K_COUNT], all, scaled[3], shifted, far, split, factored;
+    int factor_shown = 0, factor_unsure = 0, uneven = 0;
     int split_cases = 0, split_shown = 0, split_unsure = 0;
     int scale_checked = 0, scale_bad[2] = {0, 0}, scale_shown = 0, scale_others_bad = 0;
     struct {
@@ -939,6 +999,7 @@ int main(void)
     memset(scaled, 0, sizeof scaled);
     memset(&shifted, 0, sizeof shifted);
     memset(&split, 0, sizeof split);
+    memset(&factored, 0, sizeof factored);
     memset(&far, 0, sizeof far);
     diag("seed %#" PRIx64 " (set BOXTOI_SEED to change), %d cases "
          "(BOXTOI_RANDOM_CASES)", seed, ncases);
@@ -1018,6 +1079,54 @@ int main(void)
             diag("case %d (%s) with A and B swapped: %s%s%s", i, kind_name[kind],
                  swap_bad ? (cks.verdict == V_DISAGREE ? cks.why : cks.geom_why) : "",
                  swap_bad && mirror_bad ? "; " : "", mirror_why);
+        /*
+         * One case in FACTOR_EVERY again with A's motion, B's or both
+         * multiplied by a positive polynomial: the same maps but for the
+         * rounding of the products, of higher degree, with a w that can vary
+         * enough to be solved in pieces.  Judged against the reference's
+         * answer to that query: rounding moves the positions of an
+         * ill-conditioned motion (w far below its coefficients) by more than
+         * a graze's depth.
+         */
+        if (uni() * FACTOR_EVERY < 1.0) {
+            boxtoi_query fq = q;
+            int which = (int)(uni() * 3.0) % 3, changed = 0;
+            for (int b = 0; b < 2; b++) {
+                boxtoi_motion *m = b == 0 ? &fq.motion_a : &fq.motion_b;
+                double f[3];
+                int nf = random_factor(fq.t0, fq.t1, f);
+                if ((which == b || which == 2) && m->degree + nf <= BOXTOI_MAX_DEGREE) {
+                    times_factor(m, f, nf);
+                    changed = 1;
+                    uneven += factor_spread(f, nf, fq.t0, fq.t1) > 64.0;
+                }
+            }
+            if (changed) {
+                static ref_answer rf;
+                ref_solve(&fq, REL_TOL * ref_size(&fq, fq.t0), &rf);
+                boxtoi_result fres = boxtoi_solve(&fq);
+                check fck;
+                judge(&fq, &fres, &rf, &fck);
+                /* the reference's timeline contradicting itself (its event
+                   polynomials are of twice the degree and more): not judged,
+                   counted */
+                if (rf.inconsistent)
+                    factor_unsure++;
+                else
+                    count(&factored, &rf, &fck);
+                if ((!rf.inconsistent && (fck.verdict == V_DISAGREE || fck.geom_bad ||
+                                          fck.point_bad || fck.exit_bad || fck.bad_state)) &&
+                    (factor_shown++ < 5 || only >= 0)) {
+                    diag("case %d (%s) with its motions times a factor: %s%s%s%s", i,
+                         kind_name[kind], fck.verdict == V_DISAGREE ? fck.why : "",
+                         fck.geom_bad || fck.point_bad ? fck.geom_why : "",
+                         fck.exit_bad ? fck.exit_why : "",
+                         fck.bad_state ? boxtoi_state_name(fres.state) : "");
+                    print_query(&fq);
+                    print_answers(&fres, &rf);
+                }
+            }
+        }
         /*
          * Time, then lengths, scaled by a power of two from 2^-30 to 2^30:
          * the same answer, bit for bit, scaled alike (no threshold of the
@@ -1188,9 +1297,10 @@ int main(void)
             missing += st[k].cases == 0;
         for (int k = 0; k < 3; k++)
             missing += scaled[k].cases == 0;
-        missing += (shifted.cases == 0) + (far.cases == 0) + (split_cases == 0);
-        is_int(missing, 0, "every kind, scale, shifted and far interval and cut interval "
-               "has cases");
+        missing += (shifted.cases == 0) + (far.cases == 0) + (split_cases == 0) +
+                   (factored.cases == 0);
+        is_int(missing, 0, "every kind, scale, shifted and far interval, cut interval "
+               "and factored motion has cases");
     }
     ok(scale_bad[1] == 0, "time scaled by 2^-30 to 2^30: the same answer, times scaled, bit "
        "for bit, %d of %d differ", scale_bad[1], scale_checked);
@@ -1208,6 +1318,18 @@ int main(void)
            "contacts, %d bad exits", split_cases, split.hit, split.miss, split.overlap,
            split_unsure,
            split.disagree, split.geom_bad + split.point_bad, split.exit_bad);
+    if (factored.cases)
+        diag("motions times a positive polynomial: %d factors vary more than 64-fold "
+             "over the interval", uneven);
+    if (factored.cases)
+        ok(factored.disagree == 0 && factored.geom_bad == 0 && factored.point_bad == 0 &&
+               factored.exit_bad == 0 && factored.bad_state == 0,
+           "motions times a positive polynomial: %d cases (reference: %d hit, %d miss, %d "
+           "overlap at t0; %d more not judged, the reference's timeline inconsistent), %d "
+           "disagreements, %d bad contacts, %d bad exits, %d failed or invalid",
+           factored.cases, factored.hit, factored.miss, factored.overlap, factor_unsure,
+           factored.disagree, factored.geom_bad + factored.point_bad, factored.exit_bad,
+           factored.bad_state);
     ok(swapped.bad == 0, "A and B swapped: the answers pass the same checks, %d bad",
        swapped.bad);
     ok(swapped.mirror_bad == 0, "A and B swapped: the same time, exit and point, "
