@@ -38,6 +38,20 @@ static void feature_dirs(const boxtoi_result *r, const double ea[4][4],
 }
 
 /*
+ * The motion's matrix at t over |w(t)|: the pose, w's sign kept, so that a
+ * motion written with a large common factor (a valid motion times 2^300)
+ * does not overflow the products formed from its columns.
+ */
+static void scaled_motion_at(const boxtoi_motion *m, double t, double e[4][4])
+{
+    ref_motion_at(m, t, e);
+    double w = fabs(e[3][3]);
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            e[i][j] /= w;
+}
+
+/*
  * The contact normal that the features of r define at time t, from the
  * query's motions alone (evaluated by the reference): a face's normal is
  * the cross product of the world directions of its two edges, and two edges
@@ -48,8 +62,8 @@ static int feature_normal(const boxtoi_query *q, const boxtoi_result *r, double 
                           double n[3])
 {
     double ea[4][4], eb[4][4], u[2][3];
-    ref_motion_at(&q->motion_a, t, ea);
-    ref_motion_at(&q->motion_b, t, eb);
+    scaled_motion_at(&q->motion_a, t, ea);
+    scaled_motion_at(&q->motion_b, t, eb);
     feature_dirs(r, (const double(*)[4])ea, (const double(*)[4])eb, u);
     tu_cross(u[0], u[1], n);
     double len = tu_norm(n), scale = tu_norm(u[0]) * tu_norm(u[1]);
@@ -72,12 +86,13 @@ static void feature_point(const boxtoi_box *b, boxtoi_feature f, int u, double x
  * The outward unit normal at t of the face f (side[j] != 0) of a box moving
  * by m: the cofactor column of the 3x3 part, e_{j+1} x e_{j+2}, which is
  * det times the inverse transpose's column j; signed by the face's side, the
- * determinant's sign and w's (the columns e are those of w times the pose).
+ * determinant's sign and w's (the columns e are those of w times the pose, over
+ * |w|: those of the pose times w's sign).
  */
 static void face_outward(const boxtoi_motion *m, double t, boxtoi_feature f, double n[3])
 {
     double e[4][4], c[3][3];
-    ref_motion_at(m, t, e);
+    scaled_motion_at(m, t, e);
     int j = f.side[0] != 0 ? 0 : f.side[1] != 0 ? 1 : 2;
     for (int k = 0; k < 3; k++)
         for (int i = 0; i < 3; i++)

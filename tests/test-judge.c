@@ -515,9 +515,47 @@ static void test_points_passing_slowly(void)
     ok(ck.verdict == V_DISAGREE, "points passing slowly: a contact three times as early fails");
 }
 
+/* Every coefficient of m times 2^e (exact): the same motion. */
+static void motion_times_pow2(boxtoi_motion *m, int e)
+{
+    for (int k = 0; k <= m->degree; k++)
+        for (int r = 0; r < 4; r++)
+            for (int c = 0; c < 4; c++)
+                m->c[k][r][c] = ldexp(m->c[k][r][c], e);
+}
+
+/*
+ * Motions written with a common factor of 2^300 or 2^-300 describe the same
+ * boxes: the solver's answer is the same, and passes against the reference's
+ * answer to the motions without it (the reference's own products overflow
+ * beyond about 2^256).  The checks form products of the motions' columns (a
+ * face's normal, the cross product of two edges), which overflow at 2^300
+ * unless taken over w.
+ */
+static void test_large_common_factor(void)
+{
+    static const double pb[2][3] = {{5, 0, 0}, {-8, 0, 0}};
+    double b[3];
+    judged j[2];
+    cubes_solved(&j[0], pb, 1);
+    crossing(&j[1], 1e-4, b);
+    for (int c = 0; c < 2; c++) {
+        const char *name = c ? "edges 1e-4 rad apart" : "head on";
+        for (int e = -300; e <= 300; e += 600) {
+            judged f = j[c];
+            motion_times_pow2(&f.q.motion_a, e);
+            motion_times_pow2(&f.q.motion_b, e);
+            f.r = boxtoi_solve(&f.q);
+            ok(f.r.state == BOXTOI_HIT && f.r.toi == j[c].r.toi && passes(&f, &f.r),
+               "%s, both motions times 2^%d: the same time of contact, and the answer "
+               "passes", name, e);
+        }
+    }
+}
+
 int main(void)
 {
-    plan(22 + 5 + 8 + 7 + 2 + 2 + 5 + 4 + 4 + 1 + 2);
+    plan(22 + 5 + 8 + 7 + 2 + 2 + 5 + 4 + 4 + 1 + 2 + 4);
     test_head_on();
     test_late_touch();
     test_edges_at_an_angle();
@@ -527,5 +565,6 @@ int main(void)
     test_exit_not_early();
     test_plates_nearly_flat();
     test_points_passing_slowly();
+    test_large_common_factor();
     return 0;
 }
