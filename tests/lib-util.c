@@ -104,6 +104,14 @@ void tu_motion_zero(boxtoi_motion *m, int degree)
     m->degree = degree;
 }
 
+void tu_motion_scale(boxtoi_motion *m, double f)
+{
+    for (int k = 0; k <= m->degree; k++)
+        for (int r = 0; r < 4; r++)
+            for (int c = 0; c < 4; c++)
+                m->c[k][r][c] *= f;
+}
+
 void tu_motion_rot_trans(boxtoi_motion *m, const double r[3][3],
                          const double p[][3], int pdeg)
 {

@@ -29,6 +29,8 @@ double tu_norm(const double a[3]);
 
 /* All coefficients zero, the given degree. */
 void tu_motion_zero(boxtoi_motion *m, int degree);
+/* Every coefficient times f (f > 0: the same motion). */
+void tu_motion_scale(boxtoi_motion *m, double f);
 /*
  * M(t) = [R p(t); 0 0 0 1] with p(t) = sum_k p[k] t^k, k = 0..pdeg; the
  * motion's degree is pdeg.

@@ -2190,15 +2190,6 @@ static void stack_queries(unsigned long long *st, int high, boxtoi_query *q)
  * point and normal mapped.
  */
 
-/* The motion's coefficients times f. */
-static void scale_motion(boxtoi_motion *m, double f)
-{
-    for (int k = 0; k <= m->degree; k++)
-        for (int r = 0; r < 4; r++)
-            for (int c = 0; c < 4; c++)
-                m->c[k][r][c] *= f;
-}
-
 /*
  * Does r give base's answer: the same state and features, times, point and
  * normal within rel (the interval is [0, 1], the boxes about 1 across)?
@@ -2362,8 +2353,8 @@ static void test_scale(void)
         for (int f = 0; f < nf; f++) {
             /* A times the factor, B times its inverse (within range too) */
             boxtoi_query x = q[i];
-            scale_motion(&x.motion_a, factor[f]);
-            scale_motion(&x.motion_b, 1.0 / factor[f]);
+            tu_motion_scale(&x.motion_a, factor[f]);
+            tu_motion_scale(&x.motion_b, 1.0 / factor[f]);
             boxtoi_result r = boxtoi_solve(&x);
             int exact = frexp(factor[f], &(int){0}) == 0.5;
             if (!same_answer(&base, &r, 0, NULL, exact ? 0.0 : 1e-9, &worst)) {
@@ -2389,7 +2380,7 @@ static void test_scale(void)
             /* B alone times 2^e, below the rescaling (products of the two
                motions' coefficients then near 1e150 and above) */
             boxtoi_query x = q[i];
-            scale_motion(&x.motion_b, ldexp(1.0, e));
+            tu_motion_scale(&x.motion_b, ldexp(1.0, e));
             boxtoi_result r = boxtoi_solve(&x);
             if (!same_answer(&base, &r, 0, NULL, 0.0, &worst_mixed) && bad_mixed++ < 3)
                 diag("query %d, B's motion times 2^%d: %s toi %.17g (unscaled %s %.17g)", i,
@@ -2505,7 +2496,7 @@ static void test_scale(void)
             boxtoi_result by = boxtoi_solve(&y);
             boxtoi_query x = y;
             tu_scale_lengths(&x, -537);
-            scale_motion(&x.motion_a, 0x1p-700);
+            tu_motion_scale(&x.motion_a, 0x1p-700);
             boxtoi_result r = boxtoi_solve(&x);
             double w = 0.0;
             if (!same_answer(&by, &r, -537, NULL, 1e-12, &w) && bad_tiny_w++ < 3)
@@ -2559,7 +2550,7 @@ static void test_scale(void)
         m.c[3][0][3] = 1e-18; /* x = 1e-18 t^3: from -1 to 0 over [-1e6, 0] */
         double lo0b[3], hi0b[3], lo[3], hi[3], dev = 0.0;
         boxtoi_reason r0 = boxtoi_swept_aabb(&b, &m, -1e6, 0.0, lo0b, hi0b);
-        scale_motion(&m, 0x1p950);
+        tu_motion_scale(&m, 0x1p950);
         for (int i = 0; i < 3; i++) {
             b.lo[i] = ldexp(b.lo[i], -1000);
             b.hi[i] = ldexp(b.hi[i], -1000);
@@ -2585,11 +2576,11 @@ static void test_scale(void)
 
     /* validation agrees; a w tiny next to the translation is a far box */
     boxtoi_motion m = q[0].motion_a;
-    scale_motion(&m, 0x1p-1000);
+    tu_motion_scale(&m, 0x1p-1000);
     is_int(boxtoi_validate(&q[0].a, &m, 0.0, 1.0), BOXTOI_REASON_NONE,
            "scale: validate accepts a motion times 2^-1000");
     boxtoi_motion_identity(&m);
-    scale_motion(&m, 0x1p-1000);
+    tu_motion_scale(&m, 0x1p-1000);
     m.c[0][0][3] = 1.0; /* x = 2^1000 */
     is_int(boxtoi_validate(&q[0].a, &m, 0.0, 1.0), BOXTOI_REASON_OUT_OF_RANGE,
            "scale: translation 1 over w = 2^-1000 is out of range");
@@ -2610,8 +2601,8 @@ static void test_scale(void)
         y.motion_b.degree = 1;
         y.motion_b.c[0][0][3] = 1e6;
         y.motion_b.c[1][0][3] = -2.0;
-        scale_motion(&y.motion_a, wf[f]);
-        scale_motion(&y.motion_b, wf[f]);
+        tu_motion_scale(&y.motion_a, wf[f]);
+        tu_motion_scale(&y.motion_b, wf[f]);
         boxtoi_result r = boxtoi_solve(&y);
         double lo[3], hi[3];
         boxtoi_reason why = boxtoi_swept_aabb(&y.b, &y.motion_b, 0.0, 1.0, lo, hi);
@@ -2630,7 +2621,7 @@ static void test_scale(void)
     for (int c = 0; c < 2; c++) {
         boxtoi_query y = boxtoi_default_query();
         if (c == 0) {
-            scale_motion(&y.motion_b, 0x1p-90);
+            tu_motion_scale(&y.motion_b, 0x1p-90);
             y.motion_b.c[0][0][3] = 1e59; /* x = 1e59 2^90, about 1.2e86 */
         } else {
             for (int i = 0; i < 3; i++)

@@ -515,15 +515,6 @@ static void test_points_passing_slowly(void)
     ok(ck.verdict == V_DISAGREE, "points passing slowly: a contact three times as early fails");
 }
 
-/* Every coefficient of m times 2^e (exact): the same motion. */
-static void motion_times_pow2(boxtoi_motion *m, int e)
-{
-    for (int k = 0; k <= m->degree; k++)
-        for (int r = 0; r < 4; r++)
-            for (int c = 0; c < 4; c++)
-                m->c[k][r][c] = ldexp(m->c[k][r][c], e);
-}
-
 /*
  * Motions written with a common factor of 2^300 or 2^-300 describe the same
  * boxes: the solver's answer is the same, and passes against the reference's
@@ -543,8 +534,8 @@ static void test_large_common_factor(void)
         const char *name = c ? "edges 1e-4 rad apart" : "head on";
         for (int e = -300; e <= 300; e += 600) {
             judged f = j[c];
-            motion_times_pow2(&f.q.motion_a, e);
-            motion_times_pow2(&f.q.motion_b, e);
+            tu_motion_scale(&f.q.motion_a, ldexp(1.0, e));
+            tu_motion_scale(&f.q.motion_b, ldexp(1.0, e));
             f.r = boxtoi_solve(&f.q);
             ok(f.r.state == BOXTOI_HIT && f.r.toi == j[c].r.toi && passes(&f, &f.r),
                "%s, both motions times 2^%d: the same time of contact, and the answer "

@@ -1319,10 +1319,9 @@ int main(void)
            "contacts, %d bad exits", split_cases, split.hit, split.miss, split.overlap,
            split_unsure,
            split.disagree, split.geom_bad + split.point_bad, split.exit_bad);
-    if (factored.cases)
+    if (factored.cases) {
         diag("motions times a positive polynomial: %d factors vary more than 64-fold "
              "over the interval", uneven);
-    if (factored.cases)
         ok(factored.disagree == 0 && factored.geom_bad == 0 && factored.point_bad == 0 &&
                factored.exit_bad == 0 && factored.bad_state == 0,
            "motions times a positive polynomial: %d cases (reference: %d hit, %d miss, %d "
@@ -1331,6 +1330,7 @@ int main(void)
            factored.cases, factored.hit, factored.miss, factored.overlap, factor_unsure,
            factored.disagree, factored.geom_bad + factored.point_bad, factored.exit_bad,
            factored.bad_state);
+    }
     ok(swapped.bad == 0, "A and B swapped: the answers pass the same checks, %d bad",
        swapped.bad);
     ok(swapped.mirror_bad == 0, "A and B swapped: the same time, exit and point, "
