@@ -283,10 +283,10 @@ static int rain_run(rain *r, int steps, const dBoxtoiStepParams *params,
         if (trace && r->mode == MODE_BOXTOI)
             fprintf(trace, "step %d: %.3f ms, plain %.3f ms, joints %ld "
                     "(plain %ld), sub-steps %d, impacts %d, resolutions %d, "
-                    "speculative %d, redos %d, unverified %d\n", k, 1e3 * dt,
+                    "speculative %d, redos %d, unverified %d, retakes %d\n", k, 1e3 * dt,
                     1e3 * plain_dt, r->main.joints - joints,
                     r->twin.joints - twin_joints, st.substeps, st.impacts,
-                    st.resolutions, st.speculative, st.redos, st.unverified);
+                    st.resolutions, st.speculative, st.redos, st.unverified, st.retakes);
         for (int i = 0; i < r->main.nboxes; i++)
             if (!r->escaped[i]
                 && outside(dBodyGetPosition(r->main.body[i]))) {

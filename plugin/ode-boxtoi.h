@@ -449,6 +449,10 @@ typedef struct dBoxtoiStepStats {
                              contacts or through their speculative ones,
                              when the redos of a sub-step were spent (the
                              step went on with them) */
+    int retakes;        /**< tries of a sub-step taken again with the other
+                             solver because the bodies ended them with far
+                             more kinetic energy than they could gain (an
+                             LCP failure; see dWorldStepToContact) */
 } dBoxtoiStepStats;
 
 /**
@@ -603,18 +607,21 @@ typedef struct dBoxtoiStepStats {
  *    can add energy (a 10 cm box at 100 m/s bouncing off a wall with
  *    bounce 1 left with 41 % more; eight such boxes in a room gained far
  *    more and some got out).  Bounce 0.9 or less added none in those
- *    scenes, but in a room of boxes from 5 mm to 15 cm at 30 m/s and
- *    100 rad/s with bounce 0.9, sub-steps where ODE's LCP failed (below)
- *    launched some and multiplied the energy (by 5,800 in one run).  The
- *    speculative sub-steps ended where a pair met through its contacts
- *    (above) keep more bodies inside, meeting again: in rooms of eight
- *    bodies (2 m, 1 m walls, no gravity, mu 0.5, 60 m/s, half of the boxes
- *    up to 0.4 m off their bodies' centres), 24 of 160 runs of 2 s gained
- *    more than 10 % of their energy with bounce 1 (13 before those cuts),
- *    and 13 with bounce 0.95 (8 before); with max_substeps 16, 8 with
- *    bounce 1; with 64, 1 with either, and with max_redos 0 too, none.
- *    Where energy must be kept with a bounce near 1, give max_substeps
- *    room (and set max_redos to 0);
+ *    scenes.  The speculative sub-steps ended where a pair met through
+ *    its contacts (above) keep more bodies inside, meeting again: in rooms
+ *    of eight bodies (2 m, 1 m walls, no gravity, mu 0.5, 60 m/s, half of
+ *    the boxes up to 0.4 m off their bodies' centres), 24 of 160 runs of
+ *    2 s gained more than 10 % of their energy with bounce 1 (13 before
+ *    those cuts), and 13 with bounce 0.95 (8 before); with max_substeps
+ *    16, 8 with bounce 1; with 64, 1 with either, and with max_redos 0
+ *    too, none (measured before the retakes below).  In 1.5 m rooms of
+ *    eight 10 cm boxes at 60 m/s, bounce 1, no gravity, 40 steps with
+ *    max_substeps 1 to 8, 12 of 300 gained more than 10 % and 2 doubled
+ *    their energy (2.07 times at most); without the retakes, 10 of 100
+ *    and 3 (5.2 times).  A try of a sub-step that leaves the bodies with
+ *    more than twice the energy they can have at its end (below) is
+ *    taken again.  Where energy must be kept with a bounce near 1, give
+ *    max_substeps room (and set max_redos to 0);
  *  - dWorldStep solves all the contacts of a body together, and with many
  *    on one body its LCP can fail (ODE's "LCP internal error") and launch
  *    the body, with or without the plugin: a box resting on or sliding
@@ -638,8 +645,36 @@ typedef struct dBoxtoiStepStats {
  *    a sub-step where one box had contacts with two others and several
  *    walls, and launched a box at rest at 340 km/s (the room's energy
  *    times 3e6); ODE's next step stopped the program (the assertion in
- *    dNormalize4).  The same room with a bounce of 0.9, 0.95, 0.98 or 1,
- *    or another max_substeps from 1 to 8, ran to its end;
+ *    dNormalize4).  With many speculative contacts and a bounce,
+ *    dWorldStep can also give far more than they ask for without a
+ *    message (a room of eight boxes at up to 100 m/s, bounce 0.91, gained
+ *    6, 45 and 2,400 times its energy in three redos of one sub-step).
+ *    So a try of a sub-step that can be taken again (the check of the
+ *    paths on: max_redos > 0, contacts not NULL), of bodies with no joint
+ *    other than contacts (motors give energy), is taken again with the
+ *    other solver (dWorldQuickStep after dWorldStep, dWorldStep after
+ *    dWorldQuickStep) when their kinetic energy at its end exceeds twice
+ *    what they can have: their energy at its start, plus the work that
+ *    gravity and their forces and torques can do over it, plus the
+ *    energy of the set's mass at the speed that pushing geoms apart can
+ *    give (an ERP of 1, scaled with scale_erp, on depths of four times
+ *    the largest reach of a body, within the world's
+ *    dWorldSetContactMaxCorrectingVel), plus eight times the set's mass
+ *    times the square of the speed of a kinematic body's fastest point
+ *    (what an elastic hit can give).  The retake is kept as it ends
+ *    (a redo of the near callback's pairs, not counted in stats->redos;
+ *    stats->retakes counts it).  In that room of eight boxes
+ *    dWorldQuickStep lost energy where dWorldStep gained it, and the
+ *    fuzzed room above now runs to its end.  In 1.5 m rooms of
+ *    eight 3 to 20 cm boxes at 30 to 100 m/s and up to 80 rad/s, no
+ *    gravity, bounce 0.5 to 1, 40 steps with max_substeps 1 to 8
+ *    (tests/test-plugin-step.c), 2 of 300 more than doubled their energy
+ *    before (299 times at most), none with the retakes (about 180 of them
+ *    in all).  The check does not look at a body's share: a light body
+ *    can still be launched where the set's energy stays within it, and
+ *    contacts with a surface velocity (dContactMotion1) that speed bodies
+ *    up count as launches and are taken again, the same way, with the
+ *    other solver;
  *  - the sub-step that takes the rest of the step, and every speculative
  *    one (every sub-step, when a body reached from the space has a joint
  *    other than a contact: predictions ignore joint forces, and a wheel

@@ -618,6 +618,102 @@ static void restore_best(const body_set *s)
     }
 }
 
+/* ---- tries after which the bodies had far more energy ------------------ */
+
+/*
+ * A try that leaves the bodies with more than LAUNCH times the kinetic
+ * energy they can have at its end (set_energy's budget) is taken again
+ * with the other solver.  dWorldStep's LCP can fail ("LCP internal
+ * error") and go on with the impulses it had: in a room of plane walls a
+ * box at rest left at 340 km/s, the room's energy times 1e6, and ODE's
+ * next step stopped the program (dNormalize4).  With many speculative
+ * contacts and a bounce it can also give far more than they ask for, with
+ * no message: a room of eight boxes at up to 100 m/s, bounce 0.91, gained
+ * 6, 45 and 2,400 times its energy in three redos of one sub-step, where
+ * dWorldQuickStep lost a half.  Impacts with a bounce of 1 gain at most
+ * about 40 % (dWorldStepToContact).
+ */
+#define LAUNCH 2.0
+
+/* The kinetic energy of b, linear and rotational (mass m). */
+static double body_energy(dBodyID b, const dMass *m)
+{
+    const dReal *v = dBodyGetLinearVel(b);
+    const dReal *w = dBodyGetAngularVel(b);
+    dVector3 wb;
+    dBodyVectorFromWorld(b, w[0], w[1], w[2], wb);
+    double lin = (double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2];
+    double rot = 0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            rot += (double)wb[i] * (double)m->I[4 * i + j] * (double)wb[j];
+    return 0.5 * ((double)m->mass * lin + rot);
+}
+
+static double norm3(const dReal *v)
+{
+    return sqrt((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]);
+}
+
+/*
+ * The kinetic energy of the set's bodies that ODE's dynamics move
+ * (kinematic ones left out), as they are now.  With budget, also what
+ * they can have after a try of length len from here:
+ *  - that energy;
+ *  - the work of gravity (gmag) and of each body's forces and torques
+ *    (those put back for the sub-step), each at most its size times the
+ *    distance or angle that the speed and the acceleration cover,
+ *    |v| len + |a| len^2 (the angular acceleration from the least
+ *    principal moment, at least 4 det(I) / tr(I)^2);
+ *  - what pushing overlapping geoms apart can give: the set's mass at the
+ *    speed of an ERP of 1 (scaled with the sub-step where scaled) on a
+ *    depth of four times the largest reach, within the world's limit of
+ *    that speed (the contacts' own ERPs are not known here);
+ *  - what a kinematic body can give in an elastic hit: eight times the
+ *    set's mass times the square of the fastest speed V of a point of
+ *    one (a body at v leaves at up to |v| + 2 V, and
+ *    (|v| + 2 V)^2 / 2 <= v^2 + 4 V^2, the v^2 within LAUNCH).
+ */
+static double set_energy(const body_set *s, dWorldID world, double gmag, double len,
+                         int scaled, double h, double *budget)
+{
+    double energy = 0, work = 0, mass = 0, reach = 0, kinematic = 0;
+    for (size_t k = 0; k < s->count; k++) {
+        const saved_body *e = &s->list[k];
+        dBodyID b = e->body;
+        double speed = norm3(dBodyGetLinearVel(b)), spin = norm3(dBodyGetAngularVel(b));
+        if (dBodyIsKinematic(b)) {
+            kinematic = fmax(kinematic, speed + spin * e->reach);
+            continue;
+        }
+        dMass m;
+        dBodyGetMass(b, &m);
+        energy += body_energy(b, &m);
+        if (!budget)
+            continue;
+        double f = norm3(e->force), tq = norm3(e->torque);
+        double acc = (dBodyGetGravityMode(b) ? gmag : 0) + f / (double)m.mass;
+        work += (double)m.mass * acc * (speed * len + acc * len * len);
+        if (tq > 0) {
+            const dReal *I = m.I;
+            double tr = (double)I[0] + (double)I[5] + (double)I[10];
+            double det = (double)I[0] * ((double)I[5] * I[10] - (double)I[6] * I[9])
+                         - (double)I[1] * ((double)I[4] * I[10] - (double)I[6] * I[8])
+                         + (double)I[2] * ((double)I[4] * I[9] - (double)I[5] * I[8]);
+            double least = det > 0 && tr > 0 ? 4 * det / (tr * tr) : 0;
+            work += tq * (spin * len + (least > 0 ? tq / least : INFINITY) * len * len);
+        }
+        mass += (double)m.mass;
+        reach = fmax(reach, e->reach);
+    }
+    if (budget) {
+        double vc = fmin(4 * reach / (scaled ? h : len),
+                         (double)dWorldGetContactMaxCorrectingVel(world));
+        *budget = energy + work + 0.5 * mass * vc * vc + 8 * mass * kinematic * kinematic;
+    }
+    return energy;
+}
+
 /* ---- sub-steps whose bodies strayed from their predictions -------------- */
 
 /*
@@ -1590,7 +1686,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
         if (watch)
             predict_motions(world, &bodies, (double)rem);
         pp.nforced = 0;
-        int best_bad = -1, best_redo = -1, was_last = last, exact = 0;
+        int best_bad = -1, best_redo = -1, was_last = last, exact = 0, retake = 0;
         for (int redo = 0;; redo++) {
             size_t ignored_before = pp.ignored.n;
             if (space && near_callback) {
@@ -1683,7 +1779,12 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                 pause_counts(&bodies, last, elapsed, (double)s);
             if (watch && !verify)
                 predict_ends(&bodies, (double)s);
-            ok = p.quick && !exact ? dWorldQuickStep(world, s) : dWorldStep(world, s);
+            /* the try's energy budget, for tries that can be taken again
+               (states saved) without joints (whose motors give energy) */
+            double budget = -1;
+            if ((verify || watch) && !bodies.jointed && !retake)
+                set_energy(&bodies, world, gmag, (double)s, scaled, (double)h, &budget);
+            ok = (p.quick && !exact) != retake ? dWorldQuickStep(world, s) : dWorldStep(world, s);
             if (shortened)
                 end_short_substep(&bodies);
             if (saved)
@@ -1694,6 +1795,18 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             }
             if (contacts)
                 dJointGroupEmpty(contacts);
+            if (ok && budget >= 0
+                && !(set_energy(&bodies, world, gmag, 0, 0, 1, NULL) <= LAUNCH * budget)) {
+                /* the same try again, with the other solver, kept as it
+                   ends (not counted as a redo); so is one that left a
+                   state that is not finite */
+                substep_again(space, &bodies, rem, elapsed);
+                st.retakes++;
+                retake = 1;
+                redo--;
+                continue;
+            }
+            retake = 0;
             int strays = ok && watch && !verify
                          && strayed(&bodies, stray_limit(deep_rel, deep_abs, bodies.min_side));
             if (strays)
