@@ -135,6 +135,7 @@ typedef struct body_set {
     size_t list_cap;
     int failed;       /* out of memory */
     int jointed;      /* some body has a joint other than a contact */
+    int driven;       /* some boxtoi box has an explicit motion */
     joint_erp *erps;  /* the joints' own ERPs */
     size_t nerps, erps_cap;
     double min_side;  /* the shortest non-zero side of the bodies' boxes
@@ -249,9 +250,12 @@ static void quad_found(void *data, dGeomID o1, dGeomID o2)
 
 static void add_box_body(bt_data *d, void *ctx)
 {
+    body_set *s = ctx;
     dBodyID b = dGeomGetBody(d->geom);
+    if (d->has_motion)
+        s->driven = 1;
     if (b)
-        set_add(ctx, b);
+        set_add(s, b);
 }
 
 static void collect_space(body_set *s, dSpaceID space)
@@ -281,6 +285,8 @@ static void collect_space(body_set *s, dSpaceID space)
             collect_space(s, (dSpaceID)g);
             continue;
         }
+        if (dGeomIsBoxtoiBox(g) && bt_get(g)->has_motion)
+            s->driven = 1;
         dBodyID b = dGeomGetBody(g);
         if (b)
             set_add(s, b);
@@ -622,16 +628,21 @@ static void restore_best(const body_set *s)
 
 /*
  * A try that leaves the bodies with more than LAUNCH times the kinetic
- * energy they can have at its end (set_energy's budget) is taken again
- * with the other solver.  dWorldStep's LCP can fail ("LCP internal
- * error") and go on with the impulses it had: in a room of plane walls a
- * box at rest left at 340 km/s, the room's energy times 1e6, and ODE's
- * next step stopped the program (dNormalize4).  With many speculative
- * contacts and a bounce it can also give far more than they ask for, with
- * no message: a room of eight boxes at up to 100 m/s, bounce 0.91, gained
- * 6, 45 and 2,400 times its energy in three redos of one sub-step, where
- * dWorldQuickStep lost a half.  Impacts with a bounce of 1 gain at most
- * about 40 % (dWorldStepToContact).
+ * energy they can have at its end is taken again with the other solver:
+ * their energy at the start of the step (the call), plus the work that
+ * gravity and their forces can have done since, plus what pushing geoms
+ * apart and kinematic bodies can give in the try (set_energy).
+ * dWorldStep's LCP can fail ("LCP internal error") and go on with the
+ * impulses it had: in a room of plane walls a box at rest left at
+ * 340 km/s, the room's energy times 1e6, and ODE's next step stopped the
+ * program (dNormalize4).  With many speculative contacts and a bounce it
+ * can also give far more than they ask for, with no message: a room of
+ * eight boxes at up to 100 m/s, bounce 0.91, gained 6, 45 and 2,400 times
+ * its energy in three redos of one sub-step, where dWorldQuickStep lost a
+ * half.  Checked against its own start, each try of another room stayed
+ * within the limit while the room gained 4 times its energy over the 13
+ * sub-steps of one step.  Impacts with a bounce of 1 gain at most about
+ * 40 % (dWorldStepToContact).
  */
 #define LAUNCH 2.0
 
@@ -655,44 +666,54 @@ static double norm3(const dReal *v)
     return sqrt((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]);
 }
 
+/* What energy_budget finds. */
+typedef struct energy_budget {
+    double energy; /* kinetic energy now */
+    double work;   /* the work the forces can do over the try */
+    double extra;  /* what pushing apart and kinematic bodies can give */
+} energy_budget;
+
 /*
  * The kinetic energy of the set's bodies that ODE's dynamics move
- * (kinematic ones left out), as they are now.  With budget, also what
- * they can have after a try of length len from here:
- *  - that energy;
- *  - the work of gravity (gmag) and of each body's forces and torques
- *    (those put back for the sub-step), each at most its size times the
- *    distance or angle that the speed and the acceleration cover,
- *    |v| len + |a| len^2 (the angular acceleration from the least
- *    principal moment, at least 4 det(I) / tr(I)^2);
- *  - what pushing overlapping geoms apart can give: the set's mass at the
- *    speed of an ERP of 1 (scaled with the sub-step where scaled) on a
- *    depth of four times the largest reach, within the world's limit of
- *    that speed (the contacts' own ERPs are not known here);
- *  - what a kinematic body can give in an elastic hit: eight times the
- *    set's mass times the square of the fastest speed V of a point of
- *    one (a body at v leaves at up to |v| + 2 V, and
- *    (|v| + 2 V)^2 / 2 <= v^2 + 4 V^2, the v^2 within LAUNCH).
+ * (kinematic ones left out), as they are now; with b, also (b->work) a
+ * bound of the work of gravity (gmag) and of each body's forces and
+ * torques (those put back for the sub-step) over a try of length len from
+ * here, each at most its size times the distance or angle that the speed
+ * and the acceleration cover, |v| len + |a| len^2 (the angular
+ * acceleration from the least principal moment, at least
+ * 4 det(I) / tr(I)^2), and (b->extra) what else the try can give:
+ *  - pushing overlapping geoms apart: the set's mass at the speed of an
+ *    ERP of 1 (scaled with the sub-step where scaled) on a depth of four
+ *    resting margins (deep_abs, or deep_rel of the largest reach), within
+ *    the world's limit of that speed.  The stepper keeps boxes within
+ *    that margin of each other; pairs it does not see deeper than that
+ *    (other classes of geoms, contacts with ERPs of their own) can make a
+ *    try count as a launch, which is then only taken again;
+ *  - a kinematic body, in an elastic hit: eight times the set's mass
+ *    times the square of the fastest speed V of a point of one (a body at
+ *    v leaves at up to |v| + 2 V, and (|v| + 2 V)^2 / 2 <= v^2 + 4 V^2,
+ *    the v^2 within LAUNCH).
  */
 static double set_energy(const body_set *s, dWorldID world, double gmag, double len,
-                         int scaled, double h, double *budget)
+                         int scaled, double h, double deep_rel, double deep_abs,
+                         energy_budget *b)
 {
     double energy = 0, work = 0, mass = 0, reach = 0, kinematic = 0;
     for (size_t k = 0; k < s->count; k++) {
         const saved_body *e = &s->list[k];
-        dBodyID b = e->body;
-        double speed = norm3(dBodyGetLinearVel(b)), spin = norm3(dBodyGetAngularVel(b));
-        if (dBodyIsKinematic(b)) {
+        dBodyID body = e->body;
+        double speed = norm3(dBodyGetLinearVel(body)), spin = norm3(dBodyGetAngularVel(body));
+        if (dBodyIsKinematic(body)) {
             kinematic = fmax(kinematic, speed + spin * e->reach);
             continue;
         }
         dMass m;
-        dBodyGetMass(b, &m);
-        energy += body_energy(b, &m);
-        if (!budget)
+        dBodyGetMass(body, &m);
+        energy += body_energy(body, &m);
+        if (!b)
             continue;
         double f = norm3(e->force), tq = norm3(e->torque);
-        double acc = (dBodyGetGravityMode(b) ? gmag : 0) + f / (double)m.mass;
+        double acc = (dBodyGetGravityMode(body) ? gmag : 0) + f / (double)m.mass;
         work += (double)m.mass * acc * (speed * len + acc * len * len);
         if (tq > 0) {
             const dReal *I = m.I;
@@ -706,10 +727,12 @@ static double set_energy(const body_set *s, dWorldID world, double gmag, double 
         mass += (double)m.mass;
         reach = fmax(reach, e->reach);
     }
-    if (budget) {
-        double vc = fmin(4 * reach / (scaled ? h : len),
+    if (b) {
+        double vc = fmin(4 * fmax(deep_abs, deep_rel * reach) / (scaled ? h : len),
                          (double)dWorldGetContactMaxCorrectingVel(world));
-        *budget = energy + work + 0.5 * mass * vc * vc + 8 * mass * kinematic * kinematic;
+        b->energy = energy;
+        b->work = work;
+        b->extra = 0.5 * mass * vc * vc + 8 * mass * kinematic * kinematic;
     }
     return energy;
 }
@@ -1599,6 +1622,10 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
        met that the near callback then ignored (a sensor entered) is not */
     int spent = 0;
     dGeomID ended_o1 = NULL, ended_o2 = NULL;
+    /* the bodies' kinetic energy at the first sub-step checked for
+       launches (-1: none yet), and the work the forces can have done in
+       the sub-steps since (set_energy) */
+    double start_energy = -1, work_done = 0, try_work = 0;
 
     for (;;) {
         dReal rem = (dReal)(hh - elapsed);
@@ -1780,10 +1807,18 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             if (watch && !verify)
                 predict_ends(&bodies, (double)s);
             /* the try's energy budget, for tries that can be taken again
-               (states saved) without joints (whose motors give energy) */
+               (states saved) without joints (whose motors give energy) or
+               explicit motions (which push bodies at speeds of their own) */
             double budget = -1;
-            if ((verify || watch) && !bodies.jointed && !retake)
-                set_energy(&bodies, world, gmag, (double)s, scaled, (double)h, &budget);
+            if ((verify || watch) && !bodies.jointed && !bodies.driven && !retake) {
+                energy_budget eb;
+                set_energy(&bodies, world, gmag, (double)s, scaled, (double)h, deep_rel,
+                           deep_abs, &eb);
+                if (start_energy < 0)
+                    start_energy = eb.energy;
+                try_work = eb.work;
+                budget = start_energy + work_done + eb.work + eb.extra;
+            }
             ok = (p.quick && !exact) != retake ? dWorldQuickStep(world, s) : dWorldStep(world, s);
             if (shortened)
                 end_short_substep(&bodies);
@@ -1796,7 +1831,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             if (contacts)
                 dJointGroupEmpty(contacts);
             if (ok && budget >= 0
-                && !(set_energy(&bodies, world, gmag, 0, 0, 1, NULL) <= LAUNCH * budget)) {
+                && !(set_energy(&bodies, world, gmag, 0, 0, 1, 0, 0, NULL) <= LAUNCH * budget)) {
                 /* the same try again, with the other solver, kept as it
                    ends (not counted as a redo); so is one that left a
                    state that is not finite */
@@ -1944,6 +1979,8 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                 st.first_toi = (dReal)(elapsed + tau);
         }
         elapsed += (double)s;
+        work_done += try_work;
+        try_work = 0;
         restore_forces(&bodies);
     }
     /* after the step the boxes collide at their poses, as dBoxes do (no

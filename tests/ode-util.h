@@ -27,6 +27,27 @@ static inline void urand3(unsigned long long *s, double lo, double hi, double v[
         v[i] = urand(s, lo, hi);
 }
 
+/* Energy of the n bodies: kinetic, linear and rotational, and potential
+   under gravity g along -z. */
+static inline double ode_bodies_energy(dBodyID *b, int n, double g)
+{
+    double e = 0;
+    for (int i = 0; i < n; i++) {
+        dMass m;
+        dBodyGetMass(b[i], &m);
+        const dReal *v = dBodyGetLinearVel(b[i]), *w = dBodyGetAngularVel(b[i]);
+        dVector3 wb;
+        dBodyVectorFromWorld(b[i], w[0], w[1], w[2], wb);
+        double rot = 0;
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++)
+                rot += wb[r] * m.I[4 * r + c] * wb[c];
+        e += 0.5 * (m.mass * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + rot)
+             + m.mass * g * dBodyGetPosition(b[i])[2];
+    }
+    return e;
+}
+
 /*
  * Where o1 or o2 is a space, collide into it (and the two with each
  * other) with cb and return 1; 0 when both are geoms.

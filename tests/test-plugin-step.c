@@ -1196,27 +1196,6 @@ static void chain_cb(void *data, dGeomID o1, dGeomID o2)
     near_cb(data, o1, o2);
 }
 
-/* Energy of the n bodies: kinetic, linear and rotational, and potential
-   under gravity g along -z. */
-static double bodies_energy(dBodyID *b, int n, double g)
-{
-    double e = 0;
-    for (int i = 0; i < n; i++) {
-        dMass m;
-        dBodyGetMass(b[i], &m);
-        const dReal *v = dBodyGetLinearVel(b[i]), *w = dBodyGetAngularVel(b[i]);
-        dVector3 wb;
-        dBodyVectorFromWorld(b[i], w[0], w[1], w[2], wb);
-        double rot = 0;
-        for (int r = 0; r < 3; r++)
-            for (int c = 0; c < 3; c++)
-                rot += wb[r] * m.I[4 * r + c] * wb[c];
-        e += 0.5 * (m.mass * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + rot)
-             + m.mass * g * dBodyGetPosition(b[i])[2];
-    }
-    return e;
-}
-
 static void test_ball_chains(void)
 {
     unsigned long long rng = 12345;
@@ -1255,11 +1234,11 @@ static void test_ball_chains(void)
             dJointDisable(hinge); /* only its parameters matter here */
             dJointSetBallParam(joint, dParamERP, 0.3);
             dJointSetHingeParam(hinge, dParamStopERP, 0.7);
-            double e0 = bodies_energy(b, nl, 9.81), emax = e0;
+            double e0 = ode_bodies_energy(b, nl, 9.81), emax = e0;
             for (int step = 0; step < 60; step++) {
                 dWorldStepToContact(s.world, s.space, H, chain_cb, &s, s.contacts,
                                     NULL, NULL);
-                emax = fmax(emax, bodies_energy(b, nl, 9.81));
+                emax = fmax(emax, ode_bodies_energy(b, nl, 9.81));
                 for (int i = 0; i < nl; i++)
                     most = fmax(most, dBodyGetPosition(b[i])[0]);
                 if (dJointGetBallParam(joint, dParamERP) != (dReal)0.3
@@ -4794,12 +4773,12 @@ static void test_room_energy(void)
         }
         dBoxtoiStepParams p = dBoxtoiDefaultStepParams();
         p.max_substeps = 1 + (int)urand(&seed, 0, 8);
-        double e0 = bodies_energy(b, BOXES, 0), most = e0;
+        double e0 = ode_bodies_energy(b, BOXES, 0), most = e0;
         for (int step = 0; step < STEPS; step++) {
             dBoxtoiStepStats st;
             dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, &p, &st);
             retakes += st.retakes;
-            most = fmax(most, bodies_energy(b, BOXES, 0));
+            most = fmax(most, ode_bodies_energy(b, BOXES, 0));
         }
         grew += most > 2 * e0;
         worst = fmax(worst, most / e0);
