@@ -4790,6 +4790,57 @@ static void test_room_energy(void)
        grew, ROOMS, worst, retakes);
 }
 
+/*
+ * Energy the bodies gain from what the stepper counts: a 1 kg box pushed
+ * by 2 kN into a 1 cm wall (bounce 0.5), one spun up by 5 N m, one hit by
+ * a kinematic paddle at 20 m/s (bounce 1) and one dropped 2 m onto a
+ * plane (bounce 0.9), without other bodies.  None of their tries is taken
+ * again: each gains what the forces, the torque, the paddle or gravity
+ * give, within the budget of its step.
+ */
+static void test_energy_sources(void)
+{
+    static const char *what[4] = {"pushed by 2 kN into a wall", "spun up by 5 N m",
+                                  "hit by a kinematic paddle at 20 m/s",
+                                  "dropped 2 m onto a plane"};
+    for (int k = 0; k < 4; k++) {
+        sim s;
+        sim_init(&s, 0);
+        if (k != 3)
+            dWorldSetGravity(s.world, 0, 0, 0);
+        s.bounce = k == 0 ? 0.5 : k == 2 ? 1 : 0.9;
+        dBodyID b = kg_box(&s, 1, 0, 0, k == 3 ? 2 : 0);
+        dBodyID paddle = NULL;
+        if (k == 0)
+            fixed_box(&s, 1, 0.01, 2, 2, 1, 0, 0);
+        if (k == 2) {
+            paddle = dBodyCreate(s.world);
+            dGeomID g = dCreateBoxtoiBox(s.space, 0.1, 1, 1);
+            dGeomSetBody(g, paddle);
+            dBodySetKinematic(paddle);
+            dBodySetPosition(paddle, -1, 0, 0);
+            dBodySetLinearVel(paddle, 20, 0, 0);
+        }
+        if (k == 3)
+            dCreatePlane(s.space, 0, 0, 1, -0.05);
+        int retakes = 0;
+        double most = 0;
+        for (int step = 0; step < 60; step++) {
+            if (k == 0)
+                dBodyAddForce(b, 2000, 0, 0);
+            if (k == 1)
+                dBodyAddTorque(b, 0, 0, 5);
+            dBoxtoiStepStats st;
+            dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
+            retakes += st.retakes;
+            most = fmax(most, ode_bodies_energy(&b, 1, 0));
+        }
+        ok(retakes == 0 && most > (k == 3 ? 10 : 100),
+           "a box %s: no try taken again (%d), most energy %.4g J", what[k], retakes, most);
+        sim_free(&s);
+    }
+}
+
 int main(void)
 {
 
@@ -4860,6 +4911,7 @@ int main(void)
     test_offset_hammer(1);
     test_offset_sweep();
     test_room_energy();
+    test_energy_sources();
     test_damping_and_sleep();
     test_sleep_redo();
     test_step_outputs();
