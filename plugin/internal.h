@@ -21,6 +21,7 @@
 #define bt_get_collider       dxBoxtoi_get_collider
 #define bt_last_toi           dxBoxtoi_last_toi
 #define bt_listed_boxes       dxBoxtoi_listed_boxes
+#define bt_min_eigen_sym3     dxBoxtoi_min_eigen_sym3
 #define bt_motion_shift       dxBoxtoi_motion_shift
 #define bt_moving_boxtoi      dxBoxtoi_moving_boxtoi
 #define bt_moving_dbox        dxBoxtoi_moving_dbox
@@ -133,6 +134,9 @@ void bt_listed_boxes(dSpaceID space, void (*fn)(bt_data *d, void *ctx), void *ct
 int bt_self_reversed(void);
 
 /* predict.c */
+/* Smallest eigenvalue of a symmetric 3x3 matrix (closed form, to a few
+   DBL_EPSILON times the largest); NaN when the matrix is not finite. */
+double bt_min_eigen_sym3(const double A[3][3]);
 int bt_predict_body(dWorldID world, dBodyID body, double h, boxtoi_motion *m);
 /* The same, also giving the prediction's terms (terms may be NULL). */
 int bt_predict_body_terms(dWorldID world, dBodyID body, double h,

@@ -146,9 +146,7 @@ static double norm3(const double x[3])
     return sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
 }
 
-/* Smallest eigenvalue of a symmetric 3x3 matrix (closed form, to a few
-   DBL_EPSILON times the largest); NaN when the matrix is not finite. */
-static double min_eigen_sym3(const double A[3][3])
+double bt_min_eigen_sym3(const double A[3][3])
 {
     double p1 = A[0][1] * A[0][1] + A[0][2] * A[0][2] + A[1][2] * A[1][2];
     double q = (A[0][0] + A[1][1] + A[2][2]) / 3;
@@ -203,7 +201,7 @@ static int gyro_exact(const double Iw[3][3], const double w0[3], double h,
        nearly repeated about sqrt(DBL_EPSILON) times the spread, which for
        an inertia (no principal moment above the sum of the other two) is
        far below 1e-6 of lambda_min itself */
-    double lmin = min_eigen_sym3(Iw);
+    double lmin = bt_min_eigen_sym3(Iw);
     lmin = lmin * (1 - 1e-6) - 64 * DBL_EPSILON * (Iw[0][0] + Iw[1][1] + Iw[2][2]);
     if (!(lmin > 0) || !isfinite(lmin))
         return 0;

@@ -666,7 +666,7 @@ static double norm3(const dReal *v)
     return sqrt((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]);
 }
 
-/* What energy_budget finds. */
+/* What set_energy finds for a try's budget. */
 typedef struct energy_budget {
     double energy; /* kinetic energy now */
     double work;   /* the work the forces can do over the try */
@@ -680,8 +680,8 @@ typedef struct energy_budget {
  * torques (those put back for the sub-step) over a try of length len from
  * here, each at most its size times the distance or angle that the speed
  * and the acceleration cover, |v| len + |a| len^2 (the angular
- * acceleration from the least principal moment, at least
- * 4 det(I) / tr(I)^2), and (b->extra) what else the try can give:
+ * acceleration from the least principal moment), and (b->extra) what
+ * else the try can give:
  *  - pushing overlapping geoms apart: the set's mass at the speed of an
  *    ERP of 1 (scaled with the sub-step where scaled) on a depth of four
  *    resting margins (deep_abs, or deep_rel of the largest reach), within
@@ -716,12 +716,11 @@ static double set_energy(const body_set *s, dWorldID world, double gmag, double 
         double acc = (dBodyGetGravityMode(body) ? gmag : 0) + f / (double)m.mass;
         work += (double)m.mass * acc * (speed * len + acc * len * len);
         if (tq > 0) {
-            const dReal *I = m.I;
-            double tr = (double)I[0] + (double)I[5] + (double)I[10];
-            double det = (double)I[0] * ((double)I[5] * I[10] - (double)I[6] * I[9])
-                         - (double)I[1] * ((double)I[4] * I[10] - (double)I[6] * I[8])
-                         + (double)I[2] * ((double)I[4] * I[9] - (double)I[5] * I[8]);
-            double least = det > 0 && tr > 0 ? 4 * det / (tr * tr) : 0;
+            double I[3][3];
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++)
+                    I[i][j] = (double)m.I[4 * i + j];
+            double least = bt_min_eigen_sym3(I);
             work += tq * (spin * len + (least > 0 ? tq / least : INFINITY) * len * len);
         }
         mass += (double)m.mass;
@@ -735,6 +734,12 @@ static double set_energy(const body_set *s, dWorldID world, double gmag, double 
         b->extra = 0.5 * mass * vc * vc + 8 * mass * kinematic * kinematic;
     }
     return energy;
+}
+
+/* The kinetic energy of the set's bodies (set_energy without a budget). */
+static double set_kinetic(const body_set *s)
+{
+    return set_energy(s, NULL, 0, 0, 0, 1, 0, 0, NULL);
 }
 
 /* ---- sub-steps whose bodies strayed from their predictions -------------- */
@@ -1831,7 +1836,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             if (contacts)
                 dJointGroupEmpty(contacts);
             if (ok && budget >= 0
-                && !(set_energy(&bodies, world, gmag, 0, 0, 1, 0, 0, NULL) <= LAUNCH * budget)) {
+                && !(set_kinetic(&bodies) <= LAUNCH * budget)) {
                 /* the same try again, with the other solver, kept as it
                    ends (not counted as a redo); so is one that left a
                    state that is not finite */
