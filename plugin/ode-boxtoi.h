@@ -294,9 +294,11 @@ typedef struct dBoxtoiStepParams {
                              short speculative ones, once they run out with
                              impacts still ahead, up to max_redos short
                              ones that replace a sub-step taking the rest
-                             whose redos ran out, and up to max_substeps
-                             that end a speculative sub-step where a pair
-                             met through its speculative contacts (see
+                             whose redos ran out (up to 8 times max_redos
+                             while the last of them left no pair meeting),
+                             and up to 8 times max_substeps that end a
+                             speculative sub-step where a pair met through
+                             its speculative contacts (see
                              dWorldStepToContact);
                              the last one always takes all the time that
                              is left */
@@ -577,8 +579,8 @@ typedef struct dBoxtoiStepStats {
  *    30 m/s, went through it.  So where the check below finds a pair that
  *    met through the speculative contacts it had, more than min_substep
  *    into the sub-step and more than min_substep before its end, that
- *    sub-step is taken again to end where the pair met (at most
- *    max_substeps times a call; stats->redos counts the try undone, and
+ *    sub-step is taken again to end where the pair met (at most 8 times
+ *    max_substeps a call; stats->redos counts the try undone, and
  *    the shorter sub-step is checked in turn, with redos of its own), and
  *    the step goes on from there.  That box now stays in front of the
  *    wall at 30 to 100 m/s.  Among 200 random bodies of that kind (boxes
@@ -586,12 +588,18 @@ typedef struct dBoxtoiStepStats {
  *    spinning at up to 30 rad/s about each axis, against walls 1 to 50 mm
  *    thick, and 400 m wide) 4 to 9 still got through, where 46 to 59 did
  *    before (four draws), with about a fifth more sub-steps: boxes of 2
- *    to 5 cm, 0.3 to 0.5 m off the centre, whose grinding along the wall
- *    spends the sub-steps and redos until one sinks deeper than a quarter
- *    of its side (see below); with max_substeps 16, 1 of 200 (two draws).
- *    The work of the costliest call grows: among those 200 bodies, the
- *    most sub-steps and redos in one call went from 25 to 49 (30 to 62
- *    with quick).
+ *    to 5 cm, 0.3 to 0.5 m off the centre, whose grinding along the wall,
+ *    spun at hundreds of rad/s, spent the sub-steps and redos a third of
+ *    the way through a step, the rest of which then took them through.
+ *    So these cuts, and the short sub-steps that replace a sub-step
+ *    taking the rest whose redos ran out (below), may go on to 8 times
+ *    max_substeps and max_redos a call: of 1000 such bodies 4 got
+ *    through, where 33 did with max_substeps and max_redos as the limits
+ *    (dWorldQuickStepToContact alike), and of 500 of two other draws 1
+ *    and 0, where 12 and 9 did.  The work of the costliest call grows:
+ *    among those 1000 bodies, the most sub-steps and redos in one call
+ *    went from 49 to 152 (62 to 183 with quick), and the tries per call
+ *    over all their steps from 1.22 to 1.23 (1.24 to 1.25).
  *    stats->substeps counts these sub-steps too; stats->speculative
  *    reports that it happened;
  *  - speculative contacts need room: a near callback that asks dCollide for
@@ -757,7 +765,10 @@ typedef struct dBoxtoiStepStats {
  *    pairs found are only ones that had those contacts already (another
  *    try would end the same way), that sub-step becomes a short one
  *    (min_substep) with all those contacts and the step goes on with fresh
- *    predictions (at most max_redos times per call); otherwise the try
+ *    predictions (max_redos times per call, and up to 8 times max_redos
+ *    while the last of those short sub-steps left no pair meeting: a pair
+ *    overlapping throughout, such as a box inside one that grows, would
+ *    spend them in every step); otherwise the try
  *    that left the fewest such pairs is kept and stats->unverified counts
  *    them.  Pairs
  *    that the callback was given but did not collide are its choice and

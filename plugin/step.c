@@ -25,7 +25,7 @@
  * speculative contacts (see collide.c): first in up to SPEC_PASSES short
  * sub-steps of min_substep, each predicted afresh, then in one sub-step
  * taking the rest (ended where a pair met through them, when the check
- * below finds one, at most max_substeps times a call).
+ * below finds one, at most FALLBACK_SCALE * max_substeps times a call).
  * The sub-step taking the rest, and each speculative one, is then checked
  * against the paths the bodies actually took (see "verifying a sub-step"),
  * and so is any other one after which a body lies farther from its
@@ -1497,6 +1497,21 @@ static double cut_length(const body_set *bodies, const met_pair *m, double s,
    with impacts still ahead, before the catch-all takes the rest. */
 #define SPEC_PASSES 4
 
+/*
+ * How many times max_substeps a call may end speculative sub-steps where a
+ * pair met through its contacts, and how many times max_redos it may split
+ * a sub-step taking the rest whose redos ran out.  A box far off its
+ * body's centre, spun at hundreds of rad/s by its hits on a wall, grinds
+ * along it in cycles of a split, a speculative sub-step cut two or three
+ * times and a sub-step of about half a millisecond: with max_substeps and
+ * max_redos alone it spent both a third of the way through the step, then
+ * took the rest in one sub-step, through the wall.  The splits past
+ * max_redos are taken only while the last split was stopped (no pair left
+ * meeting after it): a pair that overlaps throughout (a box inside a box
+ * that grows) would otherwise spend them all in every step, to no avail.
+ */
+#define FALLBACK_SCALE 8
+
 /* Epochs are unique across threads (each thread sets its own current one). */
 static _Atomic unsigned epoch_counter_ = 0;
 
@@ -1617,10 +1632,12 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
     double deep_abs = p.rest_depth > 0 ? (double)p.rest_depth : 2 * gmag * hh * hh;
     double elapsed = 0;
     int spec_passes = 0;
-    int splits = 0;
+    /* splits of a sub-step taking the rest (FALLBACK_SCALE), and whether
+       the last one left no pair meeting */
+    int splits = 0, split_ok = 0;
     /* sub-steps ended early where the paths taken met something: of
        checked sub-steps (at most max_redos), and of speculative ones whose
-       contacts did not stop a pair (at most max_substeps) */
+       contacts did not stop a pair (at most FALLBACK_SCALE * max_substeps) */
     int cuts = 0, spec_cuts = 0;
     cut_rec last_cut = {0, NULL, NULL, 0, 0, 0};
     /* sub-steps counted against max_substeps: one that ended where a pair
@@ -1719,6 +1736,8 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             predict_motions(world, &bodies, (double)rem);
         pp.nforced = 0;
         int best_bad = -1, best_redo = -1, was_last = last, exact = 0, retake = 0;
+        /* this sub-step is a split; the pairs it left meeting */
+        int split = 0, left = 0;
         for (int redo = 0;; redo++) {
             size_t ignored_before = pp.ignored.n;
             if (space && near_callback) {
@@ -1889,14 +1908,15 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
              * box 0.3 m off the centre of a body spun at 78 rad/s by its
              * hits on a 1 cm wall, at 30 m/s, went through it).  The
              * sub-step then ends where the paths taken first meet, as
-             * above, at most max_substeps times in a call, and only more
-             * than min_substep before the sub-step's end: a try cut there
-             * meets at its own end again (its contacts, for a shorter
-             * sub-step, give other velocities), and cutting it once more
-             * would spend the cuts without moving on.
+             * above, at most FALLBACK_SCALE * max_substeps times in a call,
+             * and only more than min_substep before the sub-step's end: a
+             * try cut there meets at its own end again (its contacts, for a
+             * shorter sub-step, give other velocities), and cutting it once
+             * more would spend the cuts without moving on.
              */
             int spec_cut = speculative && fresh == 0 && !(more && p.quick && !exact)
-                           && spec_cuts < max_sub && cut < (double)s - min_sub;
+                           && spec_cuts < FALLBACK_SCALE * max_sub
+                           && cut < (double)s - min_sub;
             if ((spec_cut || (!speculative && cuts < max_redos)) && cut > min_sub
                 && cut < (double)s && !cut_last) {
                 last_cut.set = 1;
@@ -1934,12 +1954,14 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                 else
                     more = 0;
             }
-            if (!more && last && splits < max_redos
-                && (double)rem > 2 * min_sub) {
+            if (!more && last && (double)rem > 2 * min_sub
+                && (splits < max_redos
+                    || (split_ok && splits < FALLBACK_SCALE * max_redos))) {
                 /* out of redos on a sub-step taking the rest: take a short
                    one instead, with all those contacts, and predict again */
                 substep_again(space, &bodies, rem, elapsed);
                 splits++;
+                split = 1;
                 last = 0;
                 resolving = 1;
                 s = (dReal)min_sub;
@@ -1955,6 +1977,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                     bad = best_bad;
                 }
                 st.unverified += bad;
+                left = bad;
                 break;
             }
             if (best_bad < 0 || bad < best_bad) {
@@ -1967,6 +1990,8 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             substep_again(space, &bodies, rem, elapsed);
             st.redos++;
         }
+        if (split)
+            split_ok = ok && left == 0;
         st.substeps++;
         spent++;
         ended_o1 = ended_o2 = NULL;
