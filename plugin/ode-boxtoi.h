@@ -592,10 +592,11 @@ typedef struct dBoxtoiStepStats {
  *    spun at hundreds of rad/s, spent the sub-steps and redos a third of
  *    the way through a step, the rest of which then took them through.
  *    So these cuts, and the short sub-steps that replace a sub-step
- *    taking the rest whose redos ran out (below), may go on to 8 times
- *    max_substeps and max_redos a call: of 1000 such bodies 4 got
- *    through, where 33 did with max_substeps and max_redos as the limits
- *    (dWorldQuickStepToContact alike), and of 500 of two other draws 1
+ *    taking the rest whose redos ran out (below; those past max_redos
+ *    while they stop the pairs), may go on to 8 times max_substeps and
+ *    max_redos a call: of 1000 such bodies 4 got through, where 33 did
+ *    with max_substeps and max_redos as the limits (with
+ *    dWorldQuickStepToContact alike), and of 500 of two other draws 1
  *    and 0, where 12 and 9 did.  The work of the costliest call grows:
  *    among those 1000 bodies, the most sub-steps and redos in one call
  *    went from 49 to 152 (62 to 183 with quick), and the tries per call
