@@ -600,7 +600,9 @@ typedef struct dBoxtoiStepStats {
  *    and 0, where 12 and 9 did.  The work of the costliest call grows:
  *    among those 1000 bodies, the most sub-steps and redos in one call
  *    went from 49 to 152 (62 to 183 with quick), and the tries per call
- *    over all their steps from 1.22 to 1.23 (1.24 to 1.25).
+ *    over all their steps from 1.22 to 1.23 (1.24 to 1.25).  With
+ *    max_substeps 16 and max_redos 8 none of the 1000 got through (the
+ *    costliest call 211 tries, 1.29 a call).
  *    stats->substeps counts these sub-steps too; stats->speculative
  *    reports that it happened;
  *  - speculative contacts need room: a near callback that asks dCollide for
