@@ -119,6 +119,16 @@ static void sim_free(sim *s)
     dWorldDestroy(s->world);
 }
 
+/* One step of h with the defaults: dWorldQuickStepToContact (quick) or
+   dWorldStepToContact, the stats in *st (may be NULL). */
+static void step_to_contact(sim *s, int quick, dBoxtoiStepStats *st)
+{
+    if (quick)
+        dWorldQuickStepToContact(s->world, s->space, H, near_cb, s, s->contacts, NULL, st);
+    else
+        dWorldStepToContact(s->world, s->space, H, near_cb, s, s->contacts, NULL, st);
+}
+
 /* One step of h: dWorldStepToContact with the defaults (plugin), or
    dSpaceCollide, dWorldStep and the contacts emptied, as plain ODE. */
 static void step_either(sim *s, int plugin)
@@ -2357,12 +2367,7 @@ static void test_quick_unenforced(void)
             int unverified = 0;
             for (int step = 0; step < 15; step++) {
                 dBoxtoiStepStats st;
-                if (quick)
-                    dWorldQuickStepToContact(s.world, s.space, H, near_cb, &s, s.contacts,
-                                             NULL, &st);
-                else
-                    dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL,
-                                        &st);
+                step_to_contact(&s, quick, &st);
                 unverified += st.unverified;
                 for (int k = 0; k < 2; k++)
                     far = fmax(far, dGeomGetPosition(g[k])[0]);
@@ -2394,12 +2399,7 @@ static void test_quick_unenforced(void)
             dGeomID probe = dCreateBox(NULL, side[0], side[1], side[2]);
             double most = -10, deepest = 0;
             for (int step = 0; step < 60; step++) {
-                if (quick)
-                    dWorldQuickStepToContact(s.world, s.space, H, near_cb, &s, s.contacts,
-                                             NULL, NULL);
-                else
-                    dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL,
-                                        NULL);
+                step_to_contact(&s, quick, NULL);
                 const dReal *c = dBodyGetPosition(a);
                 most = fmax(most, atan2(c[1], c[0]));
                 dGeomSetPosition(probe, c[0], c[1], c[2]);
@@ -3468,11 +3468,7 @@ static void test_offset_hammer(int quick)
         int unverified = 0, speculative = 0;
         for (int step = 0; step < 60; step++) {
             dBoxtoiStepStats st;
-            if (quick)
-                dWorldQuickStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL,
-                                         &st);
-            else
-                dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
+            step_to_contact(&s, quick, &st);
             unverified += st.unverified;
             speculative += st.speculative;
             deepest = fmax(deepest, box_reach(g, 0, 1) - 4.995);
@@ -3544,11 +3540,7 @@ static void test_offset_sweep(int quick)
         int beyond = 0;
         for (int step = 0; step < 90 && !beyond; step++) {
             dBoxtoiStepStats st;
-            if (quick)
-                dWorldQuickStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL,
-                                         &st);
-            else
-                dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
+            step_to_contact(&s, quick, &st);
             unverified += st.unverified;
             if (st.substeps + st.redos > most)
                 most = st.substeps + st.redos;
