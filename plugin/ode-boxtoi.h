@@ -635,8 +635,9 @@ typedef struct dBoxtoiStepStats {
  *    eight contacts.  In 300 random such scenes (tiles 2 cm to 1 m, boxes
  *    1 to 30 cm, 2 to 10 m/s, no friction, bounce 0) one box was thrown
  *    5 m up in a redone sub-step, where the redo's contacts joined some
- *    hundred others (before the retakes below); plain ODE, in the same scenes, raised the box's mean
- *    speed by half at 5 m/s and doubled it at 2 m/s.  With friction
+ *    hundred others (before the retakes below); plain ODE, in the same
+ *    scenes, raised the box's mean speed by half at 5 m/s and doubled it
+ *    at 2 m/s.  With friction
  *    (mu > 0 without dContactApprox1) the message also comes with few
  *    contacts: one small box resting on three or four corners on a floor,
  *    or in a corner of the room, in every kind of space; from the same
