@@ -45,6 +45,7 @@
  * themselves, are scaled by s/h (when scale_erp is set), so that the error
  * correction speed ERP * error / s stays what a full step would use.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -1610,6 +1611,9 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
     memset(&st, 0, sizeof st);
     st.first_toi = -1;
     int max_redos = p.max_redos < 0 ? 0 : p.max_redos;
+    /* the speculative cuts and splits a call may take (FALLBACK_SCALE) */
+    int max_spec_cuts = max_sub > INT_MAX / FALLBACK_SCALE ? INT_MAX : FALLBACK_SCALE * max_sub;
+    int max_splits = max_redos > INT_MAX / FALLBACK_SCALE ? INT_MAX : FALLBACK_SCALE * max_redos;
     body_set bodies;
     memset(&bodies, 0, sizeof bodies);
     pair_pass pp;
@@ -1915,7 +1919,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
              * more would spend the cuts without moving on.
              */
             int spec_cut = speculative && fresh == 0 && !(more && p.quick && !exact)
-                           && spec_cuts < FALLBACK_SCALE * max_sub
+                           && spec_cuts < max_spec_cuts
                            && cut < (double)s - min_sub;
             if ((spec_cut || (!speculative && cuts < max_redos)) && cut > min_sub
                 && cut < (double)s && !cut_last) {
@@ -1956,7 +1960,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             }
             if (!more && last && (double)rem > 2 * min_sub
                 && (splits < max_redos
-                    || (split_ok && splits < FALLBACK_SCALE * max_redos))) {
+                    || (split_ok && splits < max_splits))) {
                 /* out of redos on a sub-step taking the rest: take a short
                    one instead, with all those contacts, and predict again */
                 substep_again(space, &bodies, rem, elapsed);
