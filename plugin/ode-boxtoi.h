@@ -671,7 +671,18 @@ typedef struct dBoxtoiStepStats {
  *    resting margins, within the world's
  *    dWorldSetContactMaxCorrectingVel), plus eight times the set's mass
  *    times the square of the speed of a kinematic body's fastest point
- *    (what an elastic hit can give).  The retake is kept as it ends
+ *    (what an elastic hit can give), or when a body then moves faster
+ *    than eight times the speed of the fastest point of any of them
+ *    (kinematic ones too) at the start of the step, plus the speeds that
+ *    pushing apart and the largest acceleration by gravity and a body's
+ *    forces can add since (a hit with a bounce of at most 1 changes a
+ *    body's velocity by at most twice the speed at which the points that
+ *    meet close: at most five times that speed; the energy alone misses a
+ *    light body launched among heavy ones: a 3 cm box at rest in a room
+ *    of eight boxes, launched to 2,400 m/s by an LCP failure, and one to
+ *    3,100 m/s beside a body of 1000 kg outside the room, whose energy
+ *    hides the box's; fuzzed rooms kept in tests/data/fuzz/plugin.hex).
+ *    The retake is kept as it ends
  *    (a redo of the near callback's pairs, not counted in stats->redos;
  *    stats->retakes counts it).  In that room of eight boxes
  *    dWorldQuickStep lost energy where dWorldStep gained it, and the
@@ -684,9 +695,9 @@ typedef struct dBoxtoiStepStats {
  *    each step (bounces near 1, above: the same rooms with eight 10 cm
  *    boxes at 60 m/s and a bounce of 1 gained more than 10 % in 12 of
  *    300, and 3 of them more than doubled it, 3.9 times at most, with 524
- *    retakes); a light body launched where the set's energy stays within
- *    it (the check does not look at a body's share); and a retake that
- *    gains as much, which is kept all the same.  Contacts deeper than the
+ *    retakes); a body launched a few times faster at a time, within
+ *    those bounds; and a retake that gains as much, which is kept all
+ *    the same.  Contacts deeper than the
  *    resting margin that the stepper does not see (other classes of geoms)
  *    or with ERPs of their own, and those with a surface velocity
  *    (dContactMotion1), can give energy the check does not count: such a

@@ -647,6 +647,22 @@ static void restore_best(const body_set *s)
  */
 #define LAUNCH 2.0
 
+/*
+ * A try after which a body moves faster than LAUNCH_SPEED times the speed
+ * of the set's fastest point at the start of the step (its first try
+ * checked), plus the speeds that pushing apart and the forces can add
+ * since, is taken again likewise.  A hit with a bounce of at most 1 changes
+ * a body's velocity by at most twice the speed at which the points that
+ * meet close (the impulse J along the normal n changes it by |J| / m, and
+ * |J| <= 2 v / (n . K n), K the pair's inverse mass matrix at the point,
+ * with n . K n >= 1 / m), so a body leaves at most at five times that
+ * speed; eight leave room for several hits in a try.  The energy alone
+ * misses a light body launched among heavy ones: a 3 cm box at rest was
+ * launched to 2,400 m/s by an LCP failure, the room's energy within twice
+ * its own (tests/data/fuzz/plugin.hex).
+ */
+#define LAUNCH_SPEED 8.0
+
 /* The kinetic energy of b, linear and rotational (mass m). */
 static double body_energy(dBodyID b, const dMass *m)
 {
@@ -672,6 +688,9 @@ typedef struct energy_budget {
     double energy; /* kinetic energy now */
     double work;   /* the work the forces can do over the try */
     double extra;  /* what pushing apart and kinematic bodies can give */
+    double fastest; /* the speed of the fastest point of a body now */
+    double push;   /* the speed that pushing apart can give */
+    double accel;  /* the largest acceleration of a body by its forces */
 } energy_budget;
 
 /*
@@ -699,11 +718,12 @@ static double set_energy(const body_set *s, dWorldID world, double gmag, double 
                          int scaled, double h, double deep_rel, double deep_abs,
                          energy_budget *b)
 {
-    double energy = 0, work = 0, mass = 0, reach = 0, kinematic = 0;
+    double energy = 0, work = 0, mass = 0, reach = 0, kinematic = 0, fastest = 0, accel = 0;
     for (size_t k = 0; k < s->count; k++) {
         const saved_body *e = &s->list[k];
         dBodyID body = e->body;
         double speed = norm3(dBodyGetLinearVel(body)), spin = norm3(dBodyGetAngularVel(body));
+        fastest = fmax(fastest, speed + spin * e->reach);
         if (dBodyIsKinematic(body)) {
             kinematic = fmax(kinematic, speed + spin * e->reach);
             continue;
@@ -716,6 +736,7 @@ static double set_energy(const body_set *s, dWorldID world, double gmag, double 
         double f = norm3(e->force), tq = norm3(e->torque);
         double acc = (dBodyGetGravityMode(body) ? gmag : 0) + f / (double)m.mass;
         work += (double)m.mass * acc * (speed * len + acc * len * len);
+        accel = fmax(accel, acc);
         if (tq > 0) {
             double I[3][3];
             for (int i = 0; i < 3; i++)
@@ -733,8 +754,23 @@ static double set_energy(const body_set *s, dWorldID world, double gmag, double 
         b->energy = energy;
         b->work = work;
         b->extra = 0.5 * mass * vc * vc + 8 * mass * kinematic * kinematic;
+        b->fastest = fastest;
+        b->push = vc;
+        b->accel = accel;
     }
     return energy;
+}
+
+/* The linear speed of the fastest body of the set that ODE's dynamics move. */
+static double set_fastest(const body_set *s)
+{
+    double fastest = 0;
+    for (size_t k = 0; k < s->count; k++) {
+        dBodyID body = s->list[k].body;
+        if (!dBodyIsKinematic(body))
+            fastest = fmax(fastest, norm3(dBodyGetLinearVel(body)));
+    }
+    return fastest;
 }
 
 /* The kinetic energy of the set's bodies (set_energy without a budget). */
@@ -1652,6 +1688,8 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
        launches (-1: none yet), and the work the forces can have done in
        the sub-steps since (set_energy) */
     double start_energy = -1, work_done = 0, try_work = 0;
+    /* the fastest point of a body then, and when that was */
+    double start_speed = -1, start_at = 0;
 
     for (;;) {
         dReal rem = (dReal)(hh - elapsed);
@@ -1837,7 +1875,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             /* the try's energy budget, for tries that can be taken again
                (states saved) without joints (whose motors give energy) or
                explicit motions (which push bodies at speeds of their own) */
-            double budget = -1;
+            double budget = -1, speed_bound = 0;
             if ((verify || watch) && !bodies.jointed && !bodies.driven && !retake) {
                 energy_budget eb;
                 set_energy(&bodies, world, gmag, (double)s, scaled, (double)h, deep_rel,
@@ -1846,6 +1884,11 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                     start_energy = eb.energy;
                 try_work = eb.work;
                 budget = start_energy + work_done + eb.work + eb.extra;
+                if (start_speed < 0) {
+                    start_speed = eb.fastest;
+                    start_at = elapsed;
+                }
+                speed_bound = start_speed + eb.push + eb.accel * (elapsed - start_at + (double)s);
             }
             ok = (p.quick && !exact) != retake ? dWorldQuickStep(world, s) : dWorldStep(world, s);
             if (shortened)
@@ -1859,7 +1902,8 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             if (contacts)
                 dJointGroupEmpty(contacts);
             if (ok && budget >= 0
-                && !(set_kinetic(&bodies) <= LAUNCH * budget)) {
+                && (!(set_kinetic(&bodies) <= LAUNCH * budget)
+                    || !(set_fastest(&bodies) <= LAUNCH_SPEED * speed_bound))) {
                 /* the same try again, with the other solver, kept as it
                    ends (not counted as a redo); so is one that left a
                    state that is not finite */

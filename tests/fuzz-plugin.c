@@ -22,7 +22,11 @@
  *    the centre of cell k of a 4 x 4 x 4 grid over the room, where it
  *    touches nothing;
  *  - the byte after the boxes, bit 0: the walls are six dPlanes through
- *    the room's faces instead (byte 0's bit 3 then has no effect).
+ *    the room's faces instead (byte 0's bit 3 then has no effect); bit 1: a
+ *    body of 1000 kg (a boxtoi box of 1 m) flies away from the room far
+ *    outside it, with a thousand times the boxes' kinetic energy (plus
+ *    that of their mass at 1 m/s), so that the stepper's set of bodies
+ *    holds far more energy than the boxes.
  * The room is stepped twice from scratch, each time from the same seed of
  * ODE's random generator.  Every step must succeed with sane statistics,
  * every body's state must stay finite, both runs must end in the same state
@@ -31,7 +35,9 @@
  * no box may leave the room (its centre beyond a wall's inner face) unless
  * a step reported unverified pairs, nor may the boxes' energy (kinetic,
  * and potential above the floor) exceed ENERGY_GAIN times what they
- * started with (plus that of their mass at 1 m/s).  Contacts that dBoxtoiCollide gives a
+ * started with (plus that of their mass at 1 m/s), nor a box move faster
+ * than SPEED_GAIN times the fastest point of a box at the start (plus
+ * 1 m/s).  Contacts that dBoxtoiCollide gives a
  * pair 1 cm or more apart (beyond any resting margin) stand for a later
  * contact: their time must lie in (0, 1/60].
  */
@@ -56,9 +62,14 @@
    times over the kept rooms at most.  A launch (an LCP failure) adds far
    more. */
 #define ENERGY_GAIN 64.0
+/* Hits move a box at most a few times as fast as the fastest point at the
+   start (4 times over the kept rooms); a launch of a light box, which the
+   energy can miss, far faster. */
+#define SPEED_GAIN 16.0
+#define HEAVY_MASS 1000.0
 
 typedef struct room_spec {
-    int space, quick, boxtoi_walls, gyroscopic, gravity, redos, sleep, planes;
+    int space, quick, boxtoi_walls, gyroscopic, gravity, redos, sleep, planes, heavy;
     int boxes, steps, max_substeps;
     double bounce, mu;
     double side[MAX_BOXES][3], q[MAX_BOXES][4], v[MAX_BOXES][3], w[MAX_BOXES][3];
@@ -117,7 +128,9 @@ static void decode(const uint8_t *data, size_t size, room_spec *s)
             s->w[i][k] = 80.0 * s8(&r);
         }
     }
-    s->planes = fuzz_u8(&r) & 1;
+    unsigned last = fuzz_u8(&r);
+    s->planes = last & 1;
+    s->heavy = (last >> 1) & 1;
 }
 
 typedef struct room {
@@ -202,6 +215,22 @@ static void room_build(const room_spec *s, room *rm)
         }
         rm->body[i] = b;
     }
+    if (s->heavy) {
+        double energy = ode_bodies_energy(rm->body, s->boxes, 0), mass = 0;
+        for (int i = 0; i < s->boxes; i++) {
+            dMass m;
+            dBodyGetMass(rm->body[i], &m);
+            mass += m.mass;
+        }
+        dBodyID b = dBodyCreate(rm->world);
+        dMass m;
+        dMassSetBox(&m, 1, 1, 1, 1);
+        dMassAdjust(&m, HEAVY_MASS);
+        dBodySetMass(b, &m);
+        dGeomSetBody(dCreateBoxtoiBox(rm->bodies, 1, 1, 1), b);
+        dBodySetPosition(b, -50, ROOM / 2, ROOM / 2);
+        dBodySetLinearVel(b, -sqrt(2 * 1000 * (energy + 0.5 * mass) / HEAVY_MASS), 0, 0);
+    }
 }
 
 static void room_free(room *rm)
@@ -275,6 +304,16 @@ static int run_room(const room_spec *s, run_result *res, char *why, size_t n)
         mass += m.mass;
     }
     double most = ENERGY_GAIN * (ode_bodies_energy(rm.body, s->boxes, g) + 0.5 * mass);
+    /* the fastest point of a box: its speed and its spin times its half
+       diagonal */
+    double fastest = 0.0;
+    for (int i = 0; i < s->boxes; i++) {
+        const double *d = s->side[i], *v = s->v[i], *w = s->w[i];
+        double half = 0.5 * sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        fastest = fmax(fastest, sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
+                                    + half * sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]));
+    }
+    double speed_limit = SPEED_GAIN * (fastest + 1.0);
     for (int step = 0; step < s->steps && !bad; step++) {
         dBoxtoiStepStats st;
         int ok = s->quick ? dWorldQuickStepToContact(rm.world, rm.space, STEP, room_cb, &rm,
@@ -326,6 +365,13 @@ static int run_room(const room_spec *s, run_result *res, char *why, size_t n)
                     bad = 1;
                     break;
                 }
+            double speed = sqrt(x[7] * x[7] + x[8] * x[8] + x[9] * x[9]);
+            if (!bad && s->redos > 0 && !(speed <= speed_limit)) {
+                snprintf(why, n, "step %d: box %d moves at %.17g m/s, above %g times the "
+                         "fastest point at the start", step, i, speed, SPEED_GAIN);
+                bad = 1;
+                break;
+            }
             int out = 0;
             for (int k = 0; k < 3; k++)
                 out |= x[k] < 0.0 || x[k] > ROOM;
@@ -345,12 +391,13 @@ static int run_room(const room_spec *s, run_result *res, char *why, size_t n)
 static void print_room(const room_spec *s)
 {
     static const char *spaces[4] = {"simple", "sweep-and-prune", "quadtree", "nested"};
-    diag("  room: %s space%s%s%s%s%s%s, %d boxes, %d steps, max_substeps %d, bounce %.17g, "
+    diag("  room: %s space%s%s%s%s%s%s%s, %d boxes, %d steps, max_substeps %d, bounce %.17g, "
          "mu %.17g", spaces[s->space], s->quick ? ", quick step" : "",
          s->planes ? ", plane walls" : s->boxtoi_walls ? ", boxtoi walls" : "",
          s->gyroscopic ? ", gyroscopic" : "",
          s->gravity ? ", gravity" : "", s->redos ? "" : ", no check",
-         s->sleep ? ", damped, sleeping" : "", s->boxes, s->steps,
+         s->sleep ? ", damped, sleeping" : "", s->heavy ? ", a heavy body outside" : "",
+         s->boxes, s->steps,
          s->max_substeps, s->bounce, s->mu);
     for (int i = 0; i < s->boxes; i++)
         diag("  box %d: sides (%.17g %.17g %.17g) q (%.17g %.17g %.17g %.17g) "
