@@ -661,8 +661,10 @@ typedef struct dBoxtoiStepStats {
  *    other than contacts (motors give energy) and with no boxtoi box in
  *    the space on an explicit motion (it pushes bodies at speeds of its
  *    own), is taken again with the other solver (dWorldQuickStep after
- *    dWorldStep, dWorldStep after dWorldQuickStep) when the bodies' kinetic
- *    energy at its end exceeds twice what they can have: their energy at
+ *    dWorldStep, dWorldStep after dWorldQuickStep) when the kinetic energy
+ *    of the bodies that have had contacts in the step (the others keep
+ *    theirs, but for the work of their forces) exceeds at its end twice
+ *    what they can have: their energy at
  *    the start of the step, plus the work that gravity and their forces
  *    and torques can have done since (each at most its size times the
  *    distance or angle that the speed and the acceleration cover), plus
@@ -677,11 +679,11 @@ typedef struct dBoxtoiStepStats {
  *    pushing apart and the largest acceleration by gravity and a body's
  *    forces can add since (a hit with a bounce of at most 1 changes a
  *    body's velocity by at most twice the speed at which the points that
- *    meet close: at most five times that speed; the energy alone misses a
- *    light body launched among heavy ones: a 3 cm box at rest in a room
- *    of eight boxes, launched to 2,400 m/s by an LCP failure, and one to
- *    3,100 m/s beside a body of 1000 kg outside the room, whose energy
- *    hides the box's; fuzzed rooms kept in tests/data/fuzz/plugin.hex).
+ *    meet close: at most five times that speed; the energy misses a light
+ *    body launched among heavier ones: a 3 cm box at rest in a room of
+ *    eight boxes was launched to 2,400 m/s by an LCP failure, the room's
+ *    energy within twice its own, a fuzzed room kept in
+ *    tests/data/fuzz/plugin.hex).
  *    The retake is kept as it ends
  *    (a redo of the near callback's pairs, not counted in stats->redos;
  *    stats->retakes counts it).  In that room of eight boxes
@@ -691,10 +693,14 @@ typedef struct dBoxtoiStepStats {
  *    bounce 0.5 to 1, 40 steps with max_substeps 1 to 8
  *    (tests/test-plugin-step.c), 2 of 300 more than doubled their energy
  *    without the retakes (299 times at most), none with them (about 200
- *    of them in all).  What the check leaves: energy gained a little in
+ *    of them in all).  The same rooms beside a body of 1000 kg flying
+ *    away outside, with a thousand times the boxes' energy, which the
+ *    check counted while it looked at every body: 2 of 300 more than
+ *    doubled their energy (3.7 times), none now (1.5 times at most).
+ *    What the check leaves: energy gained a little in
  *    each step (bounces near 1, above: the same rooms with eight 10 cm
  *    boxes at 60 m/s and a bounce of 1 gained more than 10 % in 12 of
- *    300, and 3 of them more than doubled it, 3.9 times at most, with 524
+ *    300, and 1 of them more than doubled it, 2.2 times, with 587
  *    retakes); a body launched a few times faster at a time, within
  *    those bounds; and a retake that gains as much, which is kept all
  *    the same.  Contacts deeper than the

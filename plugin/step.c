@@ -108,6 +108,10 @@ typedef struct saved_body {
     int counted;      /* ODE counted its idle step of this step */
     double counted_to; /* its idle time counted up to here in the step */
     int woken;        /* put to sleep by the try just undone, and woken */
+    /* its kinetic energy at the first try of the step checked for
+       launches, and whether it has had contact joints in a try since */
+    double start_energy;
+    int touched;
     /* the free-body prediction over the rest of the step, taken from the
        state the sub-step's search saw (predict_motions), where it puts the
        body at the end of the sub-step (predict_ends), and how far its
@@ -632,7 +636,10 @@ static void restore_best(const body_set *s)
  * energy they can have at its end is taken again with the other solver:
  * their energy at the start of the step (the call), plus the work that
  * gravity and their forces can have done since, plus what pushing geoms
- * apart and kinematic bodies can give in the try (set_energy).
+ * apart and kinematic bodies can give in the try (set_budget).  Only the
+ * bodies that have had contact joints in the step count: the others keep
+ * their energy but for the work of their forces, and a heavy one would
+ * hide a light body's launch.
  * dWorldStep's LCP can fail ("LCP internal error") and go on with the
  * impulses it had: in a room of plane walls a box at rest left at
  * 340 km/s, the room's energy times 1e6, and ODE's next step stopped the
@@ -683,9 +690,8 @@ static double norm3(const dReal *v)
     return sqrt((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]);
 }
 
-/* What set_energy finds for a try's budget. */
+/* What set_budget finds for a try's budget. */
 typedef struct energy_budget {
-    double energy; /* kinetic energy now */
     double work;   /* the work the forces can do over the try */
     double extra;  /* what pushing apart and kinematic bodies can give */
     double fastest; /* the speed of the fastest point of a body now */
@@ -694,31 +700,33 @@ typedef struct energy_budget {
 } energy_budget;
 
 /*
- * The kinetic energy of the set's bodies that ODE's dynamics move
- * (kinematic ones left out), as they are now; with b, also (b->work) a
- * bound of the work of gravity (gmag) and of each body's forces and
- * torques (those put back for the sub-step) over a try of length len from
- * here, each at most its size times the distance or angle that the speed
- * and the acceleration cover, |v| len + |a| len^2 (the angular
- * acceleration from the least principal moment), and (b->extra) what
- * else the try can give:
+ * What a try of length len from here can give the set's bodies that ODE's
+ * dynamics move (kinematic ones left out): (b->work) a bound of the work
+ * of gravity (gmag) and of each body's forces and torques (those put back
+ * for the sub-step), each at most its size times the distance or angle
+ * that the speed and the acceleration cover, |v| len + |a| len^2 (the
+ * angular acceleration from the least principal moment), and (b->extra)
+ * what else the try can give:
  *  - pushing overlapping geoms apart: the set's mass at the speed of an
  *    ERP of 1 (scaled with the sub-step where scaled) on a depth of four
  *    resting margins (deep_abs, or deep_rel of the largest reach), within
- *    the world's limit of that speed.  The stepper keeps boxes within
- *    that margin of each other; pairs it does not see deeper than that
- *    (other classes of geoms, contacts with ERPs of their own) can make a
- *    try count as a launch, which is then only taken again;
+ *    the world's limit of that speed (b->push).  The stepper keeps boxes
+ *    within that margin of each other; pairs it does not see deeper than
+ *    that (other classes of geoms, contacts with ERPs of their own) can
+ *    make a try count as a launch, which is then only taken again;
  *  - a kinematic body, in an elastic hit: eight times the set's mass
  *    times the square of the fastest speed V of a point of one (a body at
  *    v leaves at up to |v| + 2 V, and (|v| + 2 V)^2 / 2 <= v^2 + 4 V^2,
  *    the v^2 within LAUNCH).
+ * Also, for LAUNCH_SPEED, the speed of the fastest point of a body now
+ * (kinematic ones too, b->fastest) and the largest acceleration of a body
+ * by gravity and its forces (b->accel).
  */
-static double set_energy(const body_set *s, dWorldID world, double gmag, double len,
-                         int scaled, double h, double deep_rel, double deep_abs,
-                         energy_budget *b)
+static void set_budget(const body_set *s, dWorldID world, double gmag, double len,
+                       int scaled, double h, double deep_rel, double deep_abs,
+                       energy_budget *b)
 {
-    double energy = 0, work = 0, mass = 0, reach = 0, kinematic = 0, fastest = 0, accel = 0;
+    double work = 0, mass = 0, reach = 0, kinematic = 0, fastest = 0, accel = 0;
     for (size_t k = 0; k < s->count; k++) {
         const saved_body *e = &s->list[k];
         dBodyID body = e->body;
@@ -730,9 +738,6 @@ static double set_energy(const body_set *s, dWorldID world, double gmag, double 
         }
         dMass m;
         dBodyGetMass(body, &m);
-        energy += body_energy(body, &m);
-        if (!b)
-            continue;
         double f = norm3(e->force), tq = norm3(e->torque);
         double acc = (dBodyGetGravityMode(body) ? gmag : 0) + f / (double)m.mass;
         work += (double)m.mass * acc * (speed * len + acc * len * len);
@@ -748,17 +753,13 @@ static double set_energy(const body_set *s, dWorldID world, double gmag, double 
         mass += (double)m.mass;
         reach = fmax(reach, e->reach);
     }
-    if (b) {
-        double vc = fmin(4 * fmax(deep_abs, deep_rel * reach) / (scaled ? h : len),
-                         (double)dWorldGetContactMaxCorrectingVel(world));
-        b->energy = energy;
-        b->work = work;
-        b->extra = 0.5 * mass * vc * vc + 8 * mass * kinematic * kinematic;
-        b->fastest = fastest;
-        b->push = vc;
-        b->accel = accel;
-    }
-    return energy;
+    double vc = fmin(4 * fmax(deep_abs, deep_rel * reach) / (scaled ? h : len),
+                     (double)dWorldGetContactMaxCorrectingVel(world));
+    b->work = work;
+    b->extra = 0.5 * mass * vc * vc + 8 * mass * kinematic * kinematic;
+    b->fastest = fastest;
+    b->push = vc;
+    b->accel = accel;
 }
 
 /* The linear speed of the fastest body of the set that ODE's dynamics move. */
@@ -773,10 +774,45 @@ static double set_fastest(const body_set *s)
     return fastest;
 }
 
-/* The kinetic energy of the set's bodies (set_energy without a budget). */
-static double set_kinetic(const body_set *s)
+/* Keep each body's kinetic energy now as its energy at the start, none
+   of them touched yet. */
+static void keep_start_energies(body_set *s)
 {
-    return set_energy(s, NULL, 0, 0, 0, 1, 0, 0, NULL);
+    for (size_t k = 0; k < s->count; k++) {
+        saved_body *e = &s->list[k];
+        dMass m;
+        dBodyGetMass(e->body, &m);
+        e->start_energy = dBodyIsKinematic(e->body) ? 0 : body_energy(e->body, &m);
+        e->touched = 0;
+    }
+}
+
+/* Mark the bodies that have contact joints now as touched. */
+static void note_touched(body_set *s)
+{
+    for (size_t k = 0; k < s->count; k++) {
+        saved_body *e = &s->list[k];
+        int nj = dBodyGetNumJoints(e->body);
+        for (int j = 0; j < nj && !e->touched; j++)
+            if (dJointGetType(dBodyGetJoint(e->body, j)) == dJointTypeContact)
+                e->touched = 1;
+    }
+}
+
+/* The kinetic energy of the touched bodies that ODE's dynamics move: at
+   the start (keep_start_energies), or now. */
+static double touched_energy(const body_set *s, int start)
+{
+    double energy = 0;
+    for (size_t k = 0; k < s->count; k++) {
+        const saved_body *e = &s->list[k];
+        if (!e->touched || dBodyIsKinematic(e->body))
+            continue;
+        dMass m;
+        dBodyGetMass(e->body, &m);
+        energy += start ? e->start_energy : body_energy(e->body, &m);
+    }
+    return energy;
 }
 
 /* ---- sub-steps whose bodies strayed from their predictions -------------- */
@@ -1684,12 +1720,12 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
        met that the near callback then ignored (a sensor entered) is not */
     int spent = 0;
     dGeomID ended_o1 = NULL, ended_o2 = NULL;
-    /* the bodies' kinetic energy at the first sub-step checked for
-       launches (-1: none yet), and the work the forces can have done in
-       the sub-steps since (set_energy) */
-    double start_energy = -1, work_done = 0, try_work = 0;
-    /* the fastest point of a body then, and when that was */
-    double start_speed = -1, start_at = 0;
+    /* whether a sub-step was checked for launches yet (the bodies' kinetic
+       energies then kept, keep_start_energies), the speed of their fastest
+       point then, when that was, and the work the forces can have done in
+       the sub-steps since (set_budget) */
+    int started = 0;
+    double start_speed = 0, start_at = 0, work_done = 0, try_work = 0;
 
     for (;;) {
         dReal rem = (dReal)(hh - elapsed);
@@ -1878,16 +1914,20 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             double budget = -1, speed_bound = 0;
             if ((verify || watch) && !bodies.jointed && !bodies.driven && !retake) {
                 energy_budget eb;
-                set_energy(&bodies, world, gmag, (double)s, scaled, (double)h, deep_rel,
+                set_budget(&bodies, world, gmag, (double)s, scaled, (double)h, deep_rel,
                            deep_abs, &eb);
-                if (start_energy < 0)
-                    start_energy = eb.energy;
-                try_work = eb.work;
-                budget = start_energy + work_done + eb.work + eb.extra;
-                if (start_speed < 0) {
+                if (!started) {
+                    started = 1;
+                    keep_start_energies(&bodies);
                     start_speed = eb.fastest;
                     start_at = elapsed;
                 }
+                /* bodies that touch nothing in the step keep their energy
+                   but for the work of their forces, and a large one would
+                   hide a light body's launch */
+                note_touched(&bodies);
+                try_work = eb.work;
+                budget = touched_energy(&bodies, 1) + work_done + eb.work + eb.extra;
                 speed_bound = start_speed + eb.push + eb.accel * (elapsed - start_at + (double)s);
             }
             ok = (p.quick && !exact) != retake ? dWorldQuickStep(world, s) : dWorldStep(world, s);
@@ -1902,7 +1942,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             if (contacts)
                 dJointGroupEmpty(contacts);
             if (ok && budget >= 0
-                && (!(set_kinetic(&bodies) <= LAUNCH * budget)
+                && (!(touched_energy(&bodies, 0) <= LAUNCH * budget)
                     || !(set_fastest(&bodies) <= LAUNCH_SPEED * speed_bound))) {
                 /* the same try again, with the other solver, kept as it
                    ends (not counted as a redo); so is one that left a
