@@ -453,8 +453,9 @@ typedef struct dBoxtoiStepStats {
                              step went on with them) */
     int retakes;        /**< tries of a sub-step taken again with the other
                              solver because the bodies ended them with far
-                             more kinetic energy than they could gain (an
-                             LCP failure; see dWorldStepToContact) */
+                             more kinetic energy than they could gain, or
+                             one of them far faster (an LCP failure; see
+                             dWorldStepToContact) */
 } dBoxtoiStepStats;
 
 /**
