@@ -108,10 +108,14 @@ typedef struct saved_body {
     int counted;      /* ODE counted its idle step of this step */
     double counted_to; /* its idle time counted up to here in the step */
     int woken;        /* put to sleep by the try just undone, and woken */
-    /* its kinetic energy at the first try of the step checked for
-       launches, and whether it has had contact joints in a try since */
-    double start_energy;
+    /* for the check of launches (set_budget): its kinetic energy and the
+       speed of its fastest point at the first try of the step checked,
+       whether it has had contact joints in a try since, the bound of the
+       work of its forces over the sub-steps since and over the try, and
+       its acceleration by them */
+    double start_energy, start_speed;
     int touched;
+    double work_done, try_work, accel;
     /* the free-body prediction over the rest of the step, taken from the
        state the sub-step's search saw (predict_motions), where it puts the
        body at the end of the sub-step (predict_ends), and how far its
@@ -637,9 +641,11 @@ static void restore_best(const body_set *s)
  * their energy at the start of the step (the call), plus the work that
  * gravity and their forces can have done since, plus what pushing geoms
  * apart and kinematic bodies can give in the try (set_budget).  Only the
- * bodies that have had contact joints in the step count: the others keep
- * their energy but for the work of their forces, and a heavy one would
- * hide a light body's launch.
+ * bodies that have had contact joints in the step count, their energies
+ * and their forces' work: the others keep their energy but for that work,
+ * and a heavy one's energy, or the work of gravity on it, would hide a
+ * light body's launch (a box of 1 kg at 2 m/s reached 66 m/s beside a
+ * body of 1000 kg falling outside its room).
  * dWorldStep's LCP can fail ("LCP internal error") and go on with the
  * impulses it had: in a room of plane walls a box at rest left at
  * 340 km/s, the room's energy times 1e6, and ODE's next step stopped the
@@ -656,9 +662,10 @@ static void restore_best(const body_set *s)
 
 /*
  * A try after which a body moves faster than LAUNCH_SPEED times the speed
- * of the set's fastest point at the start of the step (its first try
- * checked), plus the speeds that pushing apart and the forces can add
- * since, is taken again likewise.  A hit with a bounce of at most 1 changes
+ * of the fastest point of the bodies that have had contacts in the step,
+ * at its start (its first try checked), or of a kinematic body, plus the
+ * speeds that pushing apart and the forces can add since, is taken again
+ * likewise.  A hit with a bounce of at most 1 changes
  * a body's velocity by at most twice the speed at which the points that
  * meet close (the impulse J along the normal n changes it by |J| / m, and
  * |J| <= 2 v / (n . K n), K the pair's inverse mass matrix at the point,
@@ -692,46 +699,48 @@ static double norm3(const dReal *v)
 
 /* What set_budget finds for a try's budget. */
 typedef struct energy_budget {
-    double work;   /* the work the forces can do over the try */
-    double extra;  /* what pushing apart and kinematic bodies can give */
-    double fastest; /* the speed of the fastest point of a body now */
-    double push;   /* the speed that pushing apart can give */
-    double accel;  /* the largest acceleration of a body by its forces */
+    double energy; /* the bound of the touched bodies' kinetic energy */
+    double speed;  /* the bound of a touched body's speed */
 } energy_budget;
 
 /*
- * What a try of length len from here can give the set's bodies that ODE's
- * dynamics move (kinematic ones left out): (b->work) a bound of the work
- * of gravity (gmag) and of each body's forces and torques (those put back
- * for the sub-step), each at most its size times the distance or angle
- * that the speed and the acceleration cover, |v| len + |a| len^2 (the
- * angular acceleration from the least principal moment), and (b->extra)
- * what else the try can give:
- *  - pushing overlapping geoms apart: the set's mass at the speed of an
+ * The bounds of a try of length len from here, elapsed seconds into the
+ * step, over the bodies that ODE's dynamics move (kinematic ones left
+ * out) that have had contacts in the step (touched, note_touched): the
+ * others keep their energy but for the work of their forces, and a heavy
+ * one's would hide a light body's launch.
+ * b->energy: their kinetic energy at the start (keep_start_energies), plus
+ * a bound of the work of gravity (gmag) and of each one's forces and
+ * torques (those put back for the sub-step) since, each at most its size
+ * times the distance or angle that the speed and the acceleration cover
+ * over a try, |v| len + |a| len^2 (the angular acceleration from the least
+ * principal moment), plus what else the try can give:
+ *  - pushing overlapping geoms apart: their mass at the speed of an
  *    ERP of 1 (scaled with the sub-step where scaled) on a depth of four
  *    resting margins (deep_abs, or deep_rel of the largest reach), within
- *    the world's limit of that speed (b->push).  The stepper keeps boxes
- *    within that margin of each other; pairs it does not see deeper than
- *    that (other classes of geoms, contacts with ERPs of their own) can
- *    make a try count as a launch, which is then only taken again;
- *  - a kinematic body, in an elastic hit: eight times the set's mass
- *    times the square of the fastest speed V of a point of one (a body at
- *    v leaves at up to |v| + 2 V, and (|v| + 2 V)^2 / 2 <= v^2 + 4 V^2,
- *    the v^2 within LAUNCH).
- * Also, for LAUNCH_SPEED, the speed of the fastest point of a body now
- * (kinematic ones too, b->fastest) and the largest acceleration of a body
- * by gravity and its forces (b->accel).
+ *    the world's limit of that speed.  The stepper keeps boxes within
+ *    that margin of each other; pairs it does not see deeper than that
+ *    (other classes of geoms, contacts with ERPs of their own) can make a
+ *    try count as a launch, which is then only taken again;
+ *  - a kinematic body, in an elastic hit: eight times their mass times
+ *    the square of the fastest speed V of a point of one (a body at v
+ *    leaves at up to |v| + 2 V, and (|v| + 2 V)^2 / 2 <= v^2 + 4 V^2, the
+ *    v^2 within LAUNCH).
+ * b->speed (LAUNCH_SPEED): the speed of the fastest point of one of them
+ * at the start or of a kinematic body now, plus the speed of that push,
+ * plus what the largest acceleration of one of them covers since the
+ * start (start_at).
  */
-static void set_budget(const body_set *s, dWorldID world, double gmag, double len,
-                       int scaled, double h, double deep_rel, double deep_abs,
-                       energy_budget *b)
+static void set_budget(body_set *s, dWorldID world, double gmag, double len, int scaled,
+                       double h, double deep_rel, double deep_abs, double elapsed,
+                       double start_at, energy_budget *b)
 {
-    double work = 0, mass = 0, reach = 0, kinematic = 0, fastest = 0, accel = 0;
+    double energy = 0, mass = 0, reach = 0, kinematic = 0, fastest = 0, accel = 0;
     for (size_t k = 0; k < s->count; k++) {
-        const saved_body *e = &s->list[k];
+        saved_body *e = &s->list[k];
         dBodyID body = e->body;
         double speed = norm3(dBodyGetLinearVel(body)), spin = norm3(dBodyGetAngularVel(body));
-        fastest = fmax(fastest, speed + spin * e->reach);
+        e->try_work = e->accel = 0;
         if (dBodyIsKinematic(body)) {
             kinematic = fmax(kinematic, speed + spin * e->reach);
             continue;
@@ -740,8 +749,7 @@ static void set_budget(const body_set *s, dWorldID world, double gmag, double le
         dBodyGetMass(body, &m);
         double f = norm3(e->force), tq = norm3(e->torque);
         double acc = (dBodyGetGravityMode(body) ? gmag : 0) + f / (double)m.mass;
-        work += (double)m.mass * acc * (speed * len + acc * len * len);
-        accel = fmax(accel, acc);
+        double work = (double)m.mass * acc * (speed * len + acc * len * len);
         if (tq > 0) {
             double I[3][3];
             for (int i = 0; i < 3; i++)
@@ -750,32 +758,24 @@ static void set_budget(const body_set *s, dWorldID world, double gmag, double le
             double least = bt_min_eigen_sym3(I);
             work += tq * (spin * len + (least > 0 ? tq / least : INFINITY) * len * len);
         }
+        e->try_work = work;
+        e->accel = acc;
+        if (!e->touched)
+            continue;
+        energy += e->start_energy + e->work_done + work;
+        fastest = fmax(fastest, e->start_speed);
+        accel = fmax(accel, acc);
         mass += (double)m.mass;
         reach = fmax(reach, e->reach);
     }
     double vc = fmin(4 * fmax(deep_abs, deep_rel * reach) / (scaled ? h : len),
                      (double)dWorldGetContactMaxCorrectingVel(world));
-    b->work = work;
-    b->extra = 0.5 * mass * vc * vc + 8 * mass * kinematic * kinematic;
-    b->fastest = fastest;
-    b->push = vc;
-    b->accel = accel;
+    b->energy = energy + 0.5 * mass * vc * vc + 8 * mass * kinematic * kinematic;
+    b->speed = fmax(fastest, kinematic) + vc + accel * (elapsed - start_at + len);
 }
 
-/* The linear speed of the fastest body of the set that ODE's dynamics move. */
-static double set_fastest(const body_set *s)
-{
-    double fastest = 0;
-    for (size_t k = 0; k < s->count; k++) {
-        dBodyID body = s->list[k].body;
-        if (!dBodyIsKinematic(body))
-            fastest = fmax(fastest, norm3(dBodyGetLinearVel(body)));
-    }
-    return fastest;
-}
-
-/* Keep each body's kinetic energy now as its energy at the start, none
-   of them touched yet. */
+/* Keep each body's kinetic energy and the speed of its fastest point now
+   as those at the start, none of them touched yet, no work done. */
 static void keep_start_energies(body_set *s)
 {
     for (size_t k = 0; k < s->count; k++) {
@@ -783,7 +783,10 @@ static void keep_start_energies(body_set *s)
         dMass m;
         dBodyGetMass(e->body, &m);
         e->start_energy = dBodyIsKinematic(e->body) ? 0 : body_energy(e->body, &m);
+        e->start_speed = norm3(dBodyGetLinearVel(e->body))
+                         + norm3(dBodyGetAngularVel(e->body)) * e->reach;
         e->touched = 0;
+        e->work_done = e->try_work = 0;
     }
 }
 
@@ -799,9 +802,8 @@ static void note_touched(body_set *s)
     }
 }
 
-/* The kinetic energy of the touched bodies that ODE's dynamics move: at
-   the start (keep_start_energies), or now. */
-static double touched_energy(const body_set *s, int start)
+/* The kinetic energy of the touched bodies that ODE's dynamics move. */
+static double touched_energy(const body_set *s)
 {
     double energy = 0;
     for (size_t k = 0; k < s->count; k++) {
@@ -810,9 +812,31 @@ static double touched_energy(const body_set *s, int start)
             continue;
         dMass m;
         dBodyGetMass(e->body, &m);
-        energy += start ? e->start_energy : body_energy(e->body, &m);
+        energy += body_energy(e->body, &m);
     }
     return energy;
+}
+
+/* The linear speed of the fastest touched body that ODE's dynamics move. */
+static double touched_speed(const body_set *s)
+{
+    double fastest = 0;
+    for (size_t k = 0; k < s->count; k++) {
+        const saved_body *e = &s->list[k];
+        if (e->touched && !dBodyIsKinematic(e->body))
+            fastest = fmax(fastest, norm3(dBodyGetLinearVel(e->body)));
+    }
+    return fastest;
+}
+
+/* The tries' work bounds of a sub-step taken, added to the bodies' work. */
+static void add_work(body_set *s)
+{
+    for (size_t k = 0; k < s->count; k++) {
+        saved_body *e = &s->list[k];
+        e->work_done += e->try_work;
+        e->try_work = 0;
+    }
 }
 
 /* ---- sub-steps whose bodies strayed from their predictions -------------- */
@@ -1721,11 +1745,9 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
     int spent = 0;
     dGeomID ended_o1 = NULL, ended_o2 = NULL;
     /* whether a sub-step was checked for launches yet (the bodies' kinetic
-       energies then kept, keep_start_energies), the speed of their fastest
-       point then, when that was, and the work the forces can have done in
-       the sub-steps since (set_budget) */
+       energies and speeds then kept, keep_start_energies), and when */
     int started = 0;
-    double start_speed = 0, start_at = 0, work_done = 0, try_work = 0;
+    double start_at = 0;
 
     for (;;) {
         dReal rem = (dReal)(hh - elapsed);
@@ -1913,22 +1935,17 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                explicit motions (which push bodies at speeds of their own) */
             double budget = -1, speed_bound = 0;
             if ((verify || watch) && !bodies.jointed && !bodies.driven && !retake) {
-                energy_budget eb;
-                set_budget(&bodies, world, gmag, (double)s, scaled, (double)h, deep_rel,
-                           deep_abs, &eb);
                 if (!started) {
                     started = 1;
                     keep_start_energies(&bodies);
-                    start_speed = eb.fastest;
                     start_at = elapsed;
                 }
-                /* bodies that touch nothing in the step keep their energy
-                   but for the work of their forces, and a large one would
-                   hide a light body's launch */
                 note_touched(&bodies);
-                try_work = eb.work;
-                budget = touched_energy(&bodies, 1) + work_done + eb.work + eb.extra;
-                speed_bound = start_speed + eb.push + eb.accel * (elapsed - start_at + (double)s);
+                energy_budget eb;
+                set_budget(&bodies, world, gmag, (double)s, scaled, (double)h, deep_rel,
+                           deep_abs, elapsed, start_at, &eb);
+                budget = eb.energy;
+                speed_bound = eb.speed;
             }
             ok = (p.quick && !exact) != retake ? dWorldQuickStep(world, s) : dWorldStep(world, s);
             if (shortened)
@@ -1942,8 +1959,8 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
             if (contacts)
                 dJointGroupEmpty(contacts);
             if (ok && budget >= 0
-                && (!(touched_energy(&bodies, 0) <= LAUNCH * budget)
-                    || !(set_fastest(&bodies) <= LAUNCH_SPEED * speed_bound))) {
+                && (!(touched_energy(&bodies) <= LAUNCH * budget)
+                    || !(touched_speed(&bodies) <= LAUNCH_SPEED * speed_bound))) {
                 /* the same try again, with the other solver, kept as it
                    ends (not counted as a redo); so is one that left a
                    state that is not finite */
@@ -2097,8 +2114,7 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                 st.first_toi = (dReal)(elapsed + tau);
         }
         elapsed += (double)s;
-        work_done += try_work;
-        try_work = 0;
+        add_work(&bodies);
         restore_forces(&bodies);
     }
     /* after the step the boxes collide at their poses, as dBoxes do (no
