@@ -66,7 +66,10 @@
    start (4 times over the kept rooms); a launch of a light box, which the
    energy can miss, far faster. */
 #define SPEED_GAIN 16.0
+/* The body outside the room (bit 1 of the byte after the boxes): its mass,
+   and its kinetic energy over the boxes' (plus that of their mass at 1 m/s) */
 #define HEAVY_MASS 1000.0
+#define HEAVY_ENERGY 1000.0
 
 typedef struct room_spec {
     int space, quick, boxtoi_walls, gyroscopic, gravity, redos, sleep, planes, heavy;
@@ -158,6 +161,18 @@ static void room_cb(void *data, dGeomID o1, dGeomID o2)
     ode_soft_contacts(rm->world, rm->contacts, o1, o2, rm->mu, rm->bounce, 0.5);
 }
 
+/* The total mass of the room's n boxes. */
+static double boxes_mass(const room *rm, int n)
+{
+    double mass = 0.0;
+    for (int i = 0; i < n; i++) {
+        dMass m;
+        dBodyGetMass(rm->body[i], &m);
+        mass += m.mass;
+    }
+    return mass;
+}
+
 static void room_build(const room_spec *s, room *rm)
 {
     memset(rm, 0, sizeof *rm);
@@ -216,12 +231,7 @@ static void room_build(const room_spec *s, room *rm)
         rm->body[i] = b;
     }
     if (s->heavy) {
-        double energy = ode_bodies_energy(rm->body, s->boxes, 0), mass = 0;
-        for (int i = 0; i < s->boxes; i++) {
-            dMass m;
-            dBodyGetMass(rm->body[i], &m);
-            mass += m.mass;
-        }
+        double energy = ode_bodies_energy(rm->body, s->boxes, 0) + 0.5 * boxes_mass(rm, s->boxes);
         dBodyID b = dBodyCreate(rm->world);
         dMass m;
         dMassSetBox(&m, 1, 1, 1, 1);
@@ -234,7 +244,7 @@ static void room_build(const room_spec *s, room *rm)
         dGeomSetCollideBits(g, 0);
         dGeomSetBody(g, b);
         dBodySetPosition(b, -50, ROOM / 2, ROOM / 2);
-        dBodySetLinearVel(b, -sqrt(2 * 1000 * (energy + 0.5 * mass) / HEAVY_MASS), 0, 0);
+        dBodySetLinearVel(b, -sqrt(2 * HEAVY_ENERGY * energy / HEAVY_MASS), 0, 0);
     }
 }
 
@@ -302,12 +312,7 @@ static int run_room(const room_spec *s, run_result *res, char *why, size_t n)
     int bad = 0;
     /* the boxes' energy (kinetic, and potential above the floor), and a
        limit far above what bounces of 1 add over the steps */
-    double g = s->gravity ? 9.81 : 0.0, mass = 0.0;
-    for (int i = 0; i < s->boxes; i++) {
-        dMass m;
-        dBodyGetMass(rm.body[i], &m);
-        mass += m.mass;
-    }
+    double g = s->gravity ? 9.81 : 0.0, mass = boxes_mass(&rm, s->boxes);
     double most = ENERGY_GAIN * (ode_bodies_energy(rm.body, s->boxes, g) + 0.5 * mass);
     /* the fastest point of a box: its speed and its spin times its half
        diagonal */
