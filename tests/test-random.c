@@ -796,8 +796,8 @@ static void times_factor(boxtoi_motion *m, const double *f, int nf)
  * the constant a with a zero coefficient of t: a motion declared of a degree
  * above its own).  Its values vary up to a few hundred-fold over the
  * interval, so that some queries are solved in pieces (w uneven); one in
- * four has a scale from 2^-120 to 2^120 (the reference's products of four
- * coefficients overflow beyond about 2^256).  Returns its degree.
+ * four has a scale from 2^-900 to 2^900 (the reference brings each motion
+ * back to a scale near 1 first).  Returns its degree.
  */
 static int random_factor(double t0, double t1, double *f)
 {
@@ -806,7 +806,7 @@ static int random_factor(double t0, double t1, double *f)
         big = 1.0;
     int deg = chance(0.3) ? 1 : 2;
     double span = chance(0.3) ? urange(50.0, 200.0) : urange(0.0, 3.0);
-    f[0] = exp2(chance(0.25) ? urange(-120.0, 120.0) : urange(-4.0, 4.0));
+    f[0] = exp2(chance(0.25) ? urange(-900.0, 900.0) : urange(-4.0, 4.0));
     f[1] = t0 >= 0.0 && (deg == 1 || chance(0.5)) ? f[0] * urange(0.0, span) / big : 0.0;
     f[2] = deg == 2 ? f[0] * urange(0.0, span) / (big * big) : 0.0;
     return deg;

@@ -1646,7 +1646,30 @@ static int contradicts(const boxtoi_query *q, const ctx *cx, double s, int statu
                  deep_tol);
 }
 
-int ref_solve(const boxtoi_query *q, double deep_tol, ref_answer *out)
+/*
+ * m times the power of 2 that brings its largest coefficient into [1, 2):
+ * the same motion (a homogeneous matrix scaled as a whole), exactly, but for
+ * coefficients below 2^-1022 of the largest.  Products of four coefficients
+ * in the event polynomials then stay in range however large or small the
+ * motion's scale.
+ */
+static void motion_normalized(boxtoi_motion *m)
+{
+    double big = 0.0;
+    for (int k = 0; k <= m->degree; k++)
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++)
+                big = fmax(big, fabs(m->c[k][i][j]));
+    if (big == 0.0)
+        return;
+    int e = ilogb(big);
+    for (int k = 0; k <= m->degree; k++)
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++)
+                m->c[k][i][j] = ldexp(m->c[k][i][j], -e);
+}
+
+int ref_solve(const boxtoi_query *q_in, double deep_tol, ref_answer *out)
 {
     static ctx cx0;
     ctx *cx = malloc(sizeof *cx);
@@ -1657,13 +1680,17 @@ int ref_solve(const boxtoi_query *q, double deep_tol, ref_answer *out)
     memset(out, 0, sizeof *out);
     out->toi = out->exit = NAN;
     out->t_deep = out->t_deep_end = INFINITY;
-    if (!cx || !A || !B || !motion_ok(&q->motion_a) || !motion_ok(&q->motion_b) ||
-        !isfinite(q->t0) || !isfinite(q->t1) || !(q->t0 <= q->t1)) {
+    if (!cx || !A || !B || !motion_ok(&q_in->motion_a) || !motion_ok(&q_in->motion_b) ||
+        !isfinite(q_in->t0) || !isfinite(q_in->t1) || !(q_in->t0 <= q_in->t1)) {
         free(cx);
         free(A);
         free(B);
         return 0;
     }
+    boxtoi_query qn = *q_in;
+    const boxtoi_query *q = &qn;
+    motion_normalized(&qn.motion_a);
+    motion_normalized(&qn.motion_b);
     *cx = cx0;
     cx->q = q;
     cx->len = q->t1 - q->t0;

@@ -72,7 +72,9 @@ double ref_size(const boxtoi_query *q, double t);
  * overlap counts as deep (for t_deep); a stretch of overlap never deeper is
  * a touch, and states in it apart by at most deep_tol leave the timeline
  * consistent.  Returns 1, or 0 when the query is outside what the reference
- * handles (then out->valid = 0).
+ * handles (then out->valid = 0).  Each motion is first multiplied by the power
+ * of 2 that brings its largest coefficient near 1 (the same motion, exactly),
+ * so that the event polynomials' products stay in range at any scale.
  */
 int ref_solve(const boxtoi_query *q, double deep_tol, ref_answer *out);
 
