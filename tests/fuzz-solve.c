@@ -17,10 +17,12 @@
  *    axis (zero extent allowed); per motion, at rest, rigid (a quaternion
  *    path of degree 0 to 2 and a position path of degree 0 to 4, by
  *    boxtoi_motion_rigid) or affine (a 3x4 part of degree 0 to 2 near the
- *    identity); the interval.  Besides the above, the answer is judged
- *    against the reference (tests/judge.h) in both orders, and
- *    boxtoi_overlap_at and boxtoi_swept_aabb at a few times against the
- *    reference's geometry (at_times_bad).
+ *    identity); the interval; then a power of 2 from 2^-512 to 2^508 that
+ *    multiplies each motion (the same motion, 2^0 past the input's end).
+ *    Besides the above, the answer is judged against the reference
+ *    (tests/judge.h) in both orders, and boxtoi_overlap_at and
+ *    boxtoi_swept_aabb at a few times against the reference's geometry
+ *    (at_times_bad).
  */
 #include "fuzz-bytes.h"
 #include "fuzz-solve.h"
@@ -97,6 +99,8 @@ int fuzz_decode(const uint8_t *data, size_t size, boxtoi_query *qp)
         built_motion(&r, &q.motion_b);
         q.t0 = fuzz_i8(&r) / 16.0;
         q.t1 = q.t0 + (1 + fuzz_u8(&r)) / 64.0;
+        for (int b = 0; b < 2; b++)
+            tu_motion_scale(b ? &q.motion_b : &q.motion_a, ldexp(1.0, 4 * fuzz_i8(&r)));
         *qp = q;
         return FUZZ_BUILT;
     }
