@@ -729,11 +729,12 @@ typedef struct energy_budget {
  * b->speed (LAUNCH_SPEED): the speed of the fastest point of one of them
  * at the start or of a kinematic body now, plus the speed of that push,
  * plus what the largest acceleration of one of them covers since the
- * start (start_at).
+ * start.  The start is the step's: the first try of a call is checked
+ * whenever any is (what decides it holds for the whole call).
  */
 static void set_budget(body_set *s, dWorldID world, double gmag, double len, int scaled,
                        double h, double deep_rel, double deep_abs, double elapsed,
-                       double start_at, energy_budget *b)
+                       energy_budget *b)
 {
     double energy = 0, mass = 0, reach = 0, kinematic = 0, fastest = 0, accel = 0;
     for (size_t k = 0; k < s->count; k++) {
@@ -770,7 +771,7 @@ static void set_budget(body_set *s, dWorldID world, double gmag, double len, int
     double vc = fmin(4 * fmax(deep_abs, deep_rel * reach) / (scaled ? h : len),
                      (double)dWorldGetContactMaxCorrectingVel(world));
     b->energy = energy + 0.5 * mass * vc * vc + 8 * mass * kinematic * kinematic;
-    b->speed = fmax(fastest, kinematic) + vc + accel * (elapsed - start_at + len);
+    b->speed = fmax(fastest, kinematic) + vc + accel * (elapsed + len);
 }
 
 /* Keep each body's kinetic energy and the speed of its fastest point now
@@ -1759,9 +1760,8 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
     int spent = 0;
     dGeomID ended_o1 = NULL, ended_o2 = NULL;
     /* whether a sub-step was checked for launches yet (the bodies' kinetic
-       energies and speeds then kept, keep_start_energies), and when */
+       energies and speeds then kept, keep_start_energies) */
     int started = 0;
-    double start_at = 0;
 
     for (;;) {
         dReal rem = (dReal)(hh - elapsed);
@@ -1952,12 +1952,11 @@ static int step_to_contact(dWorldID world, dSpaceID space, dReal h,
                 if (!started) {
                     started = 1;
                     keep_start_energies(&bodies);
-                    start_at = elapsed;
                 }
                 note_touched(&bodies);
                 energy_budget eb;
                 set_budget(&bodies, world, gmag, (double)s, scaled, (double)h, deep_rel,
-                           deep_abs, elapsed, start_at, &eb);
+                           deep_abs, elapsed, &eb);
                 budget = eb.energy;
                 speed_bound = eb.speed;
             }
