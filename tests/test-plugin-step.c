@@ -4945,6 +4945,50 @@ static void test_uncounted_push(void)
     sim_free(&s);
 }
 
+/*
+ * The work of a pull in the energy budget: a 1 kg box, without gravity,
+ * pulled along x, meets a second 1 kg box at rest, bounce 1, and the
+ * second box leaves at about the first one's speed.  No try is taken
+ * again; each case fails where one part of that work is miscounted.
+ *  - From rest, pulled by 600 N, it meets the other 0.9 of the way through
+ *    the step at 9 m/s, all of its 40 J from the pull, done in the sub-step
+ *    that ends there, before either box touched anything: without the
+ *    work of earlier sub-steps the budget is a tenth of that.
+ *  - Thrown at 9 m/s and pulled by 150 N, it meets the other 0.9 of the
+ *    way through at 11.25 m/s, 23 J from the pull: with that work taken off
+ *    the budget instead, the budget is below half the energy.
+ *  - Thrown at 10 m/s and pulled by 420 N, it meets the other a tenth of
+ *    the way through, stops, and is pulled from rest for the rest of the
+ *    step, a try that does that work itself (50 J to 77 J): with the try's
+ *    own work taken off the budget, the budget is below half the energy.
+ * ODE moves a body over a step of length s by (v + a s) s, so the other
+ * box is placed that far ahead.
+ */
+static void test_pulled_into_box(void)
+{
+    const double v0[3] = {0, 9, 10}, force[3] = {600, 150, 420}, frac[3] = {0.9, 0.9, 0.1};
+    for (int k = 0; k < 3; k++) {
+        sim s;
+        sim_init(&s, 0);
+        dWorldSetGravity(s.world, 0, 0, 0);
+        s.bounce = 1;
+        s.mu = 0;
+        const double at = frac[k] * H, gap = (v0[k] + force[k] * at) * at;
+        dBodyID b[2] = {kg_box(&s, 1, 0, 0, 0), kg_box(&s, 1, 0.1 + gap, 0, 0)};
+        dBodySetLinearVel(b[0], v0[k], 0, 0);
+        dBodyAddForce(b[0], force[k], 0, 0);
+        dBoxtoiStepStats st;
+        dWorldStepToContact(s.world, s.space, H, near_cb, &s, s.contacts, NULL, &st);
+        double e = ode_bodies_energy(b, 2, 0), meet = v0[k] + force[k] * at;
+        const dReal *v = dBodyGetLinearVel(b[1]);
+        ok(st.retakes == 0 && fabs(st.first_toi - at) < 1e-6 * H && fabs(v[0] - meet) < 0.1,
+           "a box at %g m/s pulled by %g N into another %g of the way through the step: no "
+           "try taken again (%d retakes; impact at %.4g of the step, %.3g J, the other box "
+           "at %.3g m/s)", v0[k], force[k], frac[k], st.retakes, st.first_toi / H, e, v[0]);
+        sim_free(&s);
+    }
+}
+
 int main(void)
 {
 
@@ -5017,6 +5061,7 @@ int main(void)
     test_offset_sweep(1);
     test_room_energy();
     test_uncounted_push();
+    test_pulled_into_box();
     test_energy_sources();
     test_damping_and_sleep();
     test_sleep_redo();
