@@ -112,6 +112,15 @@ static void sim_init(sim *s, int space_kind)
     s->mu = 0.5;
 }
 
+/* sim_init's simple space, without gravity, bounce 1, no friction. */
+static void sim_elastic(sim *s)
+{
+    sim_init(s, 0);
+    dWorldSetGravity(s->world, 0, 0, 0);
+    s->bounce = 1;
+    s->mu = 0;
+}
+
 static void sim_free(sim *s)
 {
     dJointGroupDestroy(s->contacts);
@@ -4269,10 +4278,7 @@ static void test_own_group(void)
     int kept = 0, made = 0, substeps = 0, redos[2] = {0, 0}, left_given = 0;
     for (int given = 0; given < 2; given++) {
         sim s;
-        sim_init(&s, 0);
-        dWorldSetGravity(s.world, 0, 0, 0);
-        s.bounce = 1;
-        s.mu = 0;
+        sim_elastic(&s);
         own_bullet = add_bullet(&s);
         dBodyID b;
         plate_slider(&s, 0.3 * 2 * H, 2, 1e5, &b);
@@ -4969,10 +4975,7 @@ static void test_pulled_into_box(void)
     const double v0[3] = {0, 9, 10}, force[3] = {600, 150, 420}, frac[3] = {0.9, 0.9, 0.1};
     for (int k = 0; k < 3; k++) {
         sim s;
-        sim_init(&s, 0);
-        dWorldSetGravity(s.world, 0, 0, 0);
-        s.bounce = 1;
-        s.mu = 0;
+        sim_elastic(&s);
         const double at = frac[k] * H, gap = (v0[k] + force[k] * at) * at;
         dBodyID b[2] = {kg_box(&s, 1, 0, 0, 0), kg_box(&s, 1, 0.1 + gap, 0, 0)};
         dBodySetLinearVel(b[0], v0[k], 0, 0);
