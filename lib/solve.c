@@ -3293,6 +3293,8 @@ static BX_NOINLINE double stuck_band(solver *S, int axis, double tau, double noi
 #define SOLVE_LOCAL 32u   /* the boxes' local scales are not to be balanced (solve_local) */
 #define SOLVE_DET_SHOWN 64u /* a piece of a query whose determinant tests passed over
                                its whole interval: not tested again */
+#define SOLVE_TIE_SWAP 128u /* with SOLVE_CANON: parts that part_order finds the same are
+                               solved swapped too (tie_order) */
 
 /* The query's boxes and motions in the order solved (mode's SOLVE_SWAP). */
 static void solved_parts(const boxtoi_query *query, unsigned mode, const boxtoi_box **a,
@@ -3414,6 +3416,8 @@ static boxtoi_result solve_query(const boxtoi_query *query, unsigned mode);
 
 static BX_NOINLINE boxtoi_result solve_local(const boxtoi_query *query, unsigned mode);
 
+static unsigned tie_order(const boxtoi_query *query, unsigned mode);
+
 /*
  * boxtoi_validate's reason for box a and then box b over [t0, t1], *which
  * the box refused (1 or 2).  A query that asked for rescaling is checked so
@@ -3447,6 +3451,7 @@ static BX_NOINLINE boxtoi_result solve_rescaled(const boxtoi_query *query, int w
        given fail: refused as given */
     if ((why = validate_pair(ba, ma, bb, mb, query->t0, query->t1, &bad)))
         return invalid(why, bad);
+    mode = tie_order(query, mode);
     /* frames whose 3x3 part is tiny against w are rescaled first (the
        scaling by w would take that part below the doubles) */
     if (!(mode & SOLVE_LOCAL) && (bx_locally_small(ma, query->t0, query->t1) ||
@@ -3577,6 +3582,26 @@ static int part_order(const boxtoi_box *ba, const boxtoi_motion *ma, const boxto
         return 0; /* invalid either way */
     c = memcmp(ma->c, mb->c, (size_t)(ma->degree + 1) * sizeof ma->c[0]);
     return c < 0 ? -1 : c > 0;
+}
+
+/*
+ * mode for a query to be made from this one part by part (its motions
+ * rescaled, its frames balanced): two parts that differ can come out the
+ * same bits (one motion written at two scales), which part_order cannot
+ * order, and the query with A and B swapped would then be solved in the
+ * same order, not mirrored.  Where the parts as they are differ,
+ * SOLVE_TIE_SWAP records whether they are ordered B before A, and
+ * solve_once swaps such a tie as it would have swapped them.
+ */
+static unsigned tie_order(const boxtoi_query *query, unsigned mode)
+{
+    if (!(mode & SOLVE_CANON))
+        return mode;
+    const boxtoi_box *ba, *bb;
+    const boxtoi_motion *ma, *mb;
+    solved_parts(query, mode, &ba, &ma, &bb, &mb);
+    int order = part_order(ba, ma, bb, mb);
+    return order > 0 ? mode | SOLVE_TIE_SWAP : order < 0 ? mode & ~SOLVE_TIE_SWAP : mode;
 }
 
 /* *r made the answer for the query with A and B swapped. */
@@ -3877,7 +3902,7 @@ static int locally_small(const entry_scales *sc)
 static BX_NOINLINE boxtoi_result solve_local(const boxtoi_query *query, unsigned mode)
 {
     boxtoi_query q = *query;
-    mode |= SOLVE_LOCAL;
+    mode = tie_order(query, mode) | SOLVE_LOCAL;
     bx_balance_frame(&q.a, &q.motion_a, q.t0, q.t1);
     bx_balance_frame(&q.b, &q.motion_b, q.t0, q.t1);
     boxtoi_reason why[2]; /* not used: both callers have accepted the boxes */
@@ -4015,7 +4040,8 @@ static BX_NOINLINE int solve_near(const boxtoi_query *query, unsigned mode, bx_m
     solved_parts(query, mode, &ba, &ma, &bb, &mb);
     bx_moving *pa = A, *pb = B;
     int swapped = 0;
-    if ((mode & SOLVE_CANON) && part_order(ba, ma, bb, mb) > 0) {
+    int order = mode & SOLVE_CANON ? part_order(ba, ma, bb, mb) : -1;
+    if (order > 0 || (order == 0 && (mode & SOLVE_TIE_SWAP))) {
         pa = B;
         pb = A;
         swapped = 1;

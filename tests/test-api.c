@@ -2864,6 +2864,51 @@ static void test_tiny_against_point(void)
 }
 
 /*
+ * One box on one motion, written two ways: the query is not its own swap
+ * (its parts differ in their bits), so the answer with A and B swapped is
+ * the mirrored one, bit for bit, though the solver's rescaling makes the
+ * two parts the same bits.  The motion is a turn of 0.3 rad about z and a
+ * translation along x, written times 2^400 and times 2^600 (both rescaled:
+ * boxtoi_motion holds any homogeneous multiple); or the box is [-1, 1]^3
+ * on it, and [-2^100, 2^100]^3 on it with its 3x3 part times 2^-100 (the
+ * same world box, whose frame the solver balances).  The boxes coincide
+ * throughout: they overlap at t0.
+ */
+static void test_one_motion_two_ways(void)
+{
+    double rz[3][3], p[2][3] = {{0.5, 0.25, 0}, {3, 0, 0}};
+    tu_rot_z(rz, 0.3);
+    boxtoi_motion m;
+    tu_motion_rot_trans(&m, rz, p, 1);
+    const boxtoi_box unit = {{-1, -1, -1}, {1, 1, 1}};
+    for (int way = 0; way < 2; way++) {
+        boxtoi_query q = boxtoi_default_query();
+        q.a = q.b = unit;
+        q.motion_a = q.motion_b = m;
+        if (way == 0) {
+            tu_motion_scale(&q.motion_a, 0x1p400);
+            tu_motion_scale(&q.motion_b, 0x1p600);
+        } else {
+            for (int i = 0; i < 3; i++) {
+                q.b.lo[i] = -0x1p100;
+                q.b.hi[i] = 0x1p100;
+                for (int j = 0; j < 3; j++)
+                    q.motion_b.c[0][i][j] *= 0x1p-100;
+            }
+        }
+        boxtoi_query sq = tu_swapped(&q);
+        boxtoi_result r = boxtoi_solve(&q), w = boxtoi_solve(&sq);
+        char why[512] = "";
+        int mirrored = mirrors_exactly(&q, &r, &w, why, sizeof why);
+        ok(r.state == BOXTOI_OVERLAP && mirrored,
+           "one box on one motion written two ways (%s): overlap at t0 (%s), mirrored when "
+           "swapped%s%s", way ? "its frame times 2^-100, its corners times 2^100"
+                              : "times 2^400 and 2^600",
+           boxtoi_state_name(r.state), why[0] ? ": " : "", why);
+    }
+}
+
+/*
  * BOXTOI_SKIP_EXIT: the exit is not computed (NaN, exit_after_t1 0) and
  * every other field is what the query without the flag gives, bit for bit.
  */
@@ -3049,6 +3094,7 @@ int main(void)
     test_stack();
     test_scale();
     test_tiny_against_point();
+    test_one_motion_two_ways();
     test_skip_exit();
     return tap_failures() ? 1 : 0;
 }
