@@ -3591,7 +3591,7 @@ static int part_order(const boxtoi_box *ba, const boxtoi_motion *ma, const boxto
  * order, and the query with A and B swapped would then be solved in the
  * same order, not mirrored.  Where the parts as they are differ,
  * SOLVE_TIE_SWAP records whether they are ordered B before A, and
- * solve_once swaps such a tie as it would have swapped them.
+ * solve_near swaps such a tie as it would have swapped them.
  */
 static unsigned tie_order(const boxtoi_query *query, unsigned mode)
 {
