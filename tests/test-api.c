@@ -2866,13 +2866,13 @@ static void test_tiny_against_point(void)
 /*
  * One box on one motion, written two ways: the query is not its own swap
  * (its parts differ in their bits), so the answer with A and B swapped is
- * the mirrored one, bit for bit, though the solver's rescaling makes the
- * two parts the same bits.  The motion is a turn of 0.3 rad about z and a
- * translation along x, written times 2^400 and times 2^600 (both rescaled:
- * boxtoi_motion holds any homogeneous multiple); or the box is [-1, 1]^3
- * on it, and [-2^100, 2^100]^3 on it with its 3x3 part times 2^-100 (the
- * same world box, whose frame the solver balances).  The boxes coincide
- * throughout: they overlap at t0.
+ * the mirrored one, bit for bit, though the solver, rescaling the motions
+ * or balancing a frame, makes the two parts the same bits.  The motion is
+ * a turn of 0.3 rad about z and a translation along x, written times 2^400
+ * and times 2^600 (a homogeneous multiple is the same motion; both are
+ * rescaled); or the box is [-1, 1]^3 on it, and [-2^100, 2^100]^3 on it
+ * with its 3x3 part times 2^-100 (the same world box, whose frame the
+ * solver balances).  The boxes coincide throughout: they overlap at t0.
  */
 static void test_one_motion_two_ways(void)
 {
